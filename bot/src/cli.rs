@@ -1,0 +1,123 @@
+//! The `muster` command line.
+
+use std::io::{Read, Write};
+
+use muster_rules::GameId;
+
+use crate::machine;
+
+const USAGE: &str = "\
+muster — Lewis Carroll's games, for chat
+
+Usage:
+  muster replay --game <id> [FILE]   play a game record, print the result as JSON
+  muster moves --game <id> [FILE]    play a record, print the legal moves as JSON
+  muster help                        this text
+
+A record has one move per line in the game's notation; blank lines and lines
+starting with # are skipped; without FILE it is read from standard input.
+Games: lanrick. See docs/machine-interface.md and docs/rules/.
+";
+
+/// Exit status for bad usage or an unknown game.
+pub const USAGE_ERROR: u8 = 2;
+
+struct Args {
+    game: Option<String>,
+    file: Option<String>,
+}
+
+fn parse(args: &[String]) -> Result<Args, String> {
+    let mut out = Args {
+        game: None,
+        file: None,
+    };
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        if let Some(v) = arg.strip_prefix("--game=") {
+            out.game = Some(v.to_string());
+        } else if arg == "--game" {
+            out.game = Some(
+                it.next()
+                    .ok_or("--game needs a game id, such as --game lanrick")?
+                    .clone(),
+            );
+        } else if arg.starts_with('-') && arg != "-" {
+            return Err(format!("unknown option '{arg}'"));
+        } else if out.file.is_none() {
+            out.file = Some(arg.clone());
+        } else {
+            return Err(format!(
+                "unexpected argument '{arg}': give one record file at most"
+            ));
+        }
+    }
+    Ok(out)
+}
+
+fn read_record(file: Option<&str>, stdin: &mut dyn Read) -> Result<String, String> {
+    let mut text = String::new();
+    match file {
+        None | Some("-") => stdin
+            .read_to_string(&mut text)
+            .map_err(|e| format!("cannot read standard input: {e}"))?,
+        Some(path) => {
+            return std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"));
+        }
+    };
+    Ok(text)
+}
+
+/// Runs the command line `args` (without the program name); returns the exit status.
+pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let Some(command) = args.first() else {
+        let _ = write!(out, "{USAGE}");
+        return 0;
+    };
+    match command.as_str() {
+        "help" | "--help" | "-h" => {
+            let _ = write!(out, "{USAGE}");
+            0
+        }
+        "--version" | "-V" => {
+            let _ = writeln!(out, "muster {}", env!("CARGO_PKG_VERSION"));
+            0
+        }
+        "replay" | "moves" => {
+            let fail = |err: &mut dyn Write, msg: String| {
+                let _ = writeln!(err, "muster {command}: {msg}\n\n{USAGE}");
+                USAGE_ERROR
+            };
+            let args = match parse(&args[1..]) {
+                Ok(a) => a,
+                Err(msg) => return fail(err, msg),
+            };
+            let Some(game) = args.game else {
+                return fail(err, "--game is required, such as --game lanrick".into());
+            };
+            let id: GameId = match game.parse() {
+                Ok(id) => id,
+                Err(e) => return fail(err, e.to_string()),
+            };
+            let record = match read_record(args.file.as_deref(), stdin) {
+                Ok(r) => r,
+                Err(msg) => {
+                    let _ = writeln!(err, "muster {command}: {msg}");
+                    return USAGE_ERROR;
+                }
+            };
+            let replay = machine::replay(id, &record);
+            let value = if command == "replay" {
+                replay.to_json()
+            } else {
+                replay.moves_json()
+            };
+            let _ = writeln!(out, "{value}");
+            replay.exit_code()
+        }
+        other => {
+            let _ = writeln!(err, "muster: unknown command '{other}'\n\n{USAGE}");
+            USAGE_ERROR
+        }
+    }
+}

@@ -1,0 +1,180 @@
+//! Muster's settings, typed and validated once at start: defaults, overridden by `muster.toml`,
+//! overridden by `MUSTER_*` environment variables. Every error names the key and says why.
+//!
+//! ```
+//! use muster_config::Settings;
+//!
+//! let s = Settings::load_from(Some("data_dir = \"games\"\n"), &[("MUSTER_PREFIX", "?")]).unwrap();
+//! assert_eq!(s.data_dir.to_str(), Some("games"));
+//! assert_eq!(s.prefix, "?");
+//! ```
+//!
+//! The keys are documented in `muster.example.toml` at the root of the repository.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// The validated settings.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Settings {
+    /// Where the embedded store and written boards live (`data_dir`, `MUSTER_DATA_DIR`).
+    pub data_dir: PathBuf,
+    /// The command prefix in text chats (`prefix`, `MUSTER_PREFIX`).
+    pub prefix: String,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            data_dir: PathBuf::from("muster-data"),
+            prefix: "!".into(),
+        }
+    }
+}
+
+/// What `muster.toml` may contain; every key optional.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct File {
+    data_dir: Option<String>,
+    prefix: Option<String>,
+}
+
+/// A setting that could not be used.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ConfigError {
+    /// Where the value came from: `muster.toml` or the variable's name.
+    pub source: String,
+    /// The key, or empty when the file as a whole is wrong.
+    pub key: String,
+    /// Why, and what to write instead.
+    pub reason: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.key.is_empty() {
+            write!(f, "{}: {}", self.source, self.reason)
+        } else {
+            write!(f, "{}: `{}` {}", self.source, self.key, self.reason)
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+fn check_prefix(source: &str, key: &str, value: &str) -> Result<String, ConfigError> {
+    let bad = |reason: &str| ConfigError {
+        source: source.into(),
+        key: key.into(),
+        reason: reason.into(),
+    };
+    if value.is_empty() || value.chars().count() > 3 {
+        return Err(bad("must be one to three characters, such as \"!\""));
+    }
+    if value
+        .chars()
+        .any(|c| c.is_whitespace() || c.is_alphanumeric())
+    {
+        return Err(bad(
+            "must be punctuation without spaces or letters, such as \"!\" or \"?\"",
+        ));
+    }
+    Ok(value.to_string())
+}
+
+fn check_dir(source: &str, key: &str, value: &str) -> Result<PathBuf, ConfigError> {
+    if value.trim().is_empty() {
+        return Err(ConfigError {
+            source: source.into(),
+            key: key.into(),
+            reason: "must name a directory, such as \"muster-data\"".into(),
+        });
+    }
+    Ok(PathBuf::from(value))
+}
+
+impl Settings {
+    /// Loads `muster.toml` from the working directory (or the file named by `MUSTER_CONFIG`)
+    /// and the process environment.
+    pub fn load() -> Result<Settings, ConfigError> {
+        let path = std::env::var("MUSTER_CONFIG").unwrap_or_else(|_| "muster.toml".into());
+        let text = match std::fs::read_to_string(Path::new(&path)) {
+            Ok(t) => Some(t),
+            Err(e)
+                if e.kind() == std::io::ErrorKind::NotFound
+                    && std::env::var("MUSTER_CONFIG").is_err() =>
+            {
+                None
+            }
+            Err(e) => {
+                return Err(ConfigError {
+                    source: path,
+                    key: String::new(),
+                    reason: format!("cannot be read: {e}"),
+                });
+            }
+        };
+        let env: Vec<(String, String)> = std::env::vars()
+            .filter(|(k, _)| k.starts_with("MUSTER_"))
+            .collect();
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        Settings::load_from(text.as_deref(), &env)
+    }
+
+    /// Builds settings from a file's text (if any) and environment pairs.
+    pub fn load_from(file: Option<&str>, env: &[(&str, &str)]) -> Result<Settings, ConfigError> {
+        let mut s = Settings::default();
+        if let Some(text) = file {
+            let parsed: File = toml::from_str(text).map_err(|e| ConfigError {
+                source: "muster.toml".into(),
+                key: String::new(),
+                reason: e.message().to_string(),
+            })?;
+            if let Some(dir) = parsed.data_dir {
+                s.data_dir = check_dir("muster.toml", "data_dir", &dir)?;
+            }
+            if let Some(prefix) = parsed.prefix {
+                s.prefix = check_prefix("muster.toml", "prefix", &prefix)?;
+            }
+        }
+        for (key, value) in env {
+            match *key {
+                "MUSTER_DATA_DIR" => s.data_dir = check_dir(key, "data_dir", value)?,
+                "MUSTER_PREFIX" => s.prefix = check_prefix(key, "prefix", value)?,
+                _ => {}
+            }
+        }
+        Ok(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn environment_overrides_file_overrides_defaults() {
+        assert_eq!(Settings::load_from(None, &[]).unwrap(), Settings::default());
+        let file = "data_dir = \"from-file\"\nprefix = \"?\"\n";
+        let s = Settings::load_from(Some(file), &[("MUSTER_DATA_DIR", "from-env")]).unwrap();
+        assert_eq!(s.data_dir, PathBuf::from("from-env"));
+        assert_eq!(s.prefix, "?");
+    }
+
+    #[test]
+    fn errors_name_the_key_and_the_reason() {
+        let e = Settings::load_from(Some("prefix = \"go \"\n"), &[]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "muster.toml: `prefix` must be punctuation without spaces or letters, such as \"!\" or \"?\""
+        );
+        let e = Settings::load_from(Some("colour = \"red\"\n"), &[]).unwrap_err();
+        assert!(e.to_string().contains("colour"), "{e}");
+        let e = Settings::load_from(None, &[("MUSTER_DATA_DIR", " ")]).unwrap_err();
+        assert_eq!(e.source, "MUSTER_DATA_DIR");
+        assert!(e.reason.contains("directory"));
+    }
+}

@@ -1,0 +1,91 @@
+//! Plain-text boards, for terminals and transcripts.
+
+use muster_rules::lanrick::{Lanrick, Square};
+use muster_rules::{Game, Seat};
+
+/// The Lanrick board as text: `W`/`B` men, `+` for the mark, `:` for the other squares of the
+/// rendezvous, `·` for empty squares; coordinates on the edges and a caption line.
+pub fn lanrick(game: &Lanrick) -> String {
+    let files = "  a b c d e f g h\n";
+    let zone = game.rendezvous().unwrap_or(0);
+    let mut out = String::from(files);
+    for rank in (0..8u8).rev() {
+        out.push_str(&format!("{} ", rank + 1));
+        for file in 0..8u8 {
+            let Some(sq) = Square::new(file, rank) else {
+                continue;
+            };
+            let c = if game.men(Seat::WHITE) & sq.bit() != 0 {
+                'W'
+            } else if game.men(Seat::BLACK) & sq.bit() != 0 {
+                'B'
+            } else if game.mark() == Some(sq) {
+                '+'
+            } else if zone & sq.bit() != 0 {
+                ':'
+            } else {
+                '·'
+            };
+            out.push(c);
+            out.push(' ');
+        }
+        out.push_str(&format!("{}\n", rank + 1));
+    }
+    out.push_str(files);
+    out.push_str(&caption(game));
+    out
+}
+
+/// One line: whose decision, what it is, the budget and the men taken.
+pub fn caption(game: &Lanrick) -> String {
+    let taken = format!(
+        "taken: White {}, Black {}",
+        game.taken(Seat::WHITE),
+        game.taken(Seat::BLACK)
+    );
+    match (game.to_move(), game.outcome()) {
+        (_, Some(outcome)) => {
+            let result = match outcome.winner() {
+                Some(team) => format!("{} wins", title(game.table().team_name(team))),
+                None => "drawn".to_string(),
+            };
+            format!("Game over: {result}. {taken}")
+        }
+        (Some(seat), None) => {
+            let who = title(game.table().seat_name(seat));
+            let what = match game.budget() {
+                Some(b) => format!("to play, budget {b}"),
+                None => format!("to decide ({})", game.phase().name()),
+            };
+            format!("{who} {what}. {taken}")
+        }
+        (None, None) => taken,
+    }
+}
+
+fn title(name: &str) -> String {
+    let mut c = name.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_text_board_shows_men_mark_and_caption() {
+        let g = Lanrick::from_position("W1W1W1WW/8/8/8/8/8/8/BB1B1B1B play b d4 0-0 2 -");
+        let g = g.unwrap_or_else(|e| panic!("{e}"));
+        let text = lanrick(&g);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[1], "8 W · W · W · W W 8");
+        assert_eq!(lines[5], "4 · · : + : · · · 4");
+        assert_eq!(lines[8], "1 B B · B · B · B 1");
+        assert_eq!(
+            lines[10],
+            "Black to play, budget 2. taken: White 0, Black 0"
+        );
+    }
+}

@@ -1,0 +1,184 @@
+//! One type over every game kind, for storage, the bot and the machine interface.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::Serialize;
+
+use crate::game::{Game, NotationError, Outcome, PlayError};
+use crate::lanrick::{Lanrick, LanrickEvent};
+use crate::seat::{Seat, Table};
+
+/// The games Muster knows, by the id used in commands, storage and the command line.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum GameId {
+    /// Lanrick, Third Edition (1881).
+    Lanrick,
+}
+
+impl GameId {
+    /// Every game, in the order help lists them.
+    pub const ALL: [GameId; 1] = [GameId::Lanrick];
+
+    /// The id as written in commands (`lanrick`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameId::Lanrick => "lanrick",
+        }
+    }
+
+    /// The game's full name.
+    pub fn title(self) -> &'static str {
+        match self {
+            GameId::Lanrick => "Lanrick (Third Edition, 1881)",
+        }
+    }
+}
+
+impl fmt::Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A game id that Muster does not know.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct UnknownGame(pub String);
+
+impl fmt::Display for UnknownGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let known: Vec<&str> = GameId::ALL.iter().map(|g| g.as_str()).collect();
+        write!(
+            f,
+            "unknown game '{}': the games are {}",
+            self.0,
+            known.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownGame {}
+
+impl FromStr for GameId {
+    type Err = UnknownGame;
+
+    fn from_str(s: &str) -> Result<GameId, UnknownGame> {
+        GameId::ALL
+            .into_iter()
+            .find(|g| g.as_str().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| UnknownGame(s.to_string()))
+    }
+}
+
+/// A game of any kind.
+#[derive(Clone, PartialEq, Debug)]
+pub enum AnyGame {
+    /// Lanrick, Third Edition.
+    Lanrick(Lanrick),
+}
+
+/// An event of any game.
+#[derive(Clone, PartialEq, Debug, Serialize)]
+#[serde(untagged)]
+pub enum AnyEvent {
+    /// A Lanrick event.
+    Lanrick(LanrickEvent),
+}
+
+macro_rules! each {
+    ($self:expr, $g:ident => $body:expr) => {
+        match $self {
+            AnyGame::Lanrick($g) => $body,
+        }
+    };
+}
+
+impl AnyGame {
+    /// A new game of kind `id` in its initial position.
+    pub fn new(id: GameId) -> AnyGame {
+        match id {
+            GameId::Lanrick => AnyGame::Lanrick(Lanrick::new()),
+        }
+    }
+
+    /// The game's kind.
+    pub fn id(&self) -> GameId {
+        match self {
+            AnyGame::Lanrick(_) => GameId::Lanrick,
+        }
+    }
+
+    /// The game's seats.
+    pub fn table(&self) -> &'static Table {
+        each!(self, g => g.table())
+    }
+
+    /// Whose decision it is.
+    pub fn to_move(&self) -> Option<Seat> {
+        each!(self, g => g.to_move())
+    }
+
+    /// The phase's name.
+    pub fn phase_name(&self) -> &'static str {
+        each!(self, g => g.phase_name())
+    }
+
+    /// The legal moves, as canonical text, in the game's fixed order.
+    pub fn legal_moves_text(&self) -> Vec<String> {
+        each!(self, g => g.legal_moves().iter().map(|m| g.format_move(m)).collect())
+    }
+
+    /// Reads and plays `text` for `seat`; on error the game is unchanged.
+    pub fn play_text(&mut self, seat: Seat, text: &str) -> Result<Vec<AnyEvent>, PlayError> {
+        match self {
+            AnyGame::Lanrick(g) => Ok(g
+                .play_text(seat, text)?
+                .into_iter()
+                .map(AnyEvent::Lanrick)
+                .collect()),
+        }
+    }
+
+    /// The canonical text of a move given as text, without playing it.
+    pub fn canonical(&self, text: &str) -> Result<String, NotationError> {
+        each!(self, g => g.parse_move(text).map(|m| g.format_move(&m)))
+    }
+
+    /// The result, once the game is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        each!(self, g => g.outcome())
+    }
+
+    /// The one-line position string.
+    pub fn position(&self) -> String {
+        each!(self, g => g.position())
+    }
+
+    /// The game-specific state for the machine interface.
+    pub fn state_json(&self) -> serde_json::Value {
+        each!(self, g => g.state_json())
+    }
+
+    /// Ends the game drawn by agreement.
+    pub fn agree_draw(&mut self) -> Result<(), PlayError> {
+        each!(self, g => g.agree_draw())
+    }
+
+    /// Ends the game with `seat` resigning.
+    pub fn resign(&mut self, seat: Seat) -> Result<(), PlayError> {
+        each!(self, g => g.resign(seat))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_ids_read_and_print() {
+        assert_eq!("lanrick".parse::<GameId>(), Ok(GameId::Lanrick));
+        assert_eq!("Lanrick".parse::<GameId>(), Ok(GameId::Lanrick));
+        let err = "chess".parse::<GameId>().unwrap_err();
+        assert!(err.to_string().contains("the games are lanrick"));
+    }
+}

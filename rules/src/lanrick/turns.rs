@@ -1,0 +1,592 @@
+//! Turns of the play phase (Rules 2–4; L3-2 … L3-5).
+//!
+//! A turn is an ordered list of steps. [`check_turn`] reads a written turn step by step and says
+//! exactly what is wrong with it; [`search`] walks every legal turn from a position, which gives
+//! both the distinct positions a player can reach ([`distinct_turns`]) and the question Rule 5
+//! asks of the mark: could the setter bring all his men in at once?
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+
+use super::board::{Axis, Direction, FIELD, Square, Squares, between, line_between, squares};
+
+/// One step: a man moved any number of squares along one line.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct Step {
+    /// Where the man stands before the step.
+    pub from: Square,
+    /// Where the step ends.
+    pub to: Square,
+}
+
+impl std::fmt::Display for Step {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}-{}", self.from, self.to)
+    }
+}
+
+/// The most steps a turn can have: each step moves at least one square, and no budget exceeds
+/// the five men a player starts with.
+pub const MAX_STEPS: usize = 5;
+
+/// A turn found by the search: at most [`MAX_STEPS`] steps, ordered first by length and then
+/// step by step by square index, which is how the canonical turn to a position is chosen.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub struct Path {
+    len: u8,
+    steps: [Step; MAX_STEPS],
+}
+
+const NO_STEP: Step = Step {
+    from: Square::A1,
+    to: Square::A1,
+};
+
+impl Path {
+    const EMPTY: Path = Path {
+        len: 0,
+        steps: [NO_STEP; MAX_STEPS],
+    };
+
+    fn with(mut self, step: Step) -> Path {
+        self.steps[self.len as usize] = step;
+        self.len += 1;
+        self
+    }
+
+    /// The steps in order.
+    pub fn steps(&self) -> &[Step] {
+        &self.steps[..self.len as usize]
+    }
+}
+
+/// A man during a turn: where he is, where he began, and the line he is bound to once moved.
+#[derive(Clone, Copy, Debug)]
+struct Man {
+    at: Square,
+    start: Square,
+    axis: Option<Axis>,
+}
+
+fn axis_code(axis: Option<Axis>) -> u64 {
+    match axis {
+        None => 0,
+        Some(Axis::File) => 1,
+        Some(Axis::Rank) => 2,
+        Some(Axis::Diagonal) => 3,
+        Some(Axis::AntiDiagonal) => 4,
+    }
+}
+
+/// A small, fixed, fast hash for the search's keys (not exposed to untrusted input sizes).
+#[derive(Default)]
+struct FoldHasher(u64);
+
+impl Hasher for FoldHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(*b as u64);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type Fast = BuildHasherDefault<FoldHasher>;
+
+#[derive(Clone, Copy)]
+struct Node {
+    men: [Man; MAX_STEPS],
+    n: usize,
+    own: Squares,
+    used: u8,
+    path: Path,
+}
+
+impl Node {
+    fn key(&self) -> u64 {
+        let mut key = self.used as u64;
+        for m in &self.men[..self.n] {
+            key = (key << 9) | ((m.at.index() as u64) << 3) | axis_code(m.axis);
+        }
+        key
+    }
+}
+
+/// Visits every legal turn of the man set `own` against the men `opp`, with `budget` squares.
+///
+/// `visit(own_after, path)` is called for each turn's end (the first time each search state is
+/// reached with its least path); a turn that brings all men into `zone` ends there (L3-5). The
+/// least path (fewest steps, then by square index) to every reachable position is among those
+/// visited.
+pub fn search(
+    own: Squares,
+    opp: Squares,
+    budget: u8,
+    zone: Option<Squares>,
+    mut visit: impl FnMut(Squares, &Path),
+) {
+    let mut start = Node {
+        men: [Man {
+            at: Square::A1,
+            start: Square::A1,
+            axis: None,
+        }; MAX_STEPS],
+        n: 0,
+        own,
+        used: 0,
+        path: Path::EMPTY,
+    };
+    for sq in squares(own).take(MAX_STEPS) {
+        start.men[start.n] = Man {
+            at: sq,
+            start: sq,
+            axis: None,
+        };
+        start.n += 1;
+    }
+    let mut seen: HashSet<u64, Fast> = HashSet::default();
+    seen.insert(start.key());
+    let mut layer = vec![start];
+    while !layer.is_empty() {
+        let mut next: HashMap<u64, Node, Fast> = HashMap::default();
+        for node in &layer {
+            let occupied = node.own | opp;
+            let left = budget.saturating_sub(node.used);
+            for i in 0..node.n {
+                let man = node.men[i];
+                let dirs: &[Direction] = match man.axis {
+                    None => &Direction::ALL,
+                    Some(axis) => &axis.directions(),
+                };
+                for &dir in dirs {
+                    for k in 1..=left {
+                        let Some(to) = man.at.go(dir, k) else { break };
+                        if occupied & to.bit() != 0 {
+                            break;
+                        }
+                        let mut child = *node;
+                        child.men[i] = Man {
+                            at: to,
+                            start: man.start,
+                            axis: Some(dir.axis()),
+                        };
+                        child.own = node.own ^ man.at.bit() ^ to.bit();
+                        child.used = node.used + k;
+                        child.path = node.path.with(Step { from: man.at, to });
+                        if zone.is_some_and(|z| child.own & !z == 0) {
+                            visit(child.own, &child.path);
+                            continue;
+                        }
+                        let key = child.key();
+                        if seen.contains(&key) {
+                            continue;
+                        }
+                        match next.get_mut(&key) {
+                            Some(old) if old.path <= child.path => {}
+                            Some(old) => *old = child,
+                            None => {
+                                next.insert(key, child);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        layer = next.into_values().collect();
+        for node in &layer {
+            seen.insert(node.key());
+            visit(node.own, &node.path);
+        }
+    }
+}
+
+/// One canonical turn for each distinct position `own` can reach, sorted by the turns.
+pub fn distinct_turns(
+    own: Squares,
+    opp: Squares,
+    budget: u8,
+    zone: Squares,
+) -> Vec<(Squares, Path)> {
+    let mut best: HashMap<Squares, Path, Fast> = HashMap::default();
+    search(own, opp, budget, Some(zone), |after, path| {
+        best.entry(after)
+            .and_modify(|p| {
+                if *path < *p {
+                    *p = *path;
+                }
+            })
+            .or_insert(*path);
+    });
+    let mut turns: Vec<(Squares, Path)> = best.into_iter().collect();
+    turns.sort_by_key(|(_, p)| *p);
+    turns
+}
+
+/// The field squares on which a mark would make a rendezvous holding all of `men`.
+#[cfg(test)]
+fn covering_marks(men: Squares) -> Squares {
+    squares(men).fold(FIELD, |acc, s| acc & s.zone())
+}
+
+/// The marks whose rendezvous holds none of `own` and into which `own` could bring every man
+/// in one turn with his full budget: the second condition of Rule 5 (L3-9).
+///
+/// The search is exact, and small for a reason: with none of his men in the rendezvous each man
+/// needs at least one square, and the budget is one square per man, so in any such turn every
+/// man makes exactly one step of one square, onto a square that was empty before the turn (a
+/// square another man left is outside the rendezvous). The search assigns each man one of his
+/// empty neighbours, all different, and keeps the marks whose rendezvous holds every target.
+/// `tests::one_square_search_agrees_with_the_full_search` checks this against [`search`].
+pub fn reachable_marks(own: Squares, opp: Squares) -> Squares {
+    let men: Vec<Square> = squares(own).collect();
+    let outside = FIELD & !men.iter().fold(0, |acc, s| acc | s.zone());
+    let mut found = 0;
+    assign(
+        &men,
+        !(own | opp),
+        outside,
+        &mut Vec::new(),
+        &mut |cover, _| {
+            found |= cover;
+            found
+        },
+    );
+    found
+}
+
+/// A turn bringing all of `own` into the rendezvous of `mark` at once (see [`reachable_marks`]).
+pub fn winning_turn(own: Squares, opp: Squares, mark: Square) -> Option<Vec<Step>> {
+    let men: Vec<Square> = squares(own).collect();
+    let mut turn = None;
+    assign(
+        &men,
+        !(own | opp),
+        mark.bit(),
+        &mut Vec::new(),
+        &mut |_, steps| {
+            turn.get_or_insert_with(|| steps.to_vec());
+            mark.bit()
+        },
+    );
+    turn
+}
+
+/// Gives each man from `men[steps.len()..]` a distinct one-square step onto `free`, narrowing
+/// `cover` to the marks whose rendezvous holds every target; `found` receives each complete
+/// assignment and returns the marks already known, so branches that cannot add one are cut.
+fn assign(
+    men: &[Square],
+    free: Squares,
+    cover: Squares,
+    steps: &mut Vec<Step>,
+    found: &mut dyn FnMut(Squares, &[Step]) -> Squares,
+) -> Squares {
+    let Some(&from) = men.get(steps.len()) else {
+        return found(cover, steps);
+    };
+    let mut known = 0;
+    for dir in Direction::ALL {
+        let Some(to) = from.go(dir, 1) else { continue };
+        let narrowed = cover & to.zone();
+        if free & to.bit() == 0 || narrowed & !known == 0 {
+            continue;
+        }
+        steps.push(Step { from, to });
+        known |= assign(men, free & !to.bit(), narrowed, steps, found);
+        steps.pop();
+    }
+    known
+}
+
+/// The result of a written turn that obeys the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Checked {
+    /// The mover's men after the turn.
+    pub own: Squares,
+    /// Whether the last step brought all the mover's men into the rendezvous.
+    pub won: bool,
+}
+
+/// Checks a written turn step by step (Rules 2–4, L3-2 … L3-5) and returns where it leaves the
+/// mover's men, or a message saying which step is wrong and why.
+pub fn check_turn(
+    own: Squares,
+    opp: Squares,
+    budget: u8,
+    zone: Squares,
+    steps: &[Step],
+    opponent: &str,
+) -> Result<Checked, String> {
+    let mut men: Vec<Man> = squares(own)
+        .map(|s| Man {
+            at: s,
+            start: s,
+            axis: None,
+        })
+        .collect();
+    let mut own = own;
+    let mut used: u32 = 0;
+    let mut won = false;
+    let written = steps
+        .iter()
+        .map(|s| s.to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
+    for (i, step) in steps.iter().enumerate() {
+        if won {
+            return Err(format!(
+                "all your men were in the rendezvous after {}; the rendezvous is won at that \
+                 moment and the turn ends there (Rule 6): leave out {}",
+                steps[i - 1],
+                steps[i..]
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ));
+        }
+        let Some(idx) = men.iter().position(|m| m.at == step.from) else {
+            return Err(if opp & step.from.bit() != 0 {
+                format!(
+                    "{step}: the man on {} is {opponent}'s; move your own men",
+                    step.from
+                )
+            } else {
+                format!(
+                    "{step}: there is no man of yours on {} at that point of the turn",
+                    step.from
+                )
+            });
+        };
+        let Some((dir, n)) = line_between(step.from, step.to) else {
+            return Err(if step.from == step.to {
+                format!("{step} does not move the man; every step moves at least one square")
+            } else {
+                format!(
+                    "{step}: {} is not on a rank, file or diagonal through {}; men move like \
+                     chess queens (Rule 2)",
+                    step.to, step.from
+                )
+            });
+        };
+        let man = men[idx];
+        if let Some(axis) = man.axis
+            && axis != dir.axis()
+        {
+            return Err(format!(
+                "{step}: the man that began this turn on {} has moved along {}; a man moved \
+                 more than once in a turn must keep to that line (Rule 4)",
+                man.start,
+                axis.describe(man.start)
+            ));
+        }
+        let occupied = own | opp;
+        if let Some(blocker) = squares(between(step.from, dir, n) & occupied).next() {
+            return Err(format!(
+                "{step} passes over the man on {blocker}; men may not pass over men (Rule 2)"
+            ));
+        }
+        if occupied & step.to.bit() != 0 {
+            return Err(format!("{step}: {} is occupied", step.to));
+        }
+        used += n as u32;
+        if used > budget as u32 {
+            return Err(format!(
+                "{written}: {used} squares exceed this turn's budget of {budget} (Rule 4)"
+            ));
+        }
+        own ^= step.from.bit() ^ step.to.bit();
+        men[idx] = Man {
+            at: step.to,
+            start: man.start,
+            axis: Some(dir.axis()),
+        };
+        won = own & !zone == 0;
+    }
+    if steps.is_empty() {
+        return Err("a turn must move at least one square".into());
+    }
+    Ok(Checked { own, won })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(s: &str) -> Square {
+        s.parse().unwrap()
+    }
+
+    fn set(names: &[&str]) -> Squares {
+        names.iter().fold(0, |acc, n| acc | sq(n).bit())
+    }
+
+    fn steps(text: &str) -> Vec<Step> {
+        text.split(' ')
+            .map(|s| {
+                let (a, b) = s.split_once('-').unwrap();
+                Step {
+                    from: sq(a),
+                    to: sq(b),
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_man_may_go_back_along_his_line() {
+        // L3-3: `c1-c2 c2-c1` is a legal turn.
+        let own = set(&["c1"]);
+        let r = check_turn(own, 0, 2, sq("d4").zone(), &steps("c1-c2 c2-c1"), "Black").unwrap();
+        assert_eq!(r, Checked { own, won: false });
+    }
+
+    #[test]
+    fn a_man_moved_twice_keeps_to_one_line() {
+        // Rule 4, L3-3
+        let err = check_turn(
+            set(&["c1"]),
+            0,
+            5,
+            sq("d4").zone(),
+            &steps("c1-c2 c2-d3"),
+            "Black",
+        )
+        .unwrap_err();
+        assert!(err.contains("must keep to that line"), "{err}");
+    }
+
+    #[test]
+    fn the_mark_is_no_obstacle_but_men_are() {
+        // Rule 3, L3-2
+        let own = set(&["d1"]);
+        let r = check_turn(own, 0, 4, sq("d3").zone(), &steps("d1-d5"), "Black").unwrap();
+        assert_eq!(r.own, set(&["d5"]));
+        let err = check_turn(own, set(&["d3"]), 4, 0, &steps("d1-d5"), "Black").unwrap_err();
+        assert!(err.contains("passes over the man on d3"), "{err}");
+    }
+
+    #[test]
+    fn a_square_left_earlier_in_the_turn_may_be_entered() {
+        // L3-3: obstruction is checked step by step, in order.
+        let own = set(&["d1", "d2"]);
+        let ok = check_turn(own, 0, 3, 0, &steps("d2-e3 d1-d3"), "Black").unwrap();
+        assert_eq!(ok.own, set(&["e3", "d3"]));
+        let err = check_turn(own, 0, 3, 0, &steps("d1-d3 d2-e3"), "Black").unwrap_err();
+        assert!(err.contains("passes over the man on d2"), "{err}");
+    }
+
+    #[test]
+    fn budget_counts_every_square_of_every_step() {
+        // Rule 4, L3-3
+        let err =
+            check_turn(set(&["c1", "d1"]), 0, 2, 0, &steps("c1-c3 d1-e2"), "Black").unwrap_err();
+        assert!(
+            err.contains("3 squares exceed this turn's budget of 2"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn the_turn_ends_when_the_rendezvous_is_won() {
+        // L3-5
+        let zone = sq("d4").zone();
+        let own = set(&["c2", "e2"]);
+        let won = check_turn(own, 0, 2, zone, &steps("c2-c3 e2-e3"), "Black").unwrap();
+        assert!(won.won);
+        let err = check_turn(own, 0, 4, zone, &steps("c2-c3 e2-e3 e3-e4"), "Black").unwrap_err();
+        assert!(err.contains("leave out e3-e4"), "{err}");
+    }
+
+    #[test]
+    fn distinct_turns_merge_orders_of_the_same_steps() {
+        // Two men, budget 2: each may step once (or one man twice).
+        let own = set(&["a1", "h1"]);
+        let turns = distinct_turns(own, 0, 2, sq("d5").zone());
+        let canon: Vec<String> = turns
+            .iter()
+            .map(|(_, p)| {
+                p.steps()
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        assert!(canon.contains(&"a1-a2 h1-h2".to_string()));
+        assert!(!canon.contains(&"h1-h2 a1-a2".to_string()));
+        // a1 alone: 3 lines × 2 squares = 6; h1 alone 6; both one square: 3 × 3 = 9;
+        // and the start position again by going there and back: 1.
+        assert_eq!(turns.len(), 6 + 6 + 9 + 1);
+    }
+
+    #[test]
+    fn marks_within_one_square_of_every_man_can_be_reached() {
+        // L3-9: with budget = men, every man must step one square into the rendezvous.
+        let own = set(&["a1", "c1"]);
+        let marks = reachable_marks(own, 0);
+        assert!(marks & sq("b3").bit() != 0);
+        assert!(marks & sq("c3").bit() != 0);
+        assert!(marks & sq("e3").bit() == 0);
+        let turn = winning_turn(own, 0, sq("b3")).unwrap();
+        assert_eq!(turn.len(), 2);
+        assert!(turn.iter().all(|s| sq("b3").zone() & s.to.bit() != 0));
+        assert!(winning_turn(own, set(&["a2", "b2"]), sq("b3")).is_none());
+    }
+
+    /// The marks found by the full search over every turn, for comparison.
+    fn marks_by_full_search(own: Squares, opp: Squares) -> Squares {
+        let outside = FIELD & !squares(own).fold(0, |acc, s| acc | s.zone());
+        let mut marks = 0;
+        search(own, opp, own.count_ones() as u8, None, |after, _| {
+            marks |= covering_marks(after)
+        });
+        marks & outside
+    }
+
+    #[test]
+    fn one_square_search_agrees_with_the_full_search() {
+        // L3-9: the one-square argument of `reachable_marks`, checked on many positions.
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let border: Vec<Square> = squares(super::super::board::BORDER).collect();
+        let mut checked_some = 0;
+        for _ in 0..150 {
+            let (mut own, mut opp): (Squares, Squares) = (0, 0);
+            let n_own = 1 + next() % 5;
+            while own.count_ones() < n_own as u32 {
+                // Mostly border squares, as when a mark is set; some field squares too.
+                let sq = if next() % 4 == 0 {
+                    Square::from_index((next() % 64) as usize).unwrap()
+                } else {
+                    border[(next() % 28) as usize]
+                };
+                own |= sq.bit();
+            }
+            while opp.count_ones() < 5 {
+                opp |= border[(next() % 28) as usize].bit() & !own;
+            }
+            let fast = reachable_marks(own, opp);
+            assert_eq!(
+                fast,
+                marks_by_full_search(own, opp),
+                "own {own:x} opp {opp:x}"
+            );
+            checked_some += usize::from(fast != 0);
+        }
+        assert!(
+            checked_some > 10,
+            "the positions should include reachable marks"
+        );
+    }
+}

@@ -1,0 +1,58 @@
+//! End-to-end suites for Muster. They drive the built `muster` binary as other programs do;
+//! this library holds what the suites share.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+/// The `muster` binary built by Cargo for the suites.
+pub fn muster_binary() -> PathBuf {
+    if let Some(path) = option_env!("CARGO_BIN_EXE_muster") {
+        return PathBuf::from(path);
+    }
+    let mut dir = std::env::current_exe().expect("test binary path");
+    dir.pop();
+    if dir.ends_with("deps") {
+        dir.pop();
+    }
+    dir.join(format!("muster{}", std::env::consts::EXE_SUFFIX))
+}
+
+/// What one run of `muster` printed, and its exit status.
+#[derive(Debug)]
+pub struct Run {
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error.
+    pub stderr: String,
+    /// Exit status.
+    pub code: i32,
+}
+
+impl Run {
+    /// Standard output read as one JSON value.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(self.stdout.trim())
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", self.stdout, self.stderr))
+    }
+}
+
+/// Runs `muster args…` with `input` on standard input.
+pub fn muster(args: &[&str], input: &str) -> Run {
+    let mut child = Command::new(muster_binary())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", muster_binary().display()));
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin.write_all(input.as_bytes()).expect("write stdin");
+    }
+    let out = child.wait_with_output().expect("muster ran");
+    Run {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code().unwrap_or(-1),
+    }
+}
