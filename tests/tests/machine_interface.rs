@@ -1,0 +1,153 @@
+//! `muster replay` and `muster moves` as other programs use them: the built binary, its JSON and
+//! its exit statuses (DESIGN.md, "Machine interface").
+
+use muster_tests::muster;
+
+const WHOLE_GAME: &str = include_str!("../../docs/examples/lanrick-whole-game.txt");
+
+#[test]
+fn replay_prints_the_contracts_object_in_order() {
+    let run = muster(&["replay", "--game", "lanrick"], "a1\nh8\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let keys: Vec<&str> = [
+        "\"game\"",
+        "\"applied\"",
+        "\"error\"",
+        "\"to_move\"",
+        "\"phase\"",
+        "\"result\"",
+        "\"position\"",
+        "\"state\"",
+    ]
+    .into_iter()
+    .collect();
+    let mut last = 0;
+    for key in keys {
+        let at = run
+            .stdout
+            .find(key)
+            .unwrap_or_else(|| panic!("{key} missing: {}", run.stdout));
+        assert!(at >= last, "{key} out of order in {}", run.stdout);
+        last = at;
+    }
+    let v = run.json();
+    assert_eq!(v["game"], "lanrick");
+    assert_eq!(v["applied"], 2);
+    assert_eq!(v["error"], serde_json::Value::Null);
+    assert_eq!(v["to_move"], "white");
+    assert_eq!(v["phase"], "placement");
+    assert_eq!(v["state"]["board"][0], ".......B");
+    assert_eq!(v["state"]["board"][7], "W.......");
+    assert_eq!(v["state"]["mark"], serde_json::Value::Null);
+    assert_eq!(
+        v["state"]["taken"],
+        serde_json::json!({"white": 0, "black": 0})
+    );
+}
+
+#[test]
+fn a_whole_game_replays_to_its_result() {
+    let run = muster(&["replay", "--game", "lanrick", "-"], WHOLE_GAME);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    let v = run.json();
+    assert_eq!(v["applied"], 104);
+    assert_eq!(v["result"], serde_json::json!({"winner": "white"}));
+    assert_eq!(v["to_move"], serde_json::Value::Null);
+    assert_eq!(v["phase"], "over");
+    assert_eq!(
+        v["state"]["taken"],
+        serde_json::json!({"white": 4, "black": 2})
+    );
+    assert_eq!(v["state"]["mark"], "d5");
+}
+
+#[test]
+fn replay_stops_at_the_first_illegal_line_with_its_number() {
+    // Line 4 (after a comment and a blank line) is a field square during placement.
+    let run = muster(
+        &["replay", "--game", "lanrick"],
+        "a1\n# White, then Black\n\nd4\nh8\n",
+    );
+    assert_eq!(run.code, 1);
+    let v = run.json();
+    assert_eq!(v["applied"], 1);
+    assert_eq!(v["error"]["line"], 4);
+    assert_eq!(v["error"]["move"], "d4");
+    assert!(
+        v["error"]["reason"].as_str().unwrap().contains("border"),
+        "{v}"
+    );
+    assert_eq!(v["to_move"], "black");
+}
+
+#[test]
+fn a_file_argument_is_read() {
+    let dir = std::env::temp_dir().join(format!("muster-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.txt");
+    std::fs::write(&file, WHOLE_GAME).unwrap();
+    let run = muster(&["replay", "--game=lanrick", file.to_str().unwrap()], "");
+    assert_eq!(run.code, 0);
+    assert_eq!(run.json()["applied"], 104);
+    let missing = muster(
+        &[
+            "replay",
+            "--game",
+            "lanrick",
+            dir.join("none.txt").to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(missing.code, 2);
+    assert!(missing.stderr.contains("cannot read"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn moves_lists_every_legal_decision() {
+    let run = muster(&["moves", "--game", "lanrick"], "");
+    assert_eq!(run.code, 0);
+    let v = run.json();
+    assert_eq!(v["to_move"], "white");
+    assert_eq!(v["phase"], "placement");
+    assert_eq!(v["count"], 28);
+    assert_eq!(v["moves"][0], "a1");
+    assert_eq!(v["moves"][27], "h8");
+    // The round's first turn: one canonical turn per distinct position (163, see rules tests).
+    let opening = "a8\na1\nc8\nb1\ne8\nd1\ng8\nf1\nh8\nh1\nd4\n";
+    let v = muster(&["moves", "--game", "lanrick"], opening).json();
+    assert_eq!(
+        (v["phase"].as_str(), v["count"].as_u64()),
+        (Some("play"), Some(163))
+    );
+    assert_eq!(v["moves"].as_array().unwrap().len(), 163);
+    assert_eq!(v["moves"][0], "a1-a2");
+}
+
+#[test]
+fn moves_after_an_illegal_line_reports_it() {
+    let run = muster(&["moves", "--game", "lanrick"], "a1\na1\n");
+    assert_eq!(run.code, 1);
+    let v = run.json();
+    assert_eq!(v["error"]["line"], 2);
+    assert_eq!(v["count"], 27);
+}
+
+#[test]
+fn bad_usage_exits_with_2() {
+    for args in [
+        vec!["replay"],
+        vec!["replay", "--game", "chess"],
+        vec!["moves", "--game"],
+        vec!["fly"],
+    ] {
+        let run = muster(&args, "");
+        assert_eq!(run.code, 2, "{args:?}");
+        assert!(!run.stderr.is_empty(), "{args:?} explains itself");
+    }
+    assert!(
+        muster(&["replay", "--game", "chess"], "")
+            .stderr
+            .contains("the games are lanrick")
+    );
+}
