@@ -84,7 +84,10 @@ struct FoldHasher(u64);
 
 impl Hasher for FoldHasher {
     fn finish(&self) -> u64 {
-        self.0
+        // A multiplication only carries bits upwards; fold the high bits down so that keys whose
+        // low bits are all zero (men on high squares) still spread over the table.
+        let h = self.0;
+        (h ^ (h >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ (h >> 32)
     }
     fn write(&mut self, bytes: &[u8]) {
         for b in bytes {
@@ -108,12 +111,20 @@ struct Node {
 }
 
 impl Node {
+    /// The search state: budget used and, for each man, his square and line. Which man is which
+    /// does not matter: a man's further steps depend only on where he is and the line he is
+    /// bound to (the line through his square is the line through his starting square), so
+    /// states that differ only by exchanging men are merged.
     fn key(&self) -> u64 {
-        let mut key = self.used as u64;
-        for m in &self.men[..self.n] {
-            key = (key << 9) | ((m.at.index() as u64) << 3) | axis_code(m.axis);
+        let mut codes = [0u64; MAX_STEPS];
+        for (code, m) in codes.iter_mut().zip(&self.men[..self.n]) {
+            *code = ((m.at.index() as u64) << 3) | axis_code(m.axis);
         }
-        key
+        let codes = &mut codes[..self.n];
+        codes.sort_unstable();
+        codes
+            .iter()
+            .fold(self.used as u64, |key, code| (key << 9) | code)
     }
 }
 
