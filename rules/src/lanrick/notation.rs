@@ -24,10 +24,12 @@ pub enum Written {
 
 fn square(token: &str, whole: &str) -> Result<Square, NotationError> {
     token.parse().map_err(|()| {
-        NotationError::new(
-            whole,
-            format!("`{token}` is not a square: squares are a1 to h8, files a–h and ranks 1–8"),
-        )
+        const SQUARES: &str = "squares are a1 to h8, files a–h and ranks 1–8";
+        if token == whole {
+            NotationError::new(whole, format!("not a square: {SQUARES}"))
+        } else {
+            NotationError::new(whole, format!("`{token}` is not a square: {SQUARES}"))
+        }
     })
 }
 
