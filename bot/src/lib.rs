@@ -1,8 +1,11 @@
 //! Muster, a chat bot for Lewis Carroll's games.
 //!
-//! This crate holds the `muster` binary and what it is made of. So far: the machine interface
-//! ([`machine`]: `muster replay` and `muster moves`, a contract other tools rely on) and the
-//! command-line entry point ([`cli`]).
+//! The parts, in the order a command flows through them (DESIGN.md, "How one command flows"):
+//! an adapter ([`console`]) turns platform input into a [`core::Request`]; [`core::Core`]
+//! parses the command, loads the channel's game from the [`store`], plays it with the rules,
+//! writes it back with compare-and-swap, renders the board and answers with [`core::Reply`]s,
+//! which the adapter maps to the platform's messages. [`machine`] is the machine interface
+//! (`muster replay`, `muster moves`), and [`cli`] the command line.
 //!
 //! ```
 //! use muster_bot::machine::replay;
@@ -15,3 +18,4 @@
 
 pub mod cli;
 pub mod machine;
+pub mod store;

@@ -1,0 +1,114 @@
+//! An in-memory [`GameStore`] for unit tests: the same contract as sled, nothing on disk.
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+use super::record::{decode, encode};
+use super::{ChannelKey, GameRecord, GameStore, StoreError};
+
+/// Games in memory; records are kept encoded, as on disk, so corruption can be simulated.
+#[derive(Default)]
+pub struct MemoryStore {
+    inner: Mutex<Inner>,
+}
+
+#[derive(Default)]
+struct Inner {
+    next: u64,
+    live: BTreeMap<ChannelKey, Vec<u8>>,
+    archive: BTreeMap<String, Vec<u8>>,
+    aside: Vec<Vec<u8>>,
+}
+
+impl MemoryStore {
+    /// Overwrites the stored bytes of a channel's live game (for tests of damaged records).
+    pub fn put_raw(&self, key: &ChannelKey, bytes: &[u8]) {
+        self.lock().live.insert(key.clone(), bytes.to_vec());
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+fn read(bytes: &[u8]) -> Result<GameRecord, StoreError> {
+    decode(bytes).map_err(StoreError::Corrupt)
+}
+
+impl GameStore for MemoryStore {
+    fn next_id(&self) -> Result<String, StoreError> {
+        let mut inner = self.lock();
+        inner.next += 1;
+        Ok(format!("g{}", inner.next))
+    }
+
+    fn load(&self, key: &ChannelKey) -> Result<Option<GameRecord>, StoreError> {
+        self.lock().live.get(key).map(|b| read(b)).transpose()
+    }
+
+    fn create(&self, key: &ChannelKey, record: &GameRecord) -> Result<(), StoreError> {
+        let mut inner = self.lock();
+        if inner.live.contains_key(key) {
+            return Err(StoreError::Exists);
+        }
+        inner.live.insert(key.clone(), encode(record));
+        Ok(())
+    }
+
+    fn update(
+        &self,
+        key: &ChannelKey,
+        expected: u64,
+        record: &GameRecord,
+    ) -> Result<(), StoreError> {
+        let mut inner = self.lock();
+        match inner.live.get(key).map(|b| read(b)).transpose()? {
+            Some(current) if current.version == expected => {
+                inner.live.insert(key.clone(), encode(record));
+                Ok(())
+            }
+            _ => Err(StoreError::Conflict),
+        }
+    }
+
+    fn archive(
+        &self,
+        key: &ChannelKey,
+        expected: u64,
+        record: &GameRecord,
+    ) -> Result<(), StoreError> {
+        let mut inner = self.lock();
+        match inner.live.get(key).map(|b| read(b)).transpose()? {
+            Some(current) if current.version == expected => {
+                inner.live.remove(key);
+                inner.archive.insert(record.id.clone(), encode(record));
+                Ok(())
+            }
+            _ => Err(StoreError::Conflict),
+        }
+    }
+
+    fn set_aside(&self, key: &ChannelKey) -> Result<(), StoreError> {
+        let mut inner = self.lock();
+        if let Some(bytes) = inner.live.remove(key) {
+            inner.aside.push(bytes);
+        }
+        Ok(())
+    }
+
+    fn games_of(&self, player_id: &str) -> Result<Vec<GameRecord>, StoreError> {
+        let inner = self.lock();
+        let mut games: Vec<GameRecord> = inner
+            .archive
+            .values()
+            .filter_map(|b| read(b).ok())
+            .filter(|r| r.is_player(player_id))
+            .collect();
+        games.sort_by(|a, b| b.updated.cmp(&a.updated).then(b.id.cmp(&a.id)));
+        Ok(games)
+    }
+
+    fn archived(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
+        self.lock().archive.get(id).map(|b| read(b)).transpose()
+    }
+}

@@ -1,0 +1,51 @@
+//! Rendering benchmarks: drawing a Lanrick board, encoding it, and both, with the PNG's size.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use muster_render::lanrick::{LanrickView, draw};
+use muster_rules::Game;
+use muster_rules::lanrick::{Lanrick, LanrickEvent};
+use std::hint::black_box;
+
+/// The game of docs/examples after `n` decisions, with the last decision's events.
+fn after(n: usize) -> (Lanrick, Vec<LanrickEvent>) {
+    let record = include_str!("../../docs/examples/lanrick-whole-game.txt");
+    let mut game = Lanrick::new();
+    let mut events = Vec::new();
+    for text in record
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .take(n)
+    {
+        let seat = game.to_move().expect("to move");
+        events = game.play_text(seat, text).expect("legal");
+    }
+    (game, events)
+}
+
+fn render(c: &mut Criterion) {
+    // A busy board: a won rendezvous, three steps drawn, the men to take ringed.
+    let (game, events) = after(28);
+    let view = LanrickView::new(&game, &events, ["Alice", "Bob"]);
+    let canvas = draw(&view);
+    let png = muster_render::encode::png(&canvas.pixmap);
+    eprintln!(
+        "board PNG: {} bytes indexed, {} bytes RGB",
+        png.len(),
+        muster_render::encode::png_rgb(&canvas.pixmap).len()
+    );
+    c.bench_function("render/lanrick draw", |b| b.iter(|| draw(black_box(&view))));
+    c.bench_function("render/lanrick encode (indexed)", |b| {
+        b.iter(|| muster_render::encode::png(black_box(&canvas.pixmap)))
+    });
+    c.bench_function("render/lanrick encode (RGB)", |b| {
+        b.iter(|| muster_render::encode::png_rgb(black_box(&canvas.pixmap)))
+    });
+    c.bench_function("render/lanrick view + draw + encode", |b| {
+        b.iter(|| {
+            muster_render::lanrick::png(black_box(&game), black_box(&events), ["Alice", "Bob"])
+        })
+    });
+}
+
+criterion_group!(benches, render);
+criterion_main!(benches);

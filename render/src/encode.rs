@@ -1,0 +1,183 @@
+//! PNG encoding of a finished canvas.
+//!
+//! Boards are mostly flat colours: the 256 most common colours of an image cover about 99% of
+//! its pixels, and the rest are anti-aliased edges. [`png`] writes an 8-bit indexed PNG whose
+//! palette is those colours, mapping every other colour to its nearest palette entry; runs of
+//! one colour are mapped once. That is about half the size of the RGB encoding
+//! (docs/performance.md). [`png_rgb`] keeps the exact colours.
+
+use std::collections::HashMap;
+
+use tiny_skia::Pixmap;
+
+fn write(
+    w: u32,
+    h: u32,
+    data: &[u8],
+    color: png::ColorType,
+    palette: Option<Vec<u8>>,
+    filter: png::Filter,
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(32 * 1024);
+    {
+        let mut encoder = png::Encoder::new(&mut out, w, h);
+        encoder.set_color(color);
+        encoder.set_depth(png::BitDepth::Eight);
+        encoder.set_compression(png::Compression::Fast);
+        encoder.set_filter(filter);
+        if let Some(p) = palette {
+            encoder.set_palette(p);
+        }
+        let Ok(mut writer) = encoder.write_header() else {
+            return Vec::new();
+        };
+        if writer.write_image_data(data).is_err() {
+            return Vec::new();
+        }
+    }
+    out
+}
+
+/// The palette split into channels, so that the distance loop vectorises.
+struct Channels {
+    r: [i32; 256],
+    g: [i32; 256],
+    b: [i32; 256],
+    len: usize,
+}
+
+impl Channels {
+    fn new(palette: &[u32]) -> Channels {
+        let mut ch = Channels {
+            r: [i32::MAX / 4; 256],
+            g: [0; 256],
+            b: [0; 256],
+            len: palette.len(),
+        };
+        for (i, c) in palette.iter().enumerate() {
+            ch.r[i] = (c >> 16 & 0xFF) as i32;
+            ch.g[i] = (c >> 8 & 0xFF) as i32;
+            ch.b[i] = (c & 0xFF) as i32;
+        }
+        ch
+    }
+
+    fn nearest(&self, c: u32) -> u8 {
+        let (r, g, b) = (
+            (c >> 16 & 0xFF) as i32,
+            (c >> 8 & 0xFF) as i32,
+            (c & 0xFF) as i32,
+        );
+        let mut d = [0i32; 256];
+        for (((d, pr), pg), pb) in d.iter_mut().zip(&self.r).zip(&self.g).zip(&self.b) {
+            let (dr, dg, db) = (pr - r, pg - g, pb - b);
+            *d = dr.saturating_mul(dr) + dg * dg + db * db;
+        }
+        let mut best = 0;
+        for (i, di) in d.iter().enumerate().take(self.len).skip(1) {
+            if *di < d[best] {
+                best = i;
+            }
+        }
+        best as u8
+    }
+}
+
+/// A cheap, well-mixed hash for 24-bit colours.
+#[derive(Default)]
+struct ColourHasher(u64);
+
+impl std::hash::Hasher for ColourHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u32(*b as u32);
+        }
+    }
+    fn write_u32(&mut self, n: u32) {
+        let h = (n as u64 ^ self.0).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = h ^ (h >> 29);
+    }
+}
+
+type Colours<V> = HashMap<u32, V, std::hash::BuildHasherDefault<ColourHasher>>;
+
+/// Encodes an opaque pixmap as an 8-bit indexed PNG (see the module documentation).
+pub fn png(pixmap: &Pixmap) -> Vec<u8> {
+    let (w, h) = (pixmap.width(), pixmap.height());
+    let colour = |p: &[u8]| (p[0] as u32) << 16 | (p[1] as u32) << 8 | p[2] as u32;
+    let mut counts: Colours<u32> = Colours::with_capacity_and_hasher(4096, Default::default());
+    let mut run = (u32::MAX, 0u32);
+    for c in pixmap.data().chunks_exact(4).map(colour) {
+        if c == run.0 {
+            run.1 += 1;
+        } else {
+            if run.1 > 0 {
+                *counts.entry(run.0).or_insert(0) += run.1;
+            }
+            run = (c, 1);
+        }
+    }
+    *counts.entry(run.0).or_insert(0) += run.1;
+    let mut by_count: Vec<(u32, u32)> = counts.into_iter().collect();
+    by_count.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let palette: Vec<u32> = by_count.iter().take(256).map(|(c, _)| *c).collect();
+    let channels = Channels::new(&palette);
+    let mut index: Colours<u8> = palette
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (*c, i as u8))
+        .collect();
+    let mut data = Vec::with_capacity((w * h) as usize);
+    let mut last = (u32::MAX, 0u8);
+    for c in pixmap.data().chunks_exact(4).map(colour) {
+        if c != last.0 {
+            let i = *index.entry(c).or_insert_with(|| channels.nearest(c));
+            last = (c, i);
+        }
+        data.push(last.1);
+    }
+    let bytes = palette
+        .iter()
+        .flat_map(|c| [(c >> 16) as u8, (c >> 8) as u8, *c as u8])
+        .collect();
+    write(
+        w,
+        h,
+        &data,
+        png::ColorType::Indexed,
+        Some(bytes),
+        png::Filter::Adaptive,
+    )
+}
+
+/// Encodes an opaque pixmap as an RGB PNG with its exact colours.
+pub fn png_rgb(pixmap: &Pixmap) -> Vec<u8> {
+    let (w, h) = (pixmap.width(), pixmap.height());
+    let mut rgb = Vec::with_capacity((w * h * 3) as usize);
+    for px in pixmap.data().chunks_exact(4) {
+        rgb.extend_from_slice(&px[..3]);
+    }
+    write(w, h, &rgb, png::ColorType::Rgb, None, png::Filter::Adaptive)
+}
+
+/// Decodes a PNG into (width, height, RGB bytes), for tests that compare images.
+pub fn decode_rgb(bytes: &[u8]) -> Option<(u32, u32, Vec<u8>)> {
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    decoder.set_transformations(png::Transformations::EXPAND);
+    let mut reader = decoder.read_info().ok()?;
+    let mut buf = vec![0; reader.output_buffer_size()?];
+    let info = reader.next_frame(&mut buf).ok()?;
+    buf.truncate(info.buffer_size());
+    let rgb = match info.color_type {
+        png::ColorType::Rgb => buf,
+        png::ColorType::Rgba => buf
+            .chunks_exact(4)
+            .flat_map(|p| [p[0], p[1], p[2]])
+            .collect(),
+        _ => return None,
+    };
+    Some((info.width, info.height, rgb))
+}

@@ -1,0 +1,75 @@
+//! Golden images: boards from the whole game in docs/examples, rendered and compared pixel by
+//! pixel (decoded) with tests/golden/*.png. Set MUSTER_BLESS=1 to rewrite them after a change
+//! meant to alter the pictures, and look at every new image before committing it.
+
+use muster_render::encode::decode_rgb;
+use muster_rules::Game;
+use muster_rules::lanrick::{Lanrick, LanrickEvent};
+
+/// After which decision of the whole game each golden board is taken, and what it shows.
+const BOARDS: [(usize, &str); 5] = [
+    (11, "mark-set-first-turn"),
+    (28, "rendezvous-won-capture"),
+    (30, "wanderer-moved"),
+    (36, "mark-phase-dots"),
+    (104, "game-over"),
+];
+
+fn boards() -> Vec<(String, Vec<u8>)> {
+    let record = include_str!("../../docs/examples/lanrick-whole-game.txt");
+    let mut game = Lanrick::new();
+    let mut out = Vec::new();
+    let moves = record
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'));
+    for (i, text) in moves.enumerate() {
+        let seat = game.to_move().expect("game goes on");
+        let events: Vec<LanrickEvent> = game.play_text(seat, text).expect("legal");
+        if let Some((_, name)) = BOARDS.iter().find(|(n, _)| *n == i + 1) {
+            out.push((
+                name.to_string(),
+                muster_render::lanrick::png(&game, &events, ["Alice", "Bob"]),
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn boards_match_their_golden_images() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden");
+    let bless = std::env::var_os("MUSTER_BLESS").is_some();
+    let rendered = boards();
+    assert_eq!(rendered.len(), BOARDS.len());
+    for (name, png) in rendered {
+        let path = format!("{dir}/lanrick-{name}.png");
+        if bless {
+            std::fs::write(&path, &png).expect("write golden image");
+        }
+        let golden = std::fs::read(&path)
+            .unwrap_or_else(|_| panic!("{path} is missing; run with MUSTER_BLESS=1"));
+        let (w, h, want) = decode_rgb(&golden).expect("golden image decodes");
+        let (w2, h2, got) = decode_rgb(&png).expect("rendered image decodes");
+        assert_eq!((w, h), (w2, h2), "{name}: size changed");
+        let differing = want
+            .chunks_exact(3)
+            .zip(got.chunks_exact(3))
+            .filter(|(a, b)| a.iter().zip(b.iter()).any(|(x, y)| x.abs_diff(*y) > 8))
+            .count();
+        let allowed = (w * h) as usize / 1000;
+        assert!(
+            differing <= allowed,
+            "{name}: {differing} pixels differ from {path} (allowed {allowed})"
+        );
+    }
+}
+
+#[test]
+fn boards_are_phone_sized_and_small() {
+    for (name, png) in boards() {
+        let (w, h, _) = decode_rgb(&png).expect("decodes");
+        assert!((640..=800).contains(&w.max(h)), "{name}: {w}x{h}");
+        assert!(png.len() < 60 * 1024, "{name}: {} bytes", png.len());
+    }
+}
