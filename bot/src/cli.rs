@@ -10,9 +10,14 @@ const USAGE: &str = "\
 muster — Lewis Carroll's games, for chat
 
 Usage:
+  muster                             open the console: a local chat in this terminal
+  muster console [--data DIR] [--script FILE]
+                                     the console; with a script, lines `<user> <channel> <message>`
   muster replay --game <id> [FILE]   play a game record, print the result as JSON
   muster moves --game <id> [FILE]    play a record, print the legal moves as JSON
   muster help                        this text
+
+Settings come from muster.toml and MUSTER_* variables (see muster.example.toml).
 
 A record has one move per line in the game's notation; blank lines and lines
 starting with # are skipped; without FILE it is read from standard input.
@@ -68,13 +73,73 @@ fn read_record(file: Option<&str>, stdin: &mut dyn Read) -> Result<String, Strin
     Ok(text)
 }
 
+fn console(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let settings = match muster_config::Settings::load() {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = writeln!(err, "muster: {e}");
+            return USAGE_ERROR;
+        }
+    };
+    let mut data = settings.data_dir.clone();
+    let mut script = None;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--data" => match it.next() {
+                Some(d) => data = d.into(),
+                None => return fail_usage(err, "console", "--data needs a directory"),
+            },
+            "--script" => match it.next() {
+                Some(f) => script = Some(f.clone()),
+                None => return fail_usage(err, "console", "--script needs a file"),
+            },
+            other => return fail_usage(err, "console", &format!("unexpected argument '{other}'")),
+        }
+    }
+    let store = match crate::store::SledStore::open(&data.join("store")) {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = writeln!(err, "muster: {e}");
+            return 1;
+        }
+    };
+    let core = crate::core::Core::new(std::sync::Arc::new(store), &settings.prefix);
+    let mut console = crate::console::Console::new(core, &data);
+    let result = match script {
+        Some(path) => match std::fs::read_to_string(&path) {
+            Ok(text) => console.run_script(&text, out),
+            Err(e) => {
+                let _ = writeln!(err, "muster console: cannot read {path}: {e}");
+                return USAGE_ERROR;
+            }
+        },
+        None => {
+            console.text_boards = true;
+            console.run_interactive(&mut std::io::BufReader::new(stdin), out)
+        }
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            let _ = writeln!(err, "muster console: {e}");
+            1
+        }
+    }
+}
+
+fn fail_usage(err: &mut dyn Write, command: &str, msg: &str) -> u8 {
+    let _ = writeln!(err, "muster {command}: {msg}\n\n{USAGE}");
+    USAGE_ERROR
+}
+
 /// Runs the command line `args` (without the program name); returns the exit status.
 pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let Some(command) = args.first() else {
-        let _ = write!(out, "{USAGE}");
-        return 0;
+        return console(&[], stdin, out, err);
     };
     match command.as_str() {
+        "console" => console(&args[1..], stdin, out, err),
         "help" | "--help" | "-h" => {
             let _ = write!(out, "{USAGE}");
             0

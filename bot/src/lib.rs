@@ -17,5 +17,7 @@
 //! ```
 
 pub mod cli;
+pub mod console;
+pub mod core;
 pub mod machine;
 pub mod store;

@@ -144,6 +144,14 @@ impl AnyGame {
         each!(self, g => g.parse_move(text).map(|m| g.format_move(&m)))
     }
 
+    /// Whether `text` is written like a move of this game (syntax only, not legality), so that
+    /// a chat message holding just a move can be taken as one.
+    pub fn is_notation(&self, text: &str) -> bool {
+        match self {
+            AnyGame::Lanrick(_) => crate::lanrick::parse_written(text).is_ok(),
+        }
+    }
+
     /// The result, once the game is over.
     pub fn outcome(&self) -> Option<Outcome> {
         each!(self, g => g.outcome())

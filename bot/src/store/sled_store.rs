@@ -79,6 +79,13 @@ impl SledStore {
         self.flush()
     }
 
+    /// Overwrites the stored bytes of a channel's live game. For repair tools and for tests of
+    /// damaged records; the bot itself never writes anything but whole records.
+    pub fn put_raw(&self, key: &ChannelKey, bytes: &[u8]) -> Result<(), StoreError> {
+        self.live.insert(key.bytes(), bytes).map_err(io)?;
+        self.flush()
+    }
+
     fn flush(&self) -> Result<(), StoreError> {
         self.db.flush().map(|_| ()).map_err(io)
     }

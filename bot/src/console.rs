@@ -1,0 +1,212 @@
+//! The console adapter: a local chat in the terminal, on the embedded store. Several users and
+//! channels; console-only commands (starting with `/`) switch who is speaking and where. Board
+//! images are written as PNG files whose paths are printed, with a text board beside them.
+//!
+//! With a script, each line that is not blank and not a `#` comment is
+//! `<user> <channel> <message>`, handled in order as that user in that channel. Every reply is
+//! printed prefixed with its channel: `[general] …`, private replies as
+//! `[general] (to alice) …`, images as `[general] board: <path>`.
+
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+
+use crate::core::{Core, Reply, User, command};
+
+/// The console's platform name in requests and the store.
+pub const PLATFORM: &str = "console";
+
+/// A console session: the core, and where files go.
+pub struct Console {
+    core: Core,
+    data: PathBuf,
+    /// Whether to print text boards (interactive use).
+    pub text_boards: bool,
+}
+
+fn safe(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+impl Console {
+    /// A console over `core`, writing images and exports under `data`.
+    pub fn new(core: Core, data: &Path) -> Console {
+        Console {
+            core,
+            data: data.to_path_buf(),
+            text_boards: false,
+        }
+    }
+
+    /// Handles one message from `user` in `channel`, printing the replies to `out`.
+    pub fn say(
+        &self,
+        user: &str,
+        channel: &str,
+        message: &str,
+        out: &mut dyn Write,
+    ) -> std::io::Result<()> {
+        let user = User::named(user);
+        let mentions: Vec<User> = message
+            .split_whitespace()
+            .filter_map(|w| w.strip_prefix('@'))
+            .map(|w| User::named(w.trim_end_matches([',', '.', ':', ';'])))
+            .collect();
+        let first = message
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        let replies = if !message.starts_with(self.core.prefix())
+            && command::WORDS.contains(&first.as_str())
+        {
+            // In the console a command word needs no prefix.
+            let prefixed = format!("{}{}", self.core.prefix(), message.trim());
+            self.core
+                .handle_message(PLATFORM, channel, &user, &prefixed, &mentions)
+        } else {
+            self.core
+                .handle_message(PLATFORM, channel, &user, message, &mentions)
+        };
+        for reply in replies {
+            self.print(&user, channel, reply, out)?;
+        }
+        Ok(())
+    }
+
+    fn print(
+        &self,
+        user: &User,
+        channel: &str,
+        reply: Reply,
+        out: &mut dyn Write,
+    ) -> std::io::Result<()> {
+        let tag = format!("[{channel}]");
+        match reply {
+            Reply::Text(text) => {
+                for line in text.lines() {
+                    writeln!(out, "{tag} {line}")?;
+                }
+            }
+            Reply::Private(text) => {
+                for line in text.lines() {
+                    writeln!(out, "{tag} (to {}) {line}", user.name)?;
+                }
+            }
+            Reply::Mention { user, text } => writeln!(out, "{tag} @{}: {text}", user.name)?,
+            Reply::Board {
+                png,
+                alt,
+                text,
+                name,
+            } => {
+                let dir = self.data.join("boards").join(safe(channel));
+                std::fs::create_dir_all(&dir)?;
+                let path = dir.join(name);
+                std::fs::write(&path, png)?;
+                writeln!(out, "{tag} board: {}", path.display())?;
+                if self.text_boards {
+                    for line in text.lines() {
+                        writeln!(out, "{tag}   {line}")?;
+                    }
+                } else {
+                    writeln!(out, "{tag} ({alt})")?;
+                }
+            }
+            Reply::Buttons(buttons) => {
+                let list: Vec<String> = buttons
+                    .iter()
+                    .map(|b| format!("{} (`{}`)", b.label, b.command))
+                    .collect();
+                writeln!(out, "{tag} buttons: {}", list.join(" · "))?;
+            }
+            Reply::File { name, content } => {
+                let dir = self.data.join("exports");
+                std::fs::create_dir_all(&dir)?;
+                let path = dir.join(safe(name.trim_end_matches(".txt")) + ".txt");
+                std::fs::write(&path, &content)?;
+                writeln!(out, "{tag} file: {}", path.display())?;
+                for line in content.lines() {
+                    writeln!(out, "{tag} | {line}")?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs a script (see the module documentation). A malformed line is reported and skipped.
+    pub fn run_script(&self, script: &str, out: &mut dyn Write) -> std::io::Result<()> {
+        for (n, line) in script.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let mut parts = line.splitn(3, char::is_whitespace);
+            match (parts.next(), parts.next(), parts.next()) {
+                (Some(user), Some(channel), Some(message)) if !message.trim().is_empty() => {
+                    self.say(user, channel, message.trim(), out)?;
+                }
+                _ => writeln!(
+                    out,
+                    "[script] line {}: expected `<user> <channel> <message>`, skipped",
+                    n + 1
+                )?,
+            }
+            out.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Runs the interactive chat until end of input or `/quit`.
+    pub fn run_interactive(
+        &self,
+        input: &mut dyn BufRead,
+        out: &mut dyn Write,
+    ) -> std::io::Result<()> {
+        let (mut user, mut channel) = ("alice".to_string(), "general".to_string());
+        writeln!(
+            out,
+            "Muster console — a local chat. You are {user} in #{channel}.\n\
+             Type commands such as `new lanrick @bob` or `help`. Console commands:\n\
+             /user NAME (speak as NAME) · /channel NAME (move to a channel) · /who · /quit\n\
+             Boards are written under {}.",
+            self.data.join("boards").display()
+        )?;
+        loop {
+            write!(out, "{user}@{channel}> ")?;
+            out.flush()?;
+            let mut line = String::new();
+            if input.read_line(&mut line)? == 0 {
+                writeln!(out)?;
+                return Ok(());
+            }
+            let line = line.trim();
+            let mut words = line.split_whitespace();
+            match words.next() {
+                None => {}
+                Some("/quit" | "/exit") => return Ok(()),
+                Some("/user" | "/as") => match words.next() {
+                    Some(name) => user = name.trim_start_matches('@').to_string(),
+                    None => writeln!(out, "/user NAME — speak as NAME")?,
+                },
+                Some("/channel" | "/ch" | "/go") => match words.next() {
+                    Some(name) => channel = name.trim_start_matches('#').to_string(),
+                    None => writeln!(out, "/channel NAME — move to channel NAME")?,
+                },
+                Some("/who") => writeln!(out, "You are {user} in #{channel}.")?,
+                Some(w) if w.starts_with('/') => writeln!(
+                    out,
+                    "Console commands: /user NAME · /channel NAME · /who · /quit"
+                )?,
+                Some(_) => self.say(&user, &channel, line, out)?,
+            }
+        }
+    }
+}

@@ -1,0 +1,815 @@
+//! The commands that read or change a channel's game.
+
+use muster_rules::{AnyGame, GameId, Seat};
+
+use super::words::{self, who};
+use super::{Answer, Button, Command, Core, Reply, Request, User};
+use crate::store::{ChannelKey, Ending, GameRecord, Player, SCHEMA, SeatEntry, Status, StoreError};
+
+type Replies = Vec<Reply>;
+
+fn private(text: impl Into<String>) -> Replies {
+    vec![Reply::Private(text.into())]
+}
+
+fn no_game(core: &Core) -> Replies {
+    private(format!(
+        "There is no game in this channel. Start one with `{}new lanrick @opponent`.",
+        core.prefix
+    ))
+}
+
+/// Runs a command that concerns the channel's game (`record` is its live record, if any).
+pub(super) fn run(
+    core: &Core,
+    req: &Request,
+    key: &ChannelKey,
+    record: Option<GameRecord>,
+    command: Command,
+) -> Replies {
+    if let Command::New {
+        game,
+        opponents,
+        seat,
+    } = command
+    {
+        return new(
+            core,
+            req,
+            key,
+            record.as_ref(),
+            game,
+            &opponents,
+            seat.as_deref(),
+        );
+    }
+    if let Command::Export(Some(id)) = &command {
+        return export_archived(core, id);
+    }
+    let Some(record) = record else {
+        return match command {
+            Command::Export(None) => export_last(core, req),
+            _ => no_game(core),
+        };
+    };
+    let game = match record.rebuild() {
+        Ok(g) => g,
+        Err(e) => {
+            return private(format!(
+                "This channel's game record does not replay ({}). Say `{}abort` to set it aside.",
+                e.0, core.prefix
+            ));
+        }
+    };
+    match command {
+        Command::Join { seat } => join(core, req, key, record, &game, seat.as_deref()),
+        Command::Accept => accept(core, req, key, record, &game),
+        Command::Decline => decline(core, req, key, record, &game),
+        Command::Abort => abort(core, req, key, record),
+        Command::Move(text) => play(core, req, key, record, game, &text),
+        Command::Board => board(core, &record, &game),
+        Command::Moves => moves(&record, &game),
+        Command::History => history(&record, &game),
+        Command::Export(_) => export(&record, &game),
+        Command::Resign => resign(core, req, key, record, game),
+        Command::Draw(answer) => draw(core, req, key, record, game, answer),
+        Command::Takeback(answer) => takeback(core, req, key, record, game, answer),
+        _ => Vec::new(),
+    }
+}
+
+/// Writes `record` as the next version of the channel's game (archiving it when finished);
+/// durable before it returns. A lost race gives the user a reply instead.
+fn save(core: &Core, key: &ChannelKey, mut record: GameRecord) -> Result<GameRecord, Replies> {
+    let expected = record.version;
+    record.version += 1;
+    record.updated = (core.clock)();
+    let result = if record.status == Status::Finished {
+        core.store.archive(key, expected, &record)
+    } else {
+        core.store.update(key, expected, &record)
+    };
+    match result {
+        Ok(()) => Ok(record),
+        Err(StoreError::Conflict) => Err(private(
+            "The board changed while your command was being handled (someone else moved first); nothing of yours \
+             was applied. Look at the `board` and try again.",
+        )),
+        Err(e) => Err(private(format!(
+            "Your command could not be saved ({e}); nothing was changed. Try again."
+        ))),
+    }
+}
+
+fn resolve_user(req: &Request, token: &str) -> User {
+    req.mentions
+        .iter()
+        .find(|m| m.id == token || m.name.eq_ignore_ascii_case(token))
+        .cloned()
+        .unwrap_or_else(|| User::named(token))
+}
+
+fn new(
+    core: &Core,
+    req: &Request,
+    key: &ChannelKey,
+    existing: Option<&GameRecord>,
+    id: GameId,
+    opponents: &[String],
+    seat: Option<&str>,
+) -> Replies {
+    if let Some(r) = existing {
+        let state = if r.status == Status::Open {
+            "waiting for players"
+        } else {
+            "being played"
+        };
+        return private(format!(
+            "This channel already has a game ({} {}, {state}). One game per channel: finish or `{}abort` it, or start yours in another channel or thread.",
+            r.game, r.id, core.prefix
+        ));
+    }
+    let game = AnyGame::new(id);
+    let table = game.table();
+    if opponents.len() >= table.len() {
+        return private(format!(
+            "{} has {} seats: name at most {} opponent(s).",
+            id.title(),
+            table.len(),
+            table.len() - 1
+        ));
+    }
+    let mine = match seat {
+        None => Seat::WHITE,
+        Some(name) => match table.seat_named(name) {
+            Some(s) => s,
+            None => {
+                return private(format!(
+                    "`as {name}`: the seats are {}.",
+                    table.seats.join(", ")
+                ));
+            }
+        },
+    };
+    let me = Player {
+        id: req.user.id.clone(),
+        name: req.user.name.clone(),
+    };
+    let mut seats = vec![SeatEntry::default(); table.len()];
+    seats[mine.index()] = SeatEntry {
+        player: Some(me),
+        accepted: true,
+    };
+    let mut invited = Vec::new();
+    let mut free = table.all().filter(|s| *s != mine);
+    for token in opponents {
+        let user = resolve_user(req, token);
+        if user.id == req.user.id {
+            return private(
+                "You cannot challenge yourself: name another player, or leave the seat open.",
+            );
+        }
+        let Some(s) = free.next() else { break };
+        seats[s.index()] = SeatEntry {
+            player: Some(Player {
+                id: user.id.clone(),
+                name: user.name.clone(),
+            }),
+            accepted: false,
+        };
+        invited.push(user);
+    }
+    let id_text = match core.store.next_id() {
+        Ok(i) => i,
+        Err(e) => return private(format!("The game store is not available ({e}).")),
+    };
+    let now = (core.clock)();
+    let record = GameRecord {
+        schema: SCHEMA,
+        id: id_text,
+        game: id.as_str().into(),
+        platform: key.platform.clone(),
+        channel: key.channel.clone(),
+        created: now,
+        updated: now,
+        version: 1,
+        seats,
+        status: Status::Open,
+        moves: Vec::new(),
+        ending: None,
+        draw_offer: None,
+        takeback: None,
+    };
+    match core.store.create(key, &record) {
+        Ok(()) => {}
+        Err(StoreError::Exists) => {
+            return private(
+                "Someone started a game in this channel a moment ago; look at the `board`.",
+            );
+        }
+        Err(e) => return private(format!("The game could not be created ({e}).")),
+    }
+    let table_text: Vec<String> = table
+        .all()
+        .map(|s| match record.player(s.index()) {
+            Some(p) => format!("{} plays {}", p.name, words::seat_title(&game, s)),
+            None => format!("{} is open", words::seat_title(&game, s)),
+        })
+        .collect();
+    let mut out = vec![Reply::Text(format!(
+        "New game of {} ({}): {}.",
+        id.title(),
+        record.id,
+        table_text.join(", ")
+    ))];
+    for user in invited {
+        out.push(Reply::Mention {
+            user: user.clone(),
+            text: format!(
+                "{} challenges you to {}: `{p}accept` or `{p}decline`.",
+                req.user.name,
+                id.title(),
+                p = core.prefix
+            ),
+        });
+        out.push(Reply::Buttons(vec![
+            Button {
+                label: "Accept".into(),
+                command: "accept".into(),
+            },
+            Button {
+                label: "Decline".into(),
+                command: "decline".into(),
+            },
+        ]));
+    }
+    if record.seats.iter().any(|s| s.player.is_none()) {
+        out.push(Reply::Text(format!(
+            "Anyone may take the open seat with `{}join`.",
+            core.prefix
+        )));
+        out.push(Reply::Buttons(vec![Button {
+            label: "Join".into(),
+            command: "join".into(),
+        }]));
+    }
+    out
+}
+
+/// Starts the game if every seat is taken and accepted; the replies announce it.
+fn start_if_ready(
+    core: &Core,
+    key: &ChannelKey,
+    mut record: GameRecord,
+    game: &AnyGame,
+    mut out: Replies,
+) -> Replies {
+    let ready = record
+        .seats
+        .iter()
+        .all(|s| s.player.is_some() && s.accepted);
+    if ready {
+        record.status = Status::Active;
+    }
+    let record = match save(core, key, record) {
+        Ok(r) => r,
+        Err(e) => return e,
+    };
+    if ready {
+        let table: Vec<String> = game.table().all().map(|s| who(&record, game, s)).collect();
+        out.push(Reply::Text(format!(
+            "The game begins: {}.",
+            table.join(" vs ")
+        )));
+        out.push(core.board(&record, game, &[]));
+        out.extend(core.next_up(&record, game));
+    }
+    out
+}
+
+fn join(
+    core: &Core,
+    req: &Request,
+    key: &ChannelKey,
+    mut record: GameRecord,
+    game: &AnyGame,
+    seat: Option<&str>,
+) -> Replies {
+    if record.status != Status::Open {
+        return private("This game has already started; you can watch it with `board`.");
+    }
+    if record.is_player(&req.user.id) {
+        return private("You already have a seat at this game.");
+    }
+    let table = game.table();
+    let wanted = match seat {
+        Some(name) => match table.seat_named(name) {
+            Some(s) if record.player(s.index()).is_none() => s,
+            Some(_) => return private(format!("The {name} seat is taken.")),
+            None => {
+                return private(format!(
+                    "`{name}` is not a seat; the seats are {}.",
+                    table.seats.join(", ")
+                ));
+            }
+        },
+        None => match table.all().find(|s| record.player(s.index()).is_none()) {
+            Some(s) => s,
+            None => return private("Every seat of this game is taken."),
+        },
+    };
+    record.seats[wanted.index()] = SeatEntry {
+        player: Some(Player {
+            id: req.user.id.clone(),
+            name: req.user.name.clone(),
+        }),
+        accepted: true,
+    };
+    let out = vec![Reply::Text(format!(
+        "{} takes the {} seat.",
+        req.user.name,
+        words::seat_title(game, wanted)
+    ))];
+    start_if_ready(core, key, record, game, out)
+}
+
+fn accept(
+    core: &Core,
+    req: &Request,
+    key: &ChannelKey,
+    mut record: GameRecord,
+    game: &AnyGame,
+) -> Replies {
+    let Some(i) = record
+        .seats
+        .iter()
+        .position(|s| s.player.as_ref().is_some_and(|p| p.id == req.user.id) && !s.accepted)
+    else {
+        return private("There is no challenge to you in this channel.");
+    };
+    record.seats[i].accepted = true;
+    let out = vec![Reply::Text(format!(
+        "{} accepts the challenge.",
+        req.user.name
+    ))];
+    start_if_ready(core, key, record, game, out)
+}
+
+fn decline(
+    core: &Core,
+    req: &Request,
+    key: &ChannelKey,
+    mut record: GameRecord,
+    _game: &AnyGame,
+) -> Replies {
+    let invited = record
+        .seats
+        .iter()
+        .any(|s| s.player.as_ref().is_some_and(|p| p.id == req.user.id) && !s.accepted);
+    if !invited {
+        return private("There is no challenge to you in this channel.");
+    }
+    record.status = Status::Finished;
+    record.ending = Some(Ending::Aborted);
+    match save(core, key, record) {
+        Ok(_) => vec![Reply::Text(format!(
+            "{} declines; the challenge is withdrawn and the channel is free.",
+            req.user.name
+        ))],
+        Err(e) => e,
+    }
+}
+
+fn abort(core: &Core, req: &Request, key: &ChannelKey, mut record: GameRecord) -> Replies {
+    if !record.is_player(&req.user.id) {
+        return private("Only a player at this game may abort it.");
+    }
+    if !record.moves.is_empty() {
+        return private(format!(
+            "The game has started: `{p}resign`, or offer a `{p}draw`.",
+            p = core.prefix
+        ));
+    }
+    record.status = Status::Finished;
+    record.ending = Some(Ending::Aborted);
+    match save(core, key, record) {
+        Ok(_) => vec![Reply::Text(format!(
+            "{} called the game off; the channel is free.",
+            req.user.name
+        ))],
+        Err(e) => e,
+    }
+}
+
+/// Checks that `req.user` is at the table of an active game.
+fn player_seat(core: &Core, req: &Request, record: &GameRecord) -> Result<usize, Replies> {
+    if record.status == Status::Open {
+        return Err(private(format!(
+            "The game has not started: seats are still open or challenges unanswered (`{}board`).",
+            core.prefix
+        )));
+    }
+    record
+        .seat_of(&req.user.id)
+        .ok_or_else(|| private("You are not playing in this game; you can watch it with `board`."))
+}
+
+fn play(
+    core: &Core,
+    req: &Request,
+    key: &ChannelKey,
+    mut record: GameRecord,
+    mut game: AnyGame,
+    text: &str,
+) -> Replies {
+    if let Err(e) = player_seat(core, req, &record) {
+        return e;
+    }
+    let Some(seat) = game.to_move() else {
+        return private("The game is over.");
+    };
+    let mover = record.player(seat.index()).map(|p| p.id.as_str());
+    if mover != Some(req.user.id.as_str()) {
+        return private(format!(
+            "It is {}'s decision, not yours.",
+            who(&record, &game, seat)
+        ));
+    }
+    let canonical = match game.canonical(text) {
+        Ok(c) => c,
+        Err(e) => return private(format!("{e}. See `{}notation`.", core.prefix)),
+    };
+    let events = match game.play_text(seat, &canonical) {
+        Ok(ev) => ev,
+        Err(e) => return private(format!("`{canonical}` is not legal: {e}.")),
+    };
+    record.moves.push(canonical);
+    record.draw_offer = None;
+    record.takeback = None;
+    if game.outcome().is_some() {
+        record.status = Status::Finished;
+        record.ending = Some(Ending::Rules);
+    }
+    let record = match save(core, key, record) {
+        Ok(r) => r,
+        Err(e) => return e,
+    };
+    let name = |s: Seat| {
+        record
+            .player(s.index())
+            .map_or_else(|| Core::seat_name(&game, s), |p| p.name.clone())
+    };
+    let said = words::events(&events, &name, &game);
+    let mut out = vec![
+        Reply::Text(said.join(" ")),
+        core.board(&record, &game, &events),
+    ];
+    if game.outcome().is_some() {
+        out.push(Reply::Text(format!(
+            "Game over: {} `{}export {}` gives the record.",
+            words::result(&record, &game),
+            core.prefix,
+            record.id
+        )));
+    } else {
+        out.extend(core.next_up(&record, &game));
+    }
+    out
+}
+
+fn board(core: &Core, record: &GameRecord, game: &AnyGame) -> Replies {
+    let mut out = vec![core.board(record, game, &[])];
+    match record.status {
+        Status::Open => out.push(Reply::Text("The game has not started yet.".into())),
+        _ => {
+            if let Some(seat) = game.to_move() {
+                out.push(Reply::Text(format!(
+                    "{} to decide: {}.",
+                    who(record, game, seat),
+                    words::prompt(game, &core.prefix)
+                )));
+            }
+        }
+    }
+    out
+}
+
+fn moves(record: &GameRecord, game: &AnyGame) -> Replies {
+    let Some(seat) = game.to_move() else {
+        return private("The game is over.");
+    };
+    let all = game.legal_moves_text();
+    const SHOWN: usize = 24;
+    let head = format!(
+        "{} has {} legal move{} ({}):",
+        who(record, game, seat),
+        all.len(),
+        if all.len() == 1 { "" } else { "s" },
+        game.phase_name()
+    );
+    let mut text = vec![
+        head,
+        all.iter()
+            .take(SHOWN)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", "),
+    ];
+    if all.len() > SHOWN {
+        text.push(format!(
+            "… and {} more. Turns reaching the same position are listed once, shortest first; `muster moves` lists them all.",
+            all.len() - SHOWN
+        ));
+    }
+    vec![Reply::Text(text.join("\n"))]
+}
+
+fn history(record: &GameRecord, game: &AnyGame) -> Replies {
+    if record.moves.is_empty() {
+        return vec![Reply::Text("No moves yet.".into())];
+    }
+    let mut replay = AnyGame::new(game.id());
+    let mut lines = Vec::new();
+    for (i, m) in record.moves.iter().enumerate() {
+        let seat = replay.to_move();
+        let who = seat.map_or("?".to_string(), |s| Core::seat_name(&replay, s));
+        lines.push(format!("{:>3}. {who} {m}", i + 1));
+        if let Some(s) = seat {
+            let _ = replay.play_text(s, m);
+        }
+    }
+    const LAST: usize = 40;
+    let skipped = lines.len().saturating_sub(LAST);
+    let mut text = format!("Moves of game {} ({}):\n", record.id, record.moves.len());
+    if skipped > 0 {
+        text.push_str(&format!(
+            "… {skipped} earlier moves (`export` has them all)\n"
+        ));
+    }
+    text.push_str(&lines[skipped..].join("\n"));
+    vec![Reply::Text(text)]
+}
+
+fn export(record: &GameRecord, game: &AnyGame) -> Replies {
+    let name = format!("{}-{}.txt", record.game, record.id);
+    vec![
+        Reply::Text(format!(
+            "The record of game {}, replayable with `muster replay --game {}`:",
+            record.id, record.game
+        )),
+        Reply::File {
+            name,
+            content: record.export(game),
+        },
+    ]
+}
+
+fn export_archived(core: &Core, id: &str) -> Replies {
+    match core.store.archived(id) {
+        Ok(Some(r)) => match r.rebuild() {
+            Ok(g) => export(&r, &g),
+            Err(e) => private(format!("Game {id} does not replay: {}", e.0)),
+        },
+        Ok(None) => private(format!(
+            "There is no finished game `{id}`; `games` lists yours."
+        )),
+        Err(e) => private(format!("The game store is not available ({e}).")),
+    }
+}
+
+fn export_last(core: &Core, req: &Request) -> Replies {
+    match core.store.games_of(&req.user.id) {
+        Ok(games) => match games.first() {
+            Some(r) => export_archived(core, &r.id),
+            None => no_game(core),
+        },
+        Err(e) => private(format!("The game store is not available ({e}).")),
+    }
+}
+
+fn finish(
+    core: &Core,
+    key: &ChannelKey,
+    mut record: GameRecord,
+    game: &AnyGame,
+    ending: Ending,
+    said: String,
+) -> Replies {
+    record.status = Status::Finished;
+    record.ending = Some(ending);
+    record.draw_offer = None;
+    record.takeback = None;
+    match save(core, key, record) {
+        Ok(record) => vec![
+            Reply::Text(said),
+            core.board(&record, game, &[]),
+            Reply::Text(format!(
+                "Game over: {} `{}export {}` gives the record.",
+                words::result(&record, game),
+                core.prefix,
+                record.id
+            )),
+        ],
+        Err(e) => e,
+    }
+}
+
+fn resign(
+    core: &Core,
+    req: &Request,
+    key: &ChannelKey,
+    record: GameRecord,
+    mut game: AnyGame,
+) -> Replies {
+    let seat = match player_seat(core, req, &record) {
+        Ok(s) => s,
+        Err(e) => return e,
+    };
+    let Some(s) = Seat::new(seat) else {
+        return Vec::new();
+    };
+    if let Err(e) = game.resign(s) {
+        return private(format!("{e}."));
+    }
+    let said = format!("{} resigns.", who(&record, &game, s));
+    finish(core, key, record, &game, Ending::Resigned { seat }, said)
+}
+
+fn opponents(record: &GameRecord, game: &AnyGame, seat: usize) -> Vec<User> {
+    let team = Seat::new(seat).map(|s| game.table().team_of(s));
+    game.table()
+        .all()
+        .filter(|s| Some(game.table().team_of(*s)) != team)
+        .filter_map(|s| record.player(s.index()))
+        .map(|p| User {
+            id: p.id.clone(),
+            name: p.name.clone(),
+        })
+        .collect()
+}
+
+fn same_side(game: &AnyGame, a: usize, b: usize) -> bool {
+    match (Seat::new(a), Seat::new(b)) {
+        (Some(a), Some(b)) => game.table().team_of(a) == game.table().team_of(b),
+        _ => false,
+    }
+}
+
+fn draw(
+    core: &Core,
+    req: &Request,
+    key: &ChannelKey,
+    mut record: GameRecord,
+    mut game: AnyGame,
+    answer: Option<Answer>,
+) -> Replies {
+    let seat = match player_seat(core, req, &record) {
+        Ok(s) => s,
+        Err(e) => return e,
+    };
+    let p = &core.prefix;
+    match (record.draw_offer, answer) {
+        (Some(by), None | Some(Answer::Accept)) if !same_side(&game, by, seat) => {
+            if let Err(e) = game.agree_draw() {
+                return private(format!("{e}."));
+            }
+            let said = format!("{} accepts the draw.", req.user.name);
+            finish(core, key, record, &game, Ending::DrawAgreed, said)
+        }
+        (Some(by), Some(Answer::Decline)) if !same_side(&game, by, seat) => {
+            record.draw_offer = None;
+            match save(core, key, record) {
+                Ok(_) => vec![Reply::Text(format!(
+                    "{} declines the draw; play on.",
+                    req.user.name
+                ))],
+                Err(e) => e,
+            }
+        }
+        (Some(_), _) => private("Your side has already offered a draw; the opponent answers it."),
+        (None, Some(_)) => private(format!("No draw has been offered. `{p}draw` offers one.")),
+        (None, None) => {
+            record.draw_offer = Some(seat);
+            let rivals = opponents(&record, &game, seat);
+            match save(core, key, record) {
+                Ok(_) => {
+                    let mut out = vec![Reply::Text(format!("{} offers a draw.", req.user.name))];
+                    for user in rivals {
+                        out.push(Reply::Mention {
+                            user,
+                            text: format!(
+                                "`{p}draw accept` or `{p}draw decline`; a move also declines."
+                            ),
+                        });
+                    }
+                    out.push(Reply::Buttons(vec![
+                        Button {
+                            label: "Accept draw".into(),
+                            command: "draw accept".into(),
+                        },
+                        Button {
+                            label: "Decline draw".into(),
+                            command: "draw decline".into(),
+                        },
+                    ]));
+                    out
+                }
+                Err(e) => e,
+            }
+        }
+    }
+}
+
+fn takeback(
+    core: &Core,
+    req: &Request,
+    key: &ChannelKey,
+    mut record: GameRecord,
+    game: AnyGame,
+    answer: Option<Answer>,
+) -> Replies {
+    let seat = match player_seat(core, req, &record) {
+        Ok(s) => s,
+        Err(e) => return e,
+    };
+    let p = &core.prefix;
+    match (record.takeback, answer) {
+        (Some(by), None | Some(Answer::Accept)) if !same_side(&game, by, seat) => {
+            let Some(undone) = record.moves.pop() else {
+                return private("There is no move to take back.");
+            };
+            record.takeback = None;
+            record.draw_offer = None;
+            let game = match record.rebuild() {
+                Ok(g) => g,
+                Err(e) => {
+                    return private(format!(
+                        "The game does not replay without that move: {}",
+                        e.0
+                    ));
+                }
+            };
+            match save(core, key, record) {
+                Ok(record) => {
+                    let mut out = vec![Reply::Text(format!(
+                        "{} agrees: `{undone}` is taken back.",
+                        req.user.name
+                    ))];
+                    out.push(core.board(&record, &game, &[]));
+                    out.extend(core.next_up(&record, &game));
+                    out
+                }
+                Err(e) => e,
+            }
+        }
+        (Some(by), Some(Answer::Decline)) if !same_side(&game, by, seat) => {
+            record.takeback = None;
+            match save(core, key, record) {
+                Ok(_) => vec![Reply::Text(format!(
+                    "{} declines the takeback.",
+                    req.user.name
+                ))],
+                Err(e) => e,
+            }
+        }
+        (Some(_), _) => {
+            private("Your side has already asked for a takeback; the opponent answers it.")
+        }
+        (None, Some(_)) => private(format!(
+            "Nobody has asked for a takeback. `{p}takeback` asks for one."
+        )),
+        (None, None) => {
+            let Some(last) = record.moves.last().cloned() else {
+                return private("There is no move to take back.");
+            };
+            record.takeback = Some(seat);
+            let rivals = opponents(&record, &game, seat);
+            match save(core, key, record) {
+                Ok(_) => {
+                    let mut out = vec![Reply::Text(format!(
+                        "{} asks to take back the last move, `{last}`.",
+                        req.user.name
+                    ))];
+                    for user in rivals {
+                        out.push(Reply::Mention {
+                            user,
+                            text: format!("`{p}takeback accept` or `{p}takeback decline`."),
+                        });
+                    }
+                    out.push(Reply::Buttons(vec![
+                        Button {
+                            label: "Allow takeback".into(),
+                            command: "takeback accept".into(),
+                        },
+                        Button {
+                            label: "Refuse takeback".into(),
+                            command: "takeback decline".into(),
+                        },
+                    ]));
+                    out
+                }
+                Err(e) => e,
+            }
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! The command language (DESIGN.md): the words a user types after the prefix, or picks from a
+//! slash command. Parsing here knows nothing of any platform.
+
+use muster_rules::GameId;
+
+/// An answer to an offer (draw, takeback).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Answer {
+    /// Yes.
+    Accept,
+    /// No.
+    Decline,
+}
+
+/// A parsed command.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Command {
+    /// Start a game: challenge the named players, or leave seats open.
+    New {
+        /// Which game.
+        game: GameId,
+        /// Players named, as typed (names, ids or mentions).
+        opponents: Vec<String>,
+        /// The seat the challenger wants, if named.
+        seat: Option<String>,
+    },
+    /// Take an open seat.
+    Join {
+        /// The seat wanted, if named.
+        seat: Option<String>,
+    },
+    /// Accept a challenge.
+    Accept,
+    /// Decline a challenge.
+    Decline,
+    /// Call off a game before its first move.
+    Abort,
+    /// Play a move.
+    Move(String),
+    /// Show the board.
+    Board,
+    /// List the legal moves.
+    Moves,
+    /// Show the moves so far.
+    History,
+    /// The record as a file (this channel's game, or a finished game by id).
+    Export(Option<String>),
+    /// Resign.
+    Resign,
+    /// Offer, accept or decline a draw.
+    Draw(Option<Answer>),
+    /// Ask, accept or decline taking back the last move.
+    Takeback(Option<Answer>),
+    /// The rules of a game.
+    Rules(Option<GameId>),
+    /// The notation of a game.
+    Notation(Option<GameId>),
+    /// Help on the commands.
+    Help(Option<String>),
+    /// Finished games of a player (`games [name]`).
+    Games(Option<String>),
+}
+
+/// Every command word, for help and suggestions.
+pub const WORDS: [&str; 18] = [
+    "new", "join", "accept", "decline", "abort", "move", "board", "moves", "history", "export",
+    "resign", "draw", "takeback", "rules", "notation", "help", "games", "play",
+];
+
+fn game_arg(arg: Option<&str>) -> Result<Option<GameId>, String> {
+    arg.map(|a| a.parse::<GameId>().map_err(|e| e.to_string()))
+        .transpose()
+}
+
+fn answer(arg: Option<&str>, what: &str) -> Result<Option<Answer>, String> {
+    match arg.map(str::to_ascii_lowercase).as_deref() {
+        None | Some("offer") | Some("ask") => Ok(None),
+        Some("accept" | "yes" | "agree") => Ok(Some(Answer::Accept)),
+        Some("decline" | "no" | "refuse") => Ok(Some(Answer::Decline)),
+        Some(other) => Err(format!(
+            "`{what} {other}`: say `{what}`, `{what} accept` or `{what} decline`"
+        )),
+    }
+}
+
+/// Parses a command (the text after the prefix). Errors say what to type instead.
+pub fn parse(text: &str) -> Result<Command, String> {
+    let text = text.trim();
+    let (word, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
+    let rest = rest.trim();
+    let args: Vec<&str> = rest.split_whitespace().collect();
+    let one = |what: &str| -> Result<Option<&str>, String> {
+        match args.as_slice() {
+            [] => Ok(None),
+            [a] => Ok(Some(a)),
+            _ => Err(format!(
+                "`{what}` takes at most one word; see `help {what}`"
+            )),
+        }
+    };
+    match word.to_ascii_lowercase().as_str() {
+        "" => Err("type a command, such as `help`".into()),
+        "new" | "challenge" => {
+            let Some((game, rest)) = args.split_first() else {
+                return Err("say which game: `new lanrick @opponent`, or `new lanrick` to leave the seat open".into());
+            };
+            let game = game.parse::<GameId>().map_err(|e| e.to_string())?;
+            let mut opponents = Vec::new();
+            let mut seat = None;
+            let mut it = rest.iter();
+            while let Some(a) = it.next() {
+                match a.to_ascii_lowercase().as_str() {
+                    "as" => {
+                        seat = Some(
+                            it.next()
+                                .ok_or("`as` needs a seat, such as `as black`")?
+                                .to_ascii_lowercase(),
+                        )
+                    }
+                    "vs" | "against" => {}
+                    _ => opponents.push(a.trim_start_matches('@').to_string()),
+                }
+            }
+            Ok(Command::New {
+                game,
+                opponents,
+                seat,
+            })
+        }
+        "join" | "sit" => Ok(Command::Join {
+            seat: one("join")?.map(str::to_ascii_lowercase),
+        }),
+        "accept" => Ok(Command::Accept),
+        "decline" => Ok(Command::Decline),
+        "abort" | "cancel" => Ok(Command::Abort),
+        "move" | "m" | "play" => {
+            if rest.is_empty() {
+                Err("say the move: `move c1-c3 d1-e2` (see `notation`)".into())
+            } else {
+                Ok(Command::Move(rest.to_string()))
+            }
+        }
+        "board" | "show" => Ok(Command::Board),
+        "moves" | "legal" => Ok(Command::Moves),
+        "history" | "record" => Ok(Command::History),
+        "export" | "pgn" => Ok(Command::Export(one("export")?.map(str::to_string))),
+        "resign" => Ok(Command::Resign),
+        "draw" => Ok(Command::Draw(answer(one("draw")?, "draw")?)),
+        "takeback" | "undo" => Ok(Command::Takeback(answer(one("takeback")?, "takeback")?)),
+        "rules" => Ok(Command::Rules(game_arg(one("rules")?)?)),
+        "notation" => Ok(Command::Notation(game_arg(one("notation")?)?)),
+        "help" | "?" | "commands" => Ok(Command::Help(one("help")?.map(str::to_ascii_lowercase))),
+        "games" => Ok(Command::Games(
+            one("games")?.map(|s| s.trim_start_matches('@').to_string()),
+        )),
+        other => Err(format!(
+            "unknown command `{other}`; say `help` for the list"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_parse_with_their_arguments() {
+        assert_eq!(
+            parse("new lanrick @bob as black"),
+            Ok(Command::New {
+                game: GameId::Lanrick,
+                opponents: vec!["bob".into()],
+                seat: Some("black".into())
+            })
+        );
+        assert_eq!(
+            parse("new Lanrick"),
+            Ok(Command::New {
+                game: GameId::Lanrick,
+                opponents: vec![],
+                seat: None
+            })
+        );
+        assert_eq!(
+            parse("move  c1-c3 d1-e2 "),
+            Ok(Command::Move("c1-c3 d1-e2".into()))
+        );
+        assert_eq!(
+            parse("draw accept"),
+            Ok(Command::Draw(Some(Answer::Accept)))
+        );
+        assert_eq!(parse("takeback"), Ok(Command::Takeback(None)));
+        assert_eq!(parse("HELP move"), Ok(Command::Help(Some("move".into()))));
+        assert_eq!(parse("export g12"), Ok(Command::Export(Some("g12".into()))));
+    }
+
+    #[test]
+    fn mistakes_say_what_to_type() {
+        assert!(parse("new").unwrap_err().contains("new lanrick @opponent"));
+        assert!(parse("new chess").unwrap_err().contains("the games are"));
+        assert!(parse("move").unwrap_err().contains("move c1-c3"));
+        assert!(parse("draw maybe").unwrap_err().contains("draw accept"));
+        assert!(parse("fly").unwrap_err().contains("unknown command `fly`"));
+        assert!(
+            parse("join white black")
+                .unwrap_err()
+                .contains("at most one word")
+        );
+    }
+}

@@ -1,0 +1,320 @@
+//! The command core: platform-neutral `Request → Vec<Reply>` (DESIGN.md, "How one command
+//! flows"). It parses the command, loads the channel's game, plays it with the rules, writes it
+//! back with compare-and-swap (the write is durable before any reply is made), renders the
+//! board, and words every reply. Adapters only map requests and replies.
+
+mod actions;
+pub mod command;
+pub mod words;
+
+use std::sync::Arc;
+
+use muster_rules::{AnyEvent, AnyGame, Seat};
+
+use crate::store::{ChannelKey, GameRecord, GameStore, StoreError};
+
+pub use command::{Answer, Command};
+
+/// A user of a chat platform.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct User {
+    /// The platform's stable id.
+    pub id: String,
+    /// The name to show.
+    pub name: String,
+}
+
+impl User {
+    /// A user whose id is also his name (the console).
+    pub fn named(name: &str) -> User {
+        User {
+            id: name.to_string(),
+            name: name.to_string(),
+        }
+    }
+}
+
+/// One command from one user in one channel.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Request {
+    /// `console`, `discord`, `matrix`.
+    pub platform: String,
+    /// The channel, thread or room.
+    pub channel: String,
+    /// Who sent it.
+    pub user: User,
+    /// The command, without the prefix (`move c1-c3`).
+    pub text: String,
+    /// Users the platform resolved from mentions in the text.
+    pub mentions: Vec<User>,
+}
+
+/// A suggested action: a label and the command it sends.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Button {
+    /// What the button says.
+    pub label: String,
+    /// The command it runs (without the prefix).
+    pub command: String,
+}
+
+/// One thing to say back.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Reply {
+    /// A message to the channel.
+    Text(String),
+    /// A message only the requesting user should see (an error, usually).
+    Private(String),
+    /// A message addressed to a user, who should be notified.
+    Mention {
+        /// Who.
+        user: User,
+        /// What.
+        text: String,
+    },
+    /// The board as an image.
+    Board {
+        /// The PNG.
+        png: Vec<u8>,
+        /// A description of the image.
+        alt: String,
+        /// The board as text, for terminals.
+        text: String,
+        /// A file name for the image.
+        name: String,
+    },
+    /// Actions offered as buttons where the platform has them.
+    Buttons(Vec<Button>),
+    /// A file (an exported record).
+    File {
+        /// Its name.
+        name: String,
+        /// Its content.
+        content: String,
+    },
+}
+
+/// The command core, shared by every adapter.
+pub struct Core {
+    store: Arc<dyn GameStore>,
+    prefix: String,
+    clock: fn() -> u64,
+}
+
+fn now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+impl Core {
+    /// A core over `store`, with `prefix` for text commands (`!`).
+    pub fn new(store: Arc<dyn GameStore>, prefix: &str) -> Core {
+        Core {
+            store,
+            prefix: prefix.to_string(),
+            clock: now,
+        }
+    }
+
+    /// The command prefix.
+    pub fn prefix(&self) -> &str {
+        &self.prefix
+    }
+
+    /// A chat message: a command after the prefix, or — in a channel whose game waits on this
+    /// user — a move written on its own. Other chat gets no reply.
+    pub fn handle_message(
+        &self,
+        platform: &str,
+        channel: &str,
+        user: &User,
+        text: &str,
+        mentions: &[User],
+    ) -> Vec<Reply> {
+        let text = text.trim();
+        let request = |text: &str| Request {
+            platform: platform.into(),
+            channel: channel.into(),
+            user: user.clone(),
+            text: text.into(),
+            mentions: mentions.to_vec(),
+        };
+        if let Some(command) = text.strip_prefix(self.prefix.as_str()) {
+            return self.handle(&request(command));
+        }
+        let key = ChannelKey::new(platform, channel);
+        let Ok(Some(record)) = self.store.load(&key) else {
+            return Vec::new();
+        };
+        let Ok(game) = record.rebuild() else {
+            return Vec::new();
+        };
+        let waits_on_user = game
+            .to_move()
+            .and_then(|s| record.player(s.index()))
+            .is_some_and(|p| p.id == user.id);
+        if record.status == crate::store::Status::Active && waits_on_user && game.is_notation(text)
+        {
+            return self.handle(&request(&format!("move {text}")));
+        }
+        Vec::new()
+    }
+
+    /// Handles one command.
+    pub fn handle(&self, req: &Request) -> Vec<Reply> {
+        let command = match command::parse(&req.text) {
+            Ok(c) => c,
+            Err(e) => return vec![Reply::Private(e)],
+        };
+        let p = &self.prefix;
+        match command {
+            Command::Help(topic) => return vec![Reply::Private(words::help(topic.as_deref(), p))],
+            Command::Rules(game) => {
+                let id = game
+                    .or_else(|| self.current_game(req))
+                    .unwrap_or(muster_rules::GameId::Lanrick);
+                return vec![Reply::Private(words::rules(id))];
+            }
+            Command::Notation(game) => {
+                let id = game
+                    .or_else(|| self.current_game(req))
+                    .unwrap_or(muster_rules::GameId::Lanrick);
+                return vec![Reply::Private(words::notation(id))];
+            }
+            Command::Games(name) => return self.games(req, name),
+            _ => {}
+        }
+        let key = ChannelKey::new(&req.platform, &req.channel);
+        let record = match self.store.load(&key) {
+            Ok(r) => r,
+            Err(StoreError::Corrupt(why)) => return self.damaged(req, &key, &command, &why),
+            Err(e) => {
+                return vec![Reply::Private(format!(
+                    "The game store is not available ({e}); nothing was changed. Try again."
+                ))];
+            }
+        };
+        actions::run(self, req, &key, record, command)
+    }
+
+    fn current_game(&self, req: &Request) -> Option<muster_rules::GameId> {
+        let key = ChannelKey::new(&req.platform, &req.channel);
+        self.store
+            .load(&key)
+            .ok()
+            .flatten()
+            .and_then(|r| r.game_id().ok())
+    }
+
+    fn damaged(
+        &self,
+        _req: &Request,
+        key: &ChannelKey,
+        command: &Command,
+        why: &str,
+    ) -> Vec<Reply> {
+        if *command == Command::Abort {
+            return match self.store.set_aside(key) {
+                Ok(()) => vec![Reply::Text(
+                    "The damaged game record of this channel was set aside (an operator can still inspect it). \
+                     The channel is free: start a new game with `new`."
+                        .into(),
+                )],
+                Err(e) => vec![Reply::Private(format!("The damaged record could not be set aside: {e}"))],
+            };
+        }
+        vec![Reply::Private(format!(
+            "This channel's game record cannot be read ({why}). Games in other channels are not affected. \
+             Say `{}abort` to set the damaged record aside and free the channel.",
+            self.prefix
+        ))]
+    }
+
+    fn games(&self, req: &Request, name: Option<String>) -> Vec<Reply> {
+        let who = match &name {
+            Some(n) => req
+                .mentions
+                .iter()
+                .find(|m| m.name == *n || m.id == *n)
+                .map_or(n.clone(), |m| m.id.clone()),
+            None => req.user.id.clone(),
+        };
+        match self.store.games_of(&who) {
+            Ok(games) if games.is_empty() => {
+                vec![Reply::Private(format!("No finished games for {who}."))]
+            }
+            Ok(games) => {
+                let mut lines = vec![format!("Finished games of {who} (newest first):")];
+                for r in games.iter().take(15) {
+                    let (title, result) = match r.rebuild() {
+                        Ok(g) => (g.id().title(), r.result_word(&g)),
+                        Err(_) => ("(unreadable)", "?".into()),
+                    };
+                    let players: Vec<&str> = r
+                        .seats
+                        .iter()
+                        .filter_map(|s| s.player.as_ref().map(|p| p.name.as_str()))
+                        .collect();
+                    lines.push(format!(
+                        "• {} — {title}, {} — {result}, {} moves (`export {}`)",
+                        r.id,
+                        players.join(" vs "),
+                        r.moves.len(),
+                        r.id
+                    ));
+                }
+                vec![Reply::Private(lines.join("\n"))]
+            }
+            Err(e) => vec![Reply::Private(format!(
+                "The game store is not available ({e})."
+            ))],
+        }
+    }
+
+    fn board(&self, record: &GameRecord, game: &AnyGame, events: &[AnyEvent]) -> Reply {
+        let names: Vec<String> = (0..2)
+            .map(|i| record.player(i).map_or(String::new(), |p| p.name.clone()))
+            .collect();
+        let names = [names[0].as_str(), names[1].as_str()];
+        match game {
+            AnyGame::Lanrick(g) => {
+                let lanrick_events: Vec<_> = events
+                    .iter()
+                    .map(|AnyEvent::Lanrick(e)| e.clone())
+                    .collect();
+                Reply::Board {
+                    png: muster_render::lanrick::png(g, &lanrick_events, names),
+                    alt: muster_render::lanrick::alt_text(g, names),
+                    text: muster_render::text::lanrick(g),
+                    name: format!("{}-{:03}.png", record.id, record.moves.len()),
+                }
+            }
+        }
+    }
+
+    /// Who decides next, addressed to them, with what to do.
+    fn next_up(&self, record: &GameRecord, game: &AnyGame) -> Vec<Reply> {
+        let Some(seat) = game.to_move() else {
+            return Vec::new();
+        };
+        let Some(player) = record.player(seat.index()) else {
+            return Vec::new();
+        };
+        let user = User {
+            id: player.id.clone(),
+            name: player.name.clone(),
+        };
+        let text = format!(
+            "your turn ({}) — {}.",
+            words::seat_title(game, seat),
+            words::prompt(game, &self.prefix)
+        );
+        vec![Reply::Mention { user, text }]
+    }
+
+    fn seat_name(game: &AnyGame, seat: Seat) -> String {
+        words::seat_title(game, seat)
+    }
+}

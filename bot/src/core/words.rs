@@ -1,0 +1,263 @@
+//! What Muster says: help, rules and notation texts, and events put into words. Adapters use
+//! these words as they are; only the core decides wording.
+
+use muster_rules::lanrick::{BorderReason, Lanrick, LanrickEvent, Phase};
+use muster_rules::{AnyEvent, AnyGame, EndReason, GameId, Outcome, Seat};
+
+use crate::store::GameRecord;
+
+/// The seat's colour or name, capitalised (`White`).
+pub fn seat_title(game: &AnyGame, seat: Seat) -> String {
+    let name = game.table().seat_name(seat);
+    let mut c = name.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+/// `Alice (White)`.
+pub fn who(record: &GameRecord, game: &AnyGame, seat: Seat) -> String {
+    let name = record
+        .player(seat.index())
+        .map_or("nobody".to_string(), |p| p.name.clone());
+    format!("{name} ({})", seat_title(game, seat))
+}
+
+/// What the player to decide is asked to do, in one sentence with an example.
+pub fn prompt(game: &AnyGame, prefix: &str) -> String {
+    let text = match game {
+        AnyGame::Lanrick(g) => lanrick_prompt(g),
+    };
+    text.replace("`move ", &format!("`{prefix}move "))
+}
+
+fn lanrick_prompt(g: &Lanrick) -> String {
+    match g.phase() {
+        Phase::Placement => "place a man on an empty border square, e.g. `move b1`".into(),
+        Phase::Mark => {
+            "set the mark on a field square, e.g. `move d4` (the board shows where it may go)"
+                .into()
+        }
+        Phase::Play => {
+            let budget = g.budget().unwrap_or(0);
+            let first = if g.is_opening_turn() {
+                ", the round's first turn"
+            } else {
+                ""
+            };
+            format!("play up to {budget} squares{first}, e.g. `move c1-c3 d1-e2`")
+        }
+        Phase::Capture => "take one of the ringed men, e.g. `move xe5`".into(),
+        Phase::Wanderers => "move a ringed wanderer to the border, e.g. `move e5-e1`".into(),
+        Phase::Equalise => {
+            "equalise the field: move one of your ringed men to the border, e.g. `move e5-e1`"
+                .into()
+        }
+        Phase::Return => {
+            "return one of your ringed field men to the border, e.g. `move e5-e1`".into()
+        }
+        Phase::Over => "nothing: the game is over".into(),
+    }
+}
+
+/// Events of one decision, in sentences, naming players by `name(seat)`.
+pub fn events(events: &[AnyEvent], name: &dyn Fn(Seat) -> String, game: &AnyGame) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut steps: Vec<String> = Vec::new();
+    let mut stepper = None;
+    for e in events {
+        let AnyEvent::Lanrick(e) = e;
+        if let LanrickEvent::Stepped { seat, from, to } = e {
+            stepper = Some(*seat);
+            steps.push(format!("{from}-{to}"));
+            continue;
+        }
+        if let Some(s) = stepper.take() {
+            out.push(format!("{} played {}.", name(s), steps.join(" ")));
+            steps.clear();
+        }
+        out.push(match e {
+            LanrickEvent::Placed { seat, square } => {
+                format!("{} placed a man on {square}.", name(*seat))
+            }
+            LanrickEvent::MarkSet { seat, square } => {
+                let zone = match game {
+                    AnyGame::Lanrick(g) => span(g),
+                };
+                format!(
+                    "{} set the mark on {square}: the rendezvous is {zone}.",
+                    name(*seat)
+                )
+            }
+            LanrickEvent::Passed { seat } => {
+                format!("{} has no legal step and passes.", name(*seat))
+            }
+            LanrickEvent::RendezvousWon { seat } => {
+                format!(
+                    "{} has every man in the rendezvous and wins it!",
+                    name(*seat)
+                )
+            }
+            LanrickEvent::Took { seat, square } => {
+                format!("{} takes the man on {square}.", name(*seat))
+            }
+            LanrickEvent::ToBorder {
+                seat,
+                from,
+                to,
+                reason,
+                ..
+            } => match reason {
+                BorderReason::Wanderer => format!(
+                    "{} moves the wanderer {from}-{to} to the border.",
+                    name(*seat)
+                ),
+                BorderReason::Equalise => {
+                    format!("{} equalises the field: {from}-{to}.", name(*seat))
+                }
+                BorderReason::Return => {
+                    format!("{} returns {from}-{to} to the border.", name(*seat))
+                }
+            },
+            LanrickEvent::GameWon { seat } => {
+                format!("{} has taken four men and wins the game!", name(*seat))
+            }
+            LanrickEvent::Drawn { reason } => match reason {
+                EndReason::Repetition => {
+                    "The same position has occurred three times this round: the game is drawn."
+                        .into()
+                }
+                _ => "The game is drawn.".into(),
+            },
+            LanrickEvent::Stepped { .. } => String::new(),
+        });
+    }
+    if let Some(s) = stepper {
+        out.push(format!("{} played {}.", name(s), steps.join(" ")));
+    }
+    out
+}
+
+fn span(g: &Lanrick) -> String {
+    let Some(m) = g.mark() else {
+        return String::new();
+    };
+    let corner = |d: i8| {
+        let f = (m.file() as i8 + d).clamp(0, 7) as u8;
+        let r = (m.rank() as i8 + d).clamp(0, 7) as u8;
+        muster_rules::lanrick::Square::new(f, r)
+            .map(|s| s.to_string())
+            .unwrap_or_default()
+    };
+    format!("{}–{}", corner(-1), corner(1))
+}
+
+/// The result in a sentence.
+pub fn result(record: &GameRecord, game: &AnyGame) -> String {
+    match game.outcome() {
+        Some(Outcome::Winner { team, reason }) => {
+            let seats: Vec<String> = game
+                .table()
+                .all()
+                .filter(|s| game.table().team_of(*s) == team)
+                .map(|s| who(record, game, s))
+                .collect();
+            let how = match reason {
+                EndReason::Resignation => " by resignation",
+                EndReason::Goal => "",
+                _ => "",
+            };
+            format!("{} wins{how}.", seats.join(" and "))
+        }
+        Some(Outcome::Draw {
+            reason: EndReason::Agreement,
+        }) => "Drawn by agreement.".into(),
+        Some(Outcome::Draw { .. }) => "The game is drawn.".into(),
+        None => "The game is in progress.".into(),
+    }
+}
+
+/// The help text, or help on one command.
+pub fn help(topic: Option<&str>, prefix: &str) -> String {
+    let p = prefix;
+    match topic {
+        None => format!(
+            "Muster plays Lewis Carroll's games. Commands (prefix `{p}`):\n\
+             • `{p}new lanrick @opponent` — challenge someone (`as black` to choose your side); `{p}new lanrick` leaves the seat open\n\
+             • `{p}join` · `{p}accept` · `{p}decline` · `{p}abort` — seating, before the first move\n\
+             • `{p}move <notation>` — play, e.g. `{p}move c1-c3 d1-e2` (in a game, the notation alone also works)\n\
+             • `{p}board` · `{p}moves` · `{p}history` · `{p}export` — look at the game\n\
+             • `{p}resign` · `{p}draw` · `{p}takeback` — with the opponent's consent where needed\n\
+             • `{p}games [player]` — finished games · `{p}rules` · `{p}notation` · `{p}help <command>`"
+        ),
+        Some(t) => match t.trim_start_matches(prefix) {
+            "new" => format!(
+                "`{p}new <game> [@opponent] [as white|black]` starts a game in this channel. Name an opponent to challenge them (they `accept` or `decline`), or name nobody and the other seat is open: anyone may `join`. Games: lanrick."
+            ),
+            "join" => format!(
+                "`{p}join [seat]` takes an open seat of this channel's game; the game starts when every seat is taken."
+            ),
+            "accept" | "decline" => {
+                format!("`{p}accept` or `{p}decline` answers a challenge addressed to you.")
+            }
+            "abort" => format!(
+                "`{p}abort` calls off this channel's game before its first move (any player at the table). It also sets aside a damaged game record."
+            ),
+            "move" | "play" => format!(
+                "`{p}move <notation>` plays your decision; see `{p}notation`. Only the player whose decision it is may move."
+            ),
+            "board" => format!("`{p}board` shows the board again."),
+            "moves" => format!("`{p}moves` lists the legal moves (shortened when there are many)."),
+            "history" => format!("`{p}history` lists the moves so far."),
+            "export" => format!(
+                "`{p}export [game-id]` gives the record as a file that `muster replay` reads; without an id, this channel's game or your last finished one."
+            ),
+            "resign" => format!("`{p}resign` gives up the game (players only)."),
+            "draw" => format!(
+                "`{p}draw` offers a draw; the opponent answers `{p}draw accept` or `{p}draw decline`. A move withdraws the offer."
+            ),
+            "takeback" => format!(
+                "`{p}takeback` asks to take back the last move; the opponent answers `{p}takeback accept` or `{p}takeback decline`."
+            ),
+            "games" => {
+                format!("`{p}games [player]` lists finished games of a player (yours by default).")
+            }
+            "rules" | "notation" => format!(
+                "`{p}rules [game]` and `{p}notation [game]` explain a game and how its moves are written."
+            ),
+            other => format!("There is no command `{other}`. Say `{p}help` for the list."),
+        },
+    }
+}
+
+/// A short statement of a game's rules.
+pub fn rules(game: GameId) -> String {
+    match game {
+        GameId::Lanrick => "Lanrick (Lewis Carroll, Third Edition 1881). Two players, five men each, on a chess-board; \
+the 28 edge squares are the border, the 36 inner squares the field.\n\
+1. Placement: White, then Black, alternately set a man on the border, five each.\n\
+2. The mark: White sets a coin on a field square; the coin's square and its 8 neighbours are the rendezvous. \
+None of the setter's men may be in it, and he must not be able to bring them all in with one turn.\n\
+3. Play: the other player moves first, at most 2 squares; afterwards each turn moves at most as many squares \
+as the player has men, split among his men as he likes. Men move like queens, never over other men; \
+a man moved twice in a turn keeps to one line. The coin is no obstacle.\n\
+4. As soon as all a player's men are in the rendezvous he wins it: he takes one of the other's men that is not in, \
+and moves the other's remaining wanderers to the border. Then the fields are equalised and both return their men \
+to the border alternately; the player with fewer men (or the loser) sets the next mark.\n\
+5. Taking four men wins. The same position three times in a round, or agreement, draws.\n\
+Full rules, with every ruling: docs/rules/lanrick.md."
+            .into(),
+    }
+}
+
+/// How a game's moves are written.
+pub fn notation(game: GameId) -> String {
+    match game {
+        GameId::Lanrick => "Lanrick notation: squares a1–h8, a1 bottom-left.\n\
+• placing a man or setting the mark: the square — `b1`, `d4`\n\
+• a turn: its steps from-to, in order, separated by spaces — `c1-c3 d1-e2` (a man moving twice: `c1-c2 c2-c4`)\n\
+• taking a man after a won rendezvous: `x` and his square — `xe5`\n\
+• each man moved to the border (wanderers, equalising, returns): one step — `e5-e1`"
+            .into(),
+    }
+}

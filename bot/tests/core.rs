@@ -1,0 +1,347 @@
+//! The command core through its public interface, on the in-memory and sled stores: whole
+//! games, seating, permissions, offers, takebacks, damaged records and racing moves.
+
+use std::sync::Arc;
+
+use muster_bot::core::{Core, Reply, Request, User};
+use muster_bot::store::{ChannelKey, GameStore, MemoryStore, SledStore, Status};
+
+const WHOLE_GAME: &str = include_str!("../../docs/examples/lanrick-whole-game.txt");
+
+fn request(user: &str, channel: &str, text: &str) -> Request {
+    Request {
+        platform: "console".into(),
+        channel: channel.into(),
+        user: User::named(user),
+        text: text.into(),
+        mentions: vec![],
+    }
+}
+
+fn say(core: &Core, user: &str, text: &str) -> Vec<Reply> {
+    core.handle(&request(user, "general", text))
+}
+
+fn texts(replies: &[Reply]) -> String {
+    replies
+        .iter()
+        .map(|r| match r {
+            Reply::Text(t) => format!("T:{t}"),
+            Reply::Private(t) => format!("P:{t}"),
+            Reply::Mention { user, text } => format!("M:{}:{text}", user.id),
+            Reply::Board { name, .. } => format!("B:{name}"),
+            Reply::Buttons(b) => format!(
+                "K:{}",
+                b.iter()
+                    .map(|b| b.command.as_str())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ),
+            Reply::File { name, .. } => format!("F:{name}"),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn moves() -> Vec<&'static str> {
+    WHOLE_GAME
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect()
+}
+
+fn started(store: Arc<dyn GameStore>) -> Core {
+    let core = Core::new(store, "!");
+    let out = say(&core, "alice", "new lanrick @bob");
+    assert!(
+        texts(&out).contains("M:bob:alice challenges you"),
+        "{}",
+        texts(&out)
+    );
+    let out = say(&core, "bob", "accept");
+    let t = texts(&out);
+    assert!(
+        t.contains("The game begins: alice (White) vs bob (Black)"),
+        "{t}"
+    );
+    assert!(
+        t.contains("B:") && t.contains("M:alice:your turn (White)"),
+        "{t}"
+    );
+    core
+}
+
+/// Plays the whole example game; returns the replies to the last move.
+fn play_whole_game(core: &Core) -> Vec<Reply> {
+    let mut last = Vec::new();
+    let mut turn = "alice";
+    for m in moves() {
+        last = say(core, turn, &format!("move {m}"));
+        let t = texts(&last);
+        assert!(!t.contains("P:"), "`{m}` by {turn}: {t}");
+        // The next player is named in a mention.
+        turn = if t.contains("M:alice:") {
+            "alice"
+        } else {
+            "bob"
+        };
+    }
+    last
+}
+
+#[test]
+fn a_whole_game_is_played_announced_and_archived() {
+    let store = Arc::new(MemoryStore::default());
+    let core = started(store.clone());
+    let last = play_whole_game(&core);
+    let t = texts(&last);
+    assert!(
+        t.contains("alice has taken four men and wins the game!"),
+        "{t}"
+    );
+    assert!(t.contains("Game over: alice (White) wins."), "{t}");
+    // Every accepted move came with a board image.
+    assert!(
+        last.iter()
+            .any(|r| matches!(r, Reply::Board { png, .. } if png.starts_with(b"\x89PNG")))
+    );
+    // The channel is free, and the game is archived for both players.
+    assert_eq!(
+        store.load(&ChannelKey::new("console", "general")).unwrap(),
+        None
+    );
+    let games = store.games_of("bob").unwrap();
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].status, Status::Finished);
+    assert_eq!(games[0].moves.len(), 104);
+    // The export replays to the same result.
+    let out = say(&core, "bob", "export");
+    let content = out
+        .iter()
+        .find_map(|r| {
+            if let Reply::File { content, .. } = r {
+                Some(content.clone())
+            } else {
+                None
+            }
+        })
+        .unwrap();
+    let replay = muster_bot::machine::replay(muster_rules::GameId::Lanrick, &content);
+    assert_eq!((replay.applied, replay.error.clone()), (104, None));
+    assert_eq!(
+        replay.to_json()["result"],
+        serde_json::json!({"winner": "white"})
+    );
+    let out = say(&core, "bob", "games");
+    assert!(
+        texts(&out).contains("alice vs bob — white won, 104 moves"),
+        "{}",
+        texts(&out)
+    );
+}
+
+#[test]
+fn only_the_seat_to_move_may_move_and_only_players_may_resign() {
+    let core = started(Arc::new(MemoryStore::default()));
+    assert_eq!(
+        texts(&say(&core, "bob", "move a1")),
+        "P:It is alice (White)'s decision, not yours."
+    );
+    assert_eq!(
+        texts(&say(&core, "carol", "move a1")),
+        "P:You are not playing in this game; you can watch it with `board`."
+    );
+    assert!(texts(&say(&core, "carol", "resign")).starts_with("P:You are not playing"));
+    assert!(texts(&say(&core, "carol", "draw")).starts_with("P:You are not playing"));
+    assert!(texts(&say(&core, "carol", "takeback")).starts_with("P:You are not playing"));
+    // Anyone may look.
+    assert!(texts(&say(&core, "carol", "board")).contains("B:"));
+    assert!(
+        texts(&say(&core, "carol", "moves"))
+            .contains("T:alice (White) has 28 legal moves (placement):")
+    );
+    // A rule error is specific and private; nothing is played.
+    let t = texts(&say(&core, "alice", "move d4"));
+    assert!(
+        t.starts_with("P:`d4` is not legal: d4 is in the field"),
+        "{t}"
+    );
+    let t = texts(&say(&core, "alice", "move z9"));
+    assert!(t.starts_with("P:`z9`: not a square"), "{t}");
+    assert_eq!(texts(&say(&core, "carol", "history")), "T:No moves yet.");
+    // One live game per channel.
+    assert!(texts(&say(&core, "carol", "new lanrick")).contains("This channel already has a game"));
+}
+
+#[test]
+fn seats_open_challenges_decline_and_abort() {
+    let store = Arc::new(MemoryStore::default());
+    let core = Core::new(store.clone(), "!");
+    let t = texts(&say(&core, "alice", "new lanrick as black"));
+    assert!(t.contains("White is open, alice plays Black"), "{t}");
+    assert_eq!(
+        texts(&say(&core, "alice", "join")),
+        "P:You already have a seat at this game."
+    );
+    assert!(texts(&say(&core, "alice", "move a1")).starts_with("P:The game has not started"));
+    let t = texts(&say(&core, "carol", "join"));
+    assert!(
+        t.contains("carol takes the White seat") && t.contains("M:carol:your turn (White)"),
+        "{t}"
+    );
+    assert!(texts(&say(&core, "dave", "abort")).starts_with("P:Only a player"));
+    assert!(texts(&say(&core, "alice", "abort")).contains("called the game off"));
+    assert_eq!(store.games_of("carol").unwrap().len(), 1);
+    // A declined challenge frees the channel.
+    say(&core, "alice", "new lanrick @bob");
+    assert_eq!(
+        texts(&say(&core, "carol", "decline")),
+        "P:There is no challenge to you in this channel."
+    );
+    assert!(texts(&say(&core, "bob", "decline")).contains("bob declines"));
+    assert!(texts(&say(&core, "bob", "new lanrick @alice")).contains("New game"));
+    // After the first move a game cannot be aborted.
+    say(&core, "alice", "accept");
+    say(&core, "bob", "move a1");
+    assert!(texts(&say(&core, "bob", "abort")).contains("The game has started"));
+}
+
+#[test]
+fn draws_and_takebacks_need_the_opponents_consent() {
+    let core = started(Arc::new(MemoryStore::default()));
+    say(&core, "alice", "move a8");
+    say(&core, "bob", "move a1");
+    // Takeback: asked by one, answered by the other.
+    assert!(
+        texts(&say(&core, "bob", "takeback")).contains("asks to take back the last move, `a1`")
+    );
+    assert!(texts(&say(&core, "bob", "takeback accept")).contains("Your side has already asked"));
+    let t = texts(&say(&core, "alice", "takeback accept"));
+    assert!(
+        t.contains("`a1` is taken back") && t.contains("M:bob:your turn (Black)"),
+        "{t}"
+    );
+    assert_eq!(
+        texts(&say(&core, "bob", "history")),
+        "T:Moves of game g1 (1):\n  1. White a8"
+    );
+    // Draw: offered, declined, withdrawn by a move, accepted.
+    say(&core, "bob", "draw");
+    assert!(texts(&say(&core, "alice", "draw decline")).contains("declines the draw"));
+    say(&core, "bob", "draw");
+    say(&core, "bob", "move h1");
+    assert!(texts(&say(&core, "alice", "draw accept")).contains("No draw has been offered"));
+    say(&core, "alice", "draw");
+    let t = texts(&say(&core, "bob", "draw"));
+    assert!(
+        t.contains("bob accepts the draw") && t.contains("Game over: Drawn by agreement."),
+        "{t}"
+    );
+}
+
+#[test]
+fn resigning_ends_the_game() {
+    let core = started(Arc::new(MemoryStore::default()));
+    say(&core, "alice", "move a8");
+    let t = texts(&say(&core, "alice", "resign"));
+    assert!(
+        t.contains("alice (White) resigns.")
+            && t.contains("Game over: bob (Black) wins by resignation."),
+        "{t}"
+    );
+    assert!(texts(&say(&core, "alice", "board")).contains("There is no game in this channel"));
+}
+
+#[test]
+fn a_bare_move_in_chat_is_played_and_other_chat_ignored() {
+    let core = started(Arc::new(MemoryStore::default()));
+    let alice = User::named("alice");
+    assert!(
+        core.handle_message("console", "general", &alice, "hello there", &[])
+            .is_empty()
+    );
+    let t = texts(&core.handle_message("console", "general", &alice, "a8", &[]));
+    assert!(t.contains("alice placed a man on a8"), "{t}");
+    // Not alice's turn now: a bare move is not taken as a command.
+    assert!(
+        core.handle_message("console", "general", &alice, "c8", &[])
+            .is_empty()
+    );
+    let t = texts(&core.handle_message("console", "general", &alice, "!help", &[]));
+    assert!(t.starts_with("P:Muster plays"), "{t}");
+}
+
+#[test]
+fn a_damaged_record_breaks_its_channel_only() {
+    let store = Arc::new(MemoryStore::default());
+    let core = started(store.clone());
+    core.handle(&request("carol", "other", "new lanrick @dave"));
+    store.put_raw(
+        &ChannelKey::new("console", "general"),
+        b"{\"schema\": 1, \"oops\": true}",
+    );
+    let t = texts(&say(&core, "alice", "move a8"));
+    assert!(
+        t.contains("P:This channel's game record cannot be read") && t.contains("`!abort`"),
+        "{t}"
+    );
+    // The other channel still works.
+    let t = texts(&core.handle(&request("dave", "other", "accept")));
+    assert!(t.contains("The game begins"), "{t}");
+    assert!(texts(&say(&core, "alice", "abort")).contains("set aside"));
+    assert!(texts(&say(&core, "alice", "new lanrick @bob")).contains("New game"));
+}
+
+#[test]
+fn two_moves_racing_on_one_channel_apply_exactly_once() {
+    let dir = std::env::temp_dir().join(format!("muster-race-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let store: Arc<dyn GameStore> = Arc::new(SledStore::open(&dir).unwrap());
+    let core = Arc::new(started(store.clone()));
+    let key = ChannelKey::new("console", "general");
+    for round in 0..20 {
+        // Both copies of alice's move race; one must lose with "board changed" or find the move
+        // already made (it is then bob's turn).
+        let square = ["a8", "b8", "c8", "d8", "e8", "f8", "g8", "h8", "a7", "a6"][round % 10];
+        let before = store.load(&key).unwrap().unwrap().moves.len();
+        let (who, mover) = if before.is_multiple_of(2) {
+            ("alice", "alice")
+        } else {
+            ("bob", "bob")
+        };
+        let square = if who == "bob" {
+            square.replace('8', "1").replace('7', "2").replace('6', "3")
+        } else {
+            square.to_string()
+        };
+        let handles: Vec<_> = (0..2)
+            .map(|_| {
+                let core = core.clone();
+                let text = format!("move {square}");
+                std::thread::spawn(move || texts(&core.handle(&request(mover, "general", &text))))
+            })
+            .collect();
+        let results: Vec<String> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+        let applied = results
+            .iter()
+            .filter(|t| t.contains("placed a man"))
+            .count();
+        assert_eq!(applied, 1, "{results:?}");
+        let loser = results
+            .iter()
+            .find(|t| !t.contains("placed a man"))
+            .unwrap();
+        assert!(
+            loser.contains("board changed")
+                || loser.contains("not yours")
+                || loser.contains("occupied"),
+            "{loser}"
+        );
+        assert_eq!(store.load(&key).unwrap().unwrap().moves.len(), before + 1);
+        if before + 1 == 10 {
+            break;
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
