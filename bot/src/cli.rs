@@ -12,7 +12,8 @@ muster — Lewis Carroll's games, for chat
 Usage:
   muster                             open the console: a local chat in this terminal
   muster console [--data DIR] [--script FILE]
-                                     the console; with a script, lines `<user> <channel> <message>`
+                                     the console; with a script (- for standard input),
+                                     lines `<user> <channel> <message>`
   muster replay --game <id> [FILE]   play a game record, print the result as JSON
   muster moves --game <id> [FILE]    play a record, print the legal moves as JSON
   muster help                        this text
@@ -107,8 +108,9 @@ fn console(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
     let core = crate::core::Core::new(std::sync::Arc::new(store), &settings.prefix);
     let mut console = crate::console::Console::new(core, &data);
     let result = match script {
-        Some(path) => match std::fs::read_to_string(&path) {
-            Ok(text) => console.run_script(&text, out),
+        Some(path) if path == "-" => console.run_script(&mut std::io::BufReader::new(stdin), out),
+        Some(path) => match std::fs::File::open(&path) {
+            Ok(file) => console.run_script(&mut std::io::BufReader::new(file), out),
             Err(e) => {
                 let _ = writeln!(err, "muster console: cannot read {path}: {e}");
                 return USAGE_ERROR;

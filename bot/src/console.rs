@@ -141,9 +141,16 @@ impl Console {
         Ok(())
     }
 
-    /// Runs a script (see the module documentation). A malformed line is reported and skipped.
-    pub fn run_script(&self, script: &str, out: &mut dyn Write) -> std::io::Result<()> {
-        for (n, line) in script.lines().enumerate() {
+    /// Runs a script (see the module documentation), line by line as it is read, so a script
+    /// can be piped in. A malformed line is reported and skipped.
+    pub fn run_script(&self, script: &mut dyn BufRead, out: &mut dyn Write) -> std::io::Result<()> {
+        let mut n = 0;
+        loop {
+            let mut line = String::new();
+            if script.read_line(&mut line)? == 0 {
+                return Ok(());
+            }
+            n += 1;
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {
                 continue;
@@ -161,7 +168,6 @@ impl Console {
             }
             out.flush()?;
         }
-        Ok(())
     }
 
     /// Runs the interactive chat until end of input or `/quit`.

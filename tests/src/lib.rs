@@ -2,20 +2,15 @@
 //! this library holds what the suites share.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-/// The `muster` binary built by Cargo for the suites.
-pub fn muster_binary() -> PathBuf {
-    if let Some(path) = option_env!("CARGO_BIN_EXE_muster") {
-        return PathBuf::from(path);
-    }
-    let mut dir = std::env::current_exe().expect("test binary path");
-    dir.pop();
-    if dir.ends_with("deps") {
-        dir.pop();
-    }
-    dir.join(format!("muster{}", std::env::consts::EXE_SUFFIX))
+/// The `muster` binary, built by Cargo from bot/src/main.rs for these suites. Cargo passes its
+/// path to integration tests only, so each suite names it: `muster_binary!()`.
+#[macro_export]
+macro_rules! muster_binary {
+    () => {
+        std::path::PathBuf::from(env!("CARGO_BIN_EXE_muster-under-test"))
+    };
 }
 
 /// What one run of `muster` printed, and its exit status.
@@ -37,15 +32,15 @@ impl Run {
     }
 }
 
-/// Runs `muster args…` with `input` on standard input.
-pub fn muster(args: &[&str], input: &str) -> Run {
-    let mut child = Command::new(muster_binary())
+/// Runs the binary `bin` with `args` and `input` on standard input.
+pub fn run(bin: &std::path::Path, args: &[&str], input: &str) -> Run {
+    let mut child = Command::new(bin)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {}: {e}", muster_binary().display()));
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", bin.display()));
     if let Some(mut stdin) = child.stdin.take() {
         stdin.write_all(input.as_bytes()).expect("write stdin");
     }

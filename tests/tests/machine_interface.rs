@@ -1,7 +1,10 @@
 //! `muster replay` and `muster moves` as other programs use them: the built binary, its JSON and
 //! its exit statuses (DESIGN.md, "Machine interface").
 
-use muster_tests::muster;
+/// Runs the `muster` binary under test.
+fn muster(args: &[&str], input: &str) -> muster_tests::Run {
+    muster_tests::run(&muster_tests::muster_binary!(), args, input)
+}
 
 const WHOLE_GAME: &str = include_str!("../../docs/examples/lanrick-whole-game.txt");
 

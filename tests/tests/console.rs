@@ -1,0 +1,214 @@
+//! The console adapter end to end: the built binary, scripts, the sled store on disk.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use muster_bot::store::{ChannelKey, GameStore, SledStore};
+
+/// Runs the `muster` binary under test.
+fn muster(args: &[&str], input: &str) -> muster_tests::Run {
+    muster_tests::run(&muster_tests::muster_binary!(), args, input)
+}
+
+const WHOLE_GAME: &str = include_str!("../../docs/examples/lanrick-whole-game.txt");
+
+fn data_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("muster-console-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// The example game as script lines for `channel`, alice White and bob Black.
+fn game_script(channel: &str, range: std::ops::Range<usize>) -> String {
+    let moves: Vec<&str> = WHOLE_GAME
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    let mut game = muster_rules::AnyGame::new(muster_rules::GameId::Lanrick);
+    let mut out = String::new();
+    for (i, m) in moves.iter().enumerate() {
+        let seat = game.to_move().expect("game goes on");
+        if range.contains(&i) {
+            let user = if seat.index() == 0 { "alice" } else { "bob" };
+            out.push_str(&format!("{user} {channel} !move {m}\n"));
+        }
+        game.play_text(seat, m).expect("legal");
+    }
+    out
+}
+
+fn console(dir: &PathBuf, script: &str) -> String {
+    let run = muster(
+        &["console", "--data", dir.to_str().unwrap(), "--script", "-"],
+        script,
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    run.stdout
+}
+
+#[test]
+fn scripted_games_across_channels_export_replayable_records() {
+    let dir = data_dir("channels");
+    let mut script = String::from(
+        "# two channels at once\nalice lanrick new lanrick @bob\ncarol side !new lanrick @dave as black\nbob lanrick !accept\ndave side accept\n",
+    );
+    let game = game_script("lanrick", 0..104);
+    let mut lines = game.lines();
+    // Interleave the side game with the main one.
+    for (i, line) in lines.by_ref().take(3).enumerate() {
+        script.push_str(line);
+        script.push('\n');
+        script.push_str(
+            [
+                "dave side !move a1\n",
+                "carol side !move h8\n",
+                "dave side !resign\n",
+            ][i],
+        );
+    }
+    for line in lines {
+        script.push_str(line);
+        script.push('\n');
+    }
+    script.push_str("bob lanrick !export\ncarol side !export\n");
+    let out = console(&dir, &script);
+    assert!(
+        out.contains("[lanrick] Game over: alice (White) wins."),
+        "{out}"
+    );
+    assert!(out.contains("[side] dave (White) resigns."), "{out}");
+    assert!(
+        out.contains("[side] Game over: carol (Black) wins by resignation."),
+        "{out}"
+    );
+    // Every board written is a PNG on disk.
+    let boards: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.split_once("] board: ").map(|(_, p)| p))
+        .collect();
+    assert!(boards.len() > 104, "{} boards", boards.len());
+    assert!(
+        std::fs::read(boards[boards.len() - 1])
+            .unwrap()
+            .starts_with(b"\x89PNG")
+    );
+    // The exported records replay to the same results.
+    let files: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.split_once("file: ").map(|(_, p)| p))
+        .collect();
+    assert_eq!(files.len(), 2, "{out}");
+    let main = muster(&["replay", "--game", "lanrick", files[0]], "").json();
+    assert_eq!(
+        (main["applied"].as_u64(), main["result"].clone()),
+        (Some(104), serde_json::json!({"winner": "white"}))
+    );
+    let side = muster(&["replay", "--game", "lanrick", files[1]], "").json();
+    assert_eq!(side["applied"], 2);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_restart_in_the_middle_of_a_game_loses_nothing() {
+    let dir = data_dir("restart");
+    let first = format!(
+        "alice g new lanrick @bob\nbob g accept\n{}",
+        game_script("g", 0..50)
+    );
+    let out = console(&dir, &first);
+    assert!(!out.contains("(to "), "no errors before the restart: {out}");
+    let out = console(&dir, &game_script("g", 50..104));
+    assert!(!out.contains("(to "), "no errors after the restart: {out}");
+    assert!(out.contains("[g] Game over: alice (White) wins."), "{out}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_damaged_record_gives_a_clear_error_for_its_channel_only() {
+    let dir = data_dir("damaged");
+    console(
+        &dir,
+        "alice x new lanrick @bob\nbob x accept\nalice x a8\ncarol y new lanrick @dave\ndave y accept\n",
+    );
+    {
+        let store = SledStore::open(&dir.join("store")).unwrap();
+        store
+            .put_raw(&ChannelKey::new("console", "x"), b"\x00\x01 not a record")
+            .unwrap();
+    }
+    let out = console(
+        &dir,
+        "bob x move a1\ncarol y move a8\nbob x abort\nbob x new lanrick @alice\n",
+    );
+    assert!(
+        out.contains("[x] (to bob) This channel's game record cannot be read"),
+        "{out}"
+    );
+    assert!(out.contains("[y] carol placed a man on a8."), "{out}");
+    assert!(
+        out.contains("[x] The damaged game record of this channel was set aside"),
+        "{out}"
+    );
+    assert!(out.contains("[x] New game of Lanrick"), "{out}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn sigkill_during_a_game_loses_no_acknowledged_move() {
+    let dir = data_dir("sigkill");
+    let mut child = Command::new(muster_tests::muster_binary!())
+        .args(["console", "--data", dir.to_str().unwrap(), "--script", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("muster starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut wait_for = |needle: &str| {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            assert!(
+                stdout.read_line(&mut line).unwrap() > 0,
+                "muster ended before `{needle}`"
+            );
+            if line.contains(needle) {
+                return;
+            }
+        }
+    };
+    writeln!(stdin, "alice k new lanrick @bob\nbob k accept").unwrap();
+    wait_for("[k] @alice: your turn");
+    let script = game_script("k", 0..30);
+    let lines: Vec<&str> = script.lines().collect();
+    for line in &lines[..20] {
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+        // A move is acknowledged when the next player is called.
+        wait_for("[k] @");
+    }
+    // One more move sent, and the process killed at once.
+    writeln!(stdin, "{}", lines[20]).unwrap();
+    stdin.flush().unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let store = SledStore::open(&dir.join("store")).unwrap();
+    let record = store
+        .load(&ChannelKey::new("console", "k"))
+        .unwrap()
+        .expect("the game survives");
+    assert!(
+        record.moves.len() == 20 || record.moves.len() == 21,
+        "{} moves",
+        record.moves.len()
+    );
+    drop(store);
+    // And the game goes on from there.
+    let rest = game_script("k", record.moves.len()..30);
+    let out = console(&dir, &rest);
+    assert!(!out.contains("(to "), "{out}");
+    let _ = std::fs::remove_dir_all(dir);
+}
