@@ -1,7 +1,7 @@
 //! The console adapter end to end: the built binary, scripts, the sled store on disk.
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use muster_bot::store::{ChannelKey, GameStore, SledStore};
@@ -39,7 +39,7 @@ fn game_script(channel: &str, range: std::ops::Range<usize>) -> String {
     out
 }
 
-fn console(dir: &PathBuf, script: &str) -> String {
+fn console(dir: &Path, script: &str) -> String {
     let run = muster(
         &["console", "--data", dir.to_str().unwrap(), "--script", "-"],
         script,

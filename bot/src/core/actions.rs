@@ -499,7 +499,8 @@ fn moves(record: &GameRecord, game: &AnyGame) -> Replies {
         return private("The game is over.");
     };
     let all = game.legal_moves_text();
-    const SHOWN: usize = 24;
+    // Up to three dozen are listed; past that, the first two dozen (shortest first).
+    let shown = if all.len() <= 36 { all.len() } else { 24 };
     let head = format!(
         "{} has {} legal move{} ({}):",
         who(record, game, seat),
@@ -510,15 +511,20 @@ fn moves(record: &GameRecord, game: &AnyGame) -> Replies {
     let mut text = vec![
         head,
         all.iter()
-            .take(SHOWN)
+            .take(shown)
             .cloned()
             .collect::<Vec<_>>()
             .join(", "),
     ];
-    if all.len() > SHOWN {
+    if all.len() > shown {
+        let why = if game.phase_name() == "play" {
+            " Turns reaching the same position are listed once, shortest first."
+        } else {
+            ""
+        };
         text.push(format!(
-            "… and {} more. Turns reaching the same position are listed once, shortest first; `muster moves` lists them all.",
-            all.len() - SHOWN
+            "… and {} more.{why} `muster moves` lists them all.",
+            all.len() - shown
         ));
     }
     vec![Reply::Text(text.join("\n"))]
