@@ -1,1 +1,115 @@
-fn main() {}
+//! The whole command path for one move (parse → load and replay → play → compare-and-swap with
+//! flush → render → replies), and the store alone, on sled in a temporary directory.
+
+use std::sync::Arc;
+
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use muster_bot::core::{Core, Request, User};
+use muster_bot::store::{
+    ChannelKey, GameRecord, GameStore, Player, SCHEMA, SeatEntry, SledStore, Status,
+};
+
+const WHOLE_GAME: &str = include_str!("../../docs/examples/lanrick-whole-game.txt");
+const BEFORE: usize = 40;
+
+fn moves() -> Vec<String> {
+    WHOLE_GAME
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(String::from)
+        .collect()
+}
+
+fn record(id: &str, channel: &str, moves: Vec<String>) -> GameRecord {
+    let seat = |name: &str| SeatEntry {
+        player: Some(Player {
+            id: name.into(),
+            name: name.into(),
+        }),
+        accepted: true,
+    };
+    GameRecord {
+        schema: SCHEMA,
+        id: id.into(),
+        game: "lanrick".into(),
+        platform: "bench".into(),
+        channel: channel.into(),
+        created: 0,
+        updated: 0,
+        version: 1,
+        seats: vec![seat("alice"), seat("bob")],
+        status: Status::Active,
+        moves,
+        ending: None,
+        draw_offer: None,
+        takeback: None,
+    }
+}
+
+fn command_path(c: &mut Criterion) {
+    let dir = std::env::temp_dir().join(format!("muster-bench-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let store = Arc::new(SledStore::open(&dir).expect("store"));
+    let core = Core::new(store.clone(), "!");
+    let all = moves();
+    // Who plays move 41 of the example game (a turn of the play phase).
+    let game = record("x", "x", all[..BEFORE].to_vec())
+        .rebuild()
+        .expect("replays");
+    let mover = if game.to_move().map(|s| s.index()) == Some(0) {
+        "alice"
+    } else {
+        "bob"
+    };
+    let text = format!("move {}", all[BEFORE]);
+    let mut n = 0u64;
+    c.bench_function(
+        "command/move: parse, replay 40 moves, play, CAS + flush, render",
+        |b| {
+            b.iter_batched(
+                || {
+                    n += 1;
+                    let channel = format!("c{n}");
+                    store
+                        .create(
+                            &ChannelKey::new("bench", &channel),
+                            &record(&format!("b{n}"), &channel, all[..BEFORE].to_vec()),
+                        )
+                        .expect("create");
+                    Request {
+                        platform: "bench".into(),
+                        channel,
+                        user: User::named(mover),
+                        text: text.clone(),
+                        mentions: vec![],
+                    }
+                },
+                |req| {
+                    let replies = core.handle(&req);
+                    assert!(replies.len() >= 3, "{replies:?}");
+                    replies
+                },
+                BatchSize::SmallInput,
+            )
+        },
+    );
+    let key = ChannelKey::new("bench", "store-only");
+    let mut r = record("s", "store-only", all[..BEFORE].to_vec());
+    store.create(&key, &r).expect("create");
+    c.bench_function(
+        "store/load + compare-and-swap + flush (40-move record)",
+        |b| {
+            b.iter(|| {
+                let current = store.load(&key).expect("load").expect("present");
+                r.version = current.version + 1;
+                store.update(&key, current.version, &r).expect("update");
+            })
+        },
+    );
+    drop(core);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+criterion_group!(benches, command_path);
+criterion_main!(benches);

@@ -197,40 +197,99 @@ fn fit(text: &str, size: f32) -> f32 {
     }
 }
 
+/// The parts of every board that never change — paper, squares, frames, coordinates — and the
+/// two men, drawn once and then copied (the lila-gif approach, in docs/performance.md).
+struct Sprites {
+    background: tiny_skia::Pixmap,
+    men: [tiny_skia::Pixmap; 2],
+}
+
+fn sprites() -> &'static Sprites {
+    static SPRITES: std::sync::OnceLock<Sprites> = std::sync::OnceLock::new();
+    SPRITES.get_or_init(|| {
+        let mut c = Canvas::new(WIDTH, HEIGHT, PAPER);
+        for sq in Square::all() {
+            let (x, y) = (
+                MARGIN + sq.file() as f32 * SQUARE,
+                MARGIN + (7 - sq.rank()) as f32 * SQUARE,
+            );
+            let shade = ((sq.file() + sq.rank()) % 2) as usize;
+            let fill = if sq.is_border() {
+                BORDER[shade]
+            } else {
+                FIELD[shade]
+            };
+            c.rect(x, y, SQUARE, SQUARE, fill);
+        }
+        // The line between border and field.
+        c.frame(
+            MARGIN + SQUARE,
+            MARGIN + SQUARE,
+            SQUARE * 6.0,
+            SQUARE * 6.0,
+            2.0,
+            rgba(0x3B2F22, 120),
+        );
+        c.frame(MARGIN, MARGIN, SQUARE * 8.0, SQUARE * 8.0, 3.0, INK);
+        for i in 0..8u8 {
+            let file = ((b'a' + i) as char).to_string();
+            let x = MARGIN + (i as f32 + 0.5) * SQUARE;
+            c.text(&file, x, MARGIN - 9.0, 19.0, Align::Center, SOFT_INK);
+            c.text(
+                &file,
+                x,
+                MARGIN + 8.0 * SQUARE + 24.0,
+                19.0,
+                Align::Center,
+                SOFT_INK,
+            );
+            let rank = (8 - i).to_string();
+            let y = MARGIN + (i as f32 + 0.5) * SQUARE + 7.0;
+            c.text(&rank, MARGIN / 2.0, y, 19.0, Align::Center, SOFT_INK);
+            c.text(
+                &rank,
+                MARGIN * 1.5 + 8.0 * SQUARE,
+                y,
+                19.0,
+                Align::Center,
+                SOFT_INK,
+            );
+        }
+        let man = |seat: Seat| {
+            let mut m = Canvas::new(SQUARE as u32, SQUARE as u32, [0, 0, 0, 0]);
+            let (x, y, r) = (SQUARE / 2.0, SQUARE / 2.0, SQUARE * 0.33);
+            m.disc(x + 1.5, y + 2.5, r, rgba(0x000000, 60));
+            if seat == Seat::WHITE {
+                m.disc(x, y, r, WHITE_MAN);
+                m.ring(x, y, r, 3.0, rgb(0x2B2B2B));
+            } else {
+                m.disc(x, y, r, BLACK_MAN);
+                m.ring(x, y, r - 3.0, 2.0, rgb(0x6A6A6A));
+                m.ring(x, y, r, 2.0, rgb(0x000000));
+            }
+            m.pixmap
+        };
+        Sprites {
+            background: c.pixmap,
+            men: [man(Seat::WHITE), man(Seat::BLACK)],
+        }
+    })
+}
+
 /// Draws the view on a new canvas.
 pub fn draw(view: &LanrickView) -> Canvas {
-    let mut c = Canvas::new(WIDTH, HEIGHT, PAPER);
-    for sq in Square::all() {
-        let (x, y) = (
-            MARGIN + sq.file() as f32 * SQUARE,
-            MARGIN + (7 - sq.rank()) as f32 * SQUARE,
-        );
-        let shade = ((sq.file() + sq.rank()) % 2) as usize;
-        let fill = if sq.is_border() {
-            BORDER[shade]
-        } else {
-            FIELD[shade]
-        };
-        c.rect(x, y, SQUARE, SQUARE, fill);
-    }
-    // The line between border and field.
-    c.frame(
-        MARGIN + SQUARE,
-        MARGIN + SQUARE,
-        SQUARE * 6.0,
-        SQUARE * 6.0,
-        2.0,
-        rgba(0x3B2F22, 120),
-    );
-    c.frame(MARGIN, MARGIN, SQUARE * 8.0, SQUARE * 8.0, 3.0, INK);
+    let art = sprites();
+    let mut c = Canvas {
+        pixmap: art.background.clone(),
+    };
     if let Some(mark) = view.mark {
         let (cx, cy) = centre(mark);
-        let (x0, y0) = (cx - 1.5 * SQUARE, cy - 1.5 * SQUARE);
-        let (x1, y1) = ((x0).max(MARGIN), (y0).max(MARGIN));
-        let (x2, y2) = (
-            (cx + 1.5 * SQUARE).min(MARGIN + 8.0 * SQUARE),
-            (cy + 1.5 * SQUARE).min(MARGIN + 8.0 * SQUARE),
+        let (x1, y1) = (
+            (cx - 1.5 * SQUARE).max(MARGIN),
+            (cy - 1.5 * SQUARE).max(MARGIN),
         );
+        let far = MARGIN + 8.0 * SQUARE;
+        let (x2, y2) = ((cx + 1.5 * SQUARE).min(far), (cy + 1.5 * SQUARE).min(far));
         let (fill, edge) = if view.live_rendezvous {
             (ZONE, ZONE_EDGE)
         } else {
@@ -258,16 +317,14 @@ pub fn draw(view: &LanrickView) -> Canvas {
         .chain(view.black.iter().map(|s| (*s, Seat::BLACK)));
     for (sq, seat) in men {
         let (x, y) = centre(sq);
-        let r = SQUARE * 0.33;
-        c.disc(x + 1.5, y + 2.5, r, rgba(0x000000, 60));
-        if seat == Seat::WHITE {
-            c.disc(x, y, r, WHITE_MAN);
-            c.ring(x, y, r, 3.0, rgb(0x2B2B2B));
-        } else {
-            c.disc(x, y, r, BLACK_MAN);
-            c.ring(x, y, r - 3.0, 2.0, rgb(0x6A6A6A));
-            c.ring(x, y, r, 2.0, rgb(0x000000));
-        }
+        c.pixmap.draw_pixmap(
+            (x - SQUARE / 2.0) as i32,
+            (y - SQUARE / 2.0) as i32,
+            art.men[seat.index()].as_ref(),
+            &tiny_skia::PixmapPaint::default(),
+            tiny_skia::Transform::identity(),
+            None,
+        );
     }
     for (from, to, seat) in &view.trails {
         c.arrow(centre(*from), centre(*to), 7.0, TRAIL[seat.index()]);
@@ -281,30 +338,6 @@ pub fn draw(view: &LanrickView) -> Canvas {
         let d = SQUARE * 0.26;
         c.line((x - d, y - d), (x + d, y + d), 7.0, CALL);
         c.line((x - d, y + d), (x + d, y - d), 7.0, CALL);
-    }
-    for i in 0..8u8 {
-        let file = ((b'a' + i) as char).to_string();
-        let x = MARGIN + (i as f32 + 0.5) * SQUARE;
-        c.text(&file, x, MARGIN - 9.0, 19.0, Align::Center, SOFT_INK);
-        c.text(
-            &file,
-            x,
-            MARGIN + 8.0 * SQUARE + 24.0,
-            19.0,
-            Align::Center,
-            SOFT_INK,
-        );
-        let rank = (8 - i).to_string();
-        let y = MARGIN + (i as f32 + 0.5) * SQUARE + 7.0;
-        c.text(&rank, MARGIN / 2.0, y, 19.0, Align::Center, SOFT_INK);
-        c.text(
-            &rank,
-            MARGIN * 1.5 + 8.0 * SQUARE,
-            y,
-            19.0,
-            Align::Center,
-            SOFT_INK,
-        );
     }
     let base = MARGIN * 2.0 + SQUARE * 8.0;
     c.text(
