@@ -34,8 +34,8 @@ fn render(c: &mut Criterion) {
         muster_render::encode::png_rgb(&canvas.pixmap).len()
     );
     c.bench_function("render/lanrick draw", |b| b.iter(|| draw(black_box(&view))));
-    c.bench_function("render/lanrick encode (indexed)", |b| {
-        b.iter(|| muster_render::encode::png(black_box(&canvas.pixmap)))
+    c.bench_function("render/lanrick encode (fixed palette)", |b| {
+        b.iter(|| muster_render::lanrick::encode(black_box(&canvas)))
     });
     c.bench_function("render/lanrick encode (RGB)", |b| {
         b.iter(|| muster_render::encode::png_rgb(black_box(&canvas.pixmap)))

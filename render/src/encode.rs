@@ -153,6 +153,88 @@ pub fn png(pixmap: &Pixmap) -> Vec<u8> {
     )
 }
 
+/// A fixed palette for a theme: its colours and, for every 15-bit colour, the nearest entry.
+pub struct Palette {
+    colours: Vec<u32>,
+    lut: Vec<u8>,
+}
+
+fn bucket(c: u32) -> usize {
+    (((c >> 19) & 0x1F) << 10 | ((c >> 11) & 0x1F) << 5 | ((c >> 3) & 0x1F)) as usize
+}
+
+impl Palette {
+    /// The 256 most common colours of `samples` (images showing everything the theme draws),
+    /// with a lookup table sending every colour to its nearest entry; each palette colour maps
+    /// to itself (the commonest wins where two share a table cell).
+    pub fn from_samples(samples: &[&Pixmap]) -> Palette {
+        let mut counts: Colours<u32> = Colours::default();
+        for p in samples {
+            for c in p.data().chunks_exact(4) {
+                *counts
+                    .entry((c[0] as u32) << 16 | (c[1] as u32) << 8 | c[2] as u32)
+                    .or_insert(0) += 1;
+            }
+        }
+        let mut by_count: Vec<(u32, u32)> = counts.into_iter().collect();
+        by_count.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let colours: Vec<u32> = by_count.iter().take(256).map(|(c, _)| *c).collect();
+        let channels = Channels::new(&colours);
+        let mut lut: Vec<u8> = (0..32768u32)
+            .map(|i| {
+                let centre = ((i >> 10) & 0x1F) << 19
+                    | ((i >> 5) & 0x1F) << 11
+                    | (i & 0x1F) << 3
+                    | 0x04_0404;
+                channels.nearest(centre)
+            })
+            .collect();
+        for (i, c) in colours.iter().enumerate().rev() {
+            lut[bucket(*c)] = i as u8;
+        }
+        Palette { colours, lut }
+    }
+}
+
+/// Encodes an opaque pixmap as an 8-bit indexed PNG against a fixed [`Palette`]: a pixel takes
+/// the index of its left or upper neighbour when it has the same colour, else the table's.
+pub fn png_with(pixmap: &Pixmap, palette: &Palette) -> Vec<u8> {
+    let (w, h) = (pixmap.width() as usize, pixmap.height() as usize);
+    let px = pixmap.data();
+    let colour =
+        |i: usize| (px[i * 4] as u32) << 16 | (px[i * 4 + 1] as u32) << 8 | px[i * 4 + 2] as u32;
+    let mut data = vec![0u8; w * h];
+    for y in 0..h {
+        let mut last = (u32::MAX, 0u8);
+        for x in 0..w {
+            let i = y * w + x;
+            let c = colour(i);
+            let index = if c == last.0 {
+                last.1
+            } else if y > 0 && colour(i - w) == c {
+                data[i - w]
+            } else {
+                palette.lut[bucket(c)]
+            };
+            data[i] = index;
+            last = (c, index);
+        }
+    }
+    let bytes = palette
+        .colours
+        .iter()
+        .flat_map(|c| [(c >> 16) as u8, (c >> 8) as u8, *c as u8])
+        .collect();
+    write(
+        w as u32,
+        h as u32,
+        &data,
+        png::ColorType::Indexed,
+        Some(bytes),
+        png::Filter::Adaptive,
+    )
+}
+
 /// Encodes an opaque pixmap as an RGB PNG with its exact colours.
 pub fn png_rgb(pixmap: &Pixmap) -> Vec<u8> {
     let (w, h) = (pixmap.width(), pixmap.height());

@@ -10,9 +10,9 @@ use muster_rules::{Game, Outcome};
 use crate::canvas::{Align, Canvas, rgb, rgba};
 
 /// Side of one square, in pixels.
-pub const SQUARE: f32 = 76.0;
+pub const SQUARE: f32 = 70.0;
 /// Space for coordinates around the board.
-pub const MARGIN: f32 = 34.0;
+pub const MARGIN: f32 = 32.0;
 /// Height of the caption under the board.
 pub const CAPTION: f32 = 92.0;
 /// Image width.
@@ -204,6 +204,44 @@ struct Sprites {
     men: [tiny_skia::Pixmap; 2],
 }
 
+/// The theme's palette, from boards showing everything the theme draws.
+fn palette() -> &'static crate::encode::Palette {
+    static PALETTE: std::sync::OnceLock<crate::encode::Palette> = std::sync::OnceLock::new();
+    PALETTE.get_or_init(|| {
+        let sq = |s: &str| s.parse::<Square>().expect("a square");
+        let mut sample = LanrickView {
+            white: ["a1", "c3", "d4", "h5", "e8"].map(sq).to_vec(),
+            black: ["b2", "c4", "e5", "a8", "h1"].map(sq).to_vec(),
+            mark: Some(sq("d4")),
+            live_rendezvous: true,
+            trails: vec![
+                (sq("f1"), sq("c4"), Seat::BLACK),
+                (sq("a5"), sq("c3"), Seat::WHITE),
+            ],
+            taken_at: Some(sq("g6")),
+            ringed: ["b2", "e8"].map(sq).to_vec(),
+            dotted: ["f6", "f7", "g2"].map(sq).to_vec(),
+            headline: "Abcdefghijklm (White) won the rendezvous: take a ringed man".into(),
+            detail: "Rendezvous c3–e5 (mark d4) · Taken: White 0, Black 0 nopqrstuvwxyz".into(),
+        };
+        // The rendezvous over field and border squares, being played for or not.
+        let mut boards = Vec::new();
+        for (mark, live) in [
+            ("d4", true),
+            ("b2", true),
+            ("g7", true),
+            ("e5", false),
+            ("b7", false),
+            ("g2", false),
+        ] {
+            sample.mark = Some(sq(mark));
+            sample.live_rendezvous = live;
+            boards.push(draw_raw(&sample).pixmap);
+        }
+        crate::encode::Palette::from_samples(&boards.iter().collect::<Vec<_>>())
+    })
+}
+
 fn sprites() -> &'static Sprites {
     static SPRITES: std::sync::OnceLock<Sprites> = std::sync::OnceLock::new();
     SPRITES.get_or_init(|| {
@@ -278,6 +316,10 @@ fn sprites() -> &'static Sprites {
 
 /// Draws the view on a new canvas.
 pub fn draw(view: &LanrickView) -> Canvas {
+    draw_raw(view)
+}
+
+fn draw_raw(view: &LanrickView) -> Canvas {
     let art = sprites();
     let mut c = Canvas {
         pixmap: art.background.clone(),
@@ -359,9 +401,17 @@ pub fn draw(view: &LanrickView) -> Canvas {
     c
 }
 
+/// Encodes a drawn board with the theme's palette.
+pub fn encode(canvas: &Canvas) -> Vec<u8> {
+    crate::encode::png_with(&canvas.pixmap, palette())
+}
+
 /// The board of `game` after `events` as a PNG.
 pub fn png(game: &Lanrick, events: &[LanrickEvent], names: [&str; 2]) -> Vec<u8> {
-    crate::encode::png(&draw(&LanrickView::new(game, events, names)).pixmap)
+    crate::encode::png_with(
+        &draw(&LanrickView::new(game, events, names)).pixmap,
+        palette(),
+    )
 }
 
 /// A one-line description of the picture for screen readers and notifications.
