@@ -16,13 +16,15 @@ Usage:
                                      lines `<user> <channel> <message>`
   muster replay --game <id> [FILE]   play a game record, print the result as JSON
   muster moves --game <id> [FILE]    play a record, print the legal moves as JSON
+  muster analyse --game croquet [FILE]
+                                     play a record, print the perfect-play value and best moves
   muster help                        this text
 
 Settings come from muster.toml and MUSTER_* variables (see muster.example.toml).
 
 A record has one move per line in the game's notation; blank lines and lines
 starting with # are skipped; without FILE it is read from standard input.
-Games: lanrick. See docs/machine-interface.md and docs/rules/.
+Games: lanrick, croquet. See docs/machine-interface.md and docs/rules/.
 ";
 
 /// Exit status for bad usage or an unknown game.
@@ -150,7 +152,7 @@ pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
             let _ = writeln!(out, "muster {}", env!("CARGO_PKG_VERSION"));
             0
         }
-        "replay" | "moves" => {
+        "replay" | "moves" | "analyse" | "analyze" => {
             let fail = |err: &mut dyn Write, msg: String| {
                 let _ = writeln!(err, "muster {command}: {msg}\n\n{USAGE}");
                 USAGE_ERROR
@@ -174,10 +176,18 @@ pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
                 }
             };
             let replay = machine::replay(id, &record);
-            let value = if command == "replay" {
-                replay.to_json()
-            } else {
-                replay.moves_json()
+            let value = match command.as_str() {
+                "replay" => replay.to_json(),
+                "moves" => replay.moves_json(),
+                _ => match replay.analyse_json() {
+                    Some(v) => v,
+                    None => {
+                        let why = format!(
+                            "analyse is for croquet, which has a perfect-play solver; not for {id}"
+                        );
+                        return fail(err, why);
+                    }
+                },
             };
             let _ = writeln!(out, "{value}");
             replay.exit_code()

@@ -103,6 +103,22 @@ impl Replay {
         })
     }
 
+    /// The `muster analyse` object for Croquet: the value with perfect play for the player to
+    /// move and every move that keeps it. `None` for games without a solver. A finished game is
+    /// a loss for the side that would move next (the winner moved last), with no moves.
+    pub fn analyse_json(&self) -> Option<Value> {
+        let AnyGame::Croquet(g) = &self.game else {
+            return None;
+        };
+        let (value, best) = muster_rules::croquet::solve::analyse(g);
+        let best: Vec<String> = best.iter().map(|s| s.0.to_string()).collect();
+        let mut out = json!({"value": value.as_str(), "best": best});
+        if let (Some(error), Some(map)) = (&self.error, out.as_object_mut()) {
+            map.insert("error".into(), json!(error));
+        }
+        Some(out)
+    }
+
     /// The `muster moves` object: the legal moves where the record ends (or stopped).
     pub fn moves_json(&self) -> Value {
         let moves = self.game.legal_moves_text();

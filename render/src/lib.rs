@@ -12,6 +12,7 @@
 //! ```
 
 pub mod canvas;
+pub mod croquet;
 pub mod encode;
 pub mod lanrick;
 pub mod text;

@@ -5,6 +5,7 @@ use std::str::FromStr;
 
 use serde::Serialize;
 
+use crate::croquet::{Croquet, CroquetEvent};
 use crate::game::{Game, NotationError, Outcome, PlayError};
 use crate::lanrick::{Lanrick, LanrickEvent};
 use crate::seat::{Seat, Table};
@@ -14,16 +15,19 @@ use crate::seat::{Seat, Table};
 pub enum GameId {
     /// Lanrick, Third Edition (1881).
     Lanrick,
+    /// Arithmetical Croquet (1889).
+    Croquet,
 }
 
 impl GameId {
     /// Every game, in the order help lists them.
-    pub const ALL: [GameId; 1] = [GameId::Lanrick];
+    pub const ALL: [GameId; 2] = [GameId::Lanrick, GameId::Croquet];
 
     /// The id as written in commands (`lanrick`).
     pub fn as_str(self) -> &'static str {
         match self {
             GameId::Lanrick => "lanrick",
+            GameId::Croquet => "croquet",
         }
     }
 
@@ -31,6 +35,7 @@ impl GameId {
     pub fn title(self) -> &'static str {
         match self {
             GameId::Lanrick => "Lanrick (Third Edition, 1881)",
+            GameId::Croquet => "Arithmetical Croquet (1889)",
         }
     }
 }
@@ -75,6 +80,8 @@ impl FromStr for GameId {
 pub enum AnyGame {
     /// Lanrick, Third Edition.
     Lanrick(Lanrick),
+    /// Arithmetical Croquet.
+    Croquet(Croquet),
 }
 
 /// An event of any game.
@@ -83,12 +90,15 @@ pub enum AnyGame {
 pub enum AnyEvent {
     /// A Lanrick event.
     Lanrick(LanrickEvent),
+    /// A Croquet event.
+    Croquet(CroquetEvent),
 }
 
 macro_rules! each {
     ($self:expr, $g:ident => $body:expr) => {
         match $self {
             AnyGame::Lanrick($g) => $body,
+            AnyGame::Croquet($g) => $body,
         }
     };
 }
@@ -98,6 +108,7 @@ impl AnyGame {
     pub fn new(id: GameId) -> AnyGame {
         match id {
             GameId::Lanrick => AnyGame::Lanrick(Lanrick::new()),
+            GameId::Croquet => AnyGame::Croquet(Croquet::new()),
         }
     }
 
@@ -105,6 +116,7 @@ impl AnyGame {
     pub fn id(&self) -> GameId {
         match self {
             AnyGame::Lanrick(_) => GameId::Lanrick,
+            AnyGame::Croquet(_) => GameId::Croquet,
         }
     }
 
@@ -136,6 +148,11 @@ impl AnyGame {
                 .into_iter()
                 .map(AnyEvent::Lanrick)
                 .collect()),
+            AnyGame::Croquet(g) => Ok(g
+                .play_text(seat, text)?
+                .into_iter()
+                .map(AnyEvent::Croquet)
+                .collect()),
         }
     }
 
@@ -149,6 +166,7 @@ impl AnyGame {
     pub fn is_notation(&self, text: &str) -> bool {
         match self {
             AnyGame::Lanrick(_) => crate::lanrick::parse_written(text).is_ok(),
+            AnyGame::Croquet(_) => crate::croquet::parse_step(text).is_ok(),
         }
     }
 
@@ -187,6 +205,6 @@ mod tests {
         assert_eq!("lanrick".parse::<GameId>(), Ok(GameId::Lanrick));
         assert_eq!("Lanrick".parse::<GameId>(), Ok(GameId::Lanrick));
         let err = "chess".parse::<GameId>().unwrap_err();
-        assert!(err.to_string().contains("the games are lanrick"));
+        assert!(err.to_string().contains("the games are lanrick, croquet"));
     }
 }

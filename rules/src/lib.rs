@@ -16,7 +16,9 @@
 //! ```
 
 pub mod any;
+pub mod croquet;
 pub mod game;
+mod hash;
 pub mod lanrick;
 pub mod seat;
 

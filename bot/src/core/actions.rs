@@ -1,6 +1,6 @@
 //! The commands that read or change a channel's game.
 
-use muster_rules::{AnyGame, GameId, Seat};
+use muster_rules::{AnyEvent, AnyGame, GameId, Seat};
 
 use super::words::{self, who};
 use super::{Answer, Button, Command, Core, Reply, Request, User};
@@ -74,6 +74,7 @@ pub(super) fn run(
         Command::Resign => resign(core, req, key, record, game),
         Command::Draw(answer) => draw(core, req, key, record, game, answer),
         Command::Takeback(answer) => takeback(core, req, key, record, game, answer),
+        Command::Hint => hint(core, req, &record, &game),
         _ => Vec::new(),
     }
 }
@@ -163,6 +164,24 @@ fn new(
     let mut invited = Vec::new();
     let mut free = table.all().filter(|s| *s != mine);
     for token in opponents {
+        if let Some(level) = super::bot::parse(&token.to_ascii_lowercase()) {
+            let level = match level {
+                Ok(l) => l,
+                Err(e) => return private(e),
+            };
+            if !super::bot::plays(id) {
+                return private(format!(
+                    "The bot does not play {} yet; it plays Arithmetical Croquet (`new croquet bot`).",
+                    id.title()
+                ));
+            }
+            let Some(s) = free.next() else { break };
+            seats[s.index()] = SeatEntry {
+                player: Some(super::bot::player(level)),
+                accepted: true,
+            };
+            continue;
+        }
         let user = resolve_user(req, token);
         if user.id == req.user.id {
             return private(
@@ -243,6 +262,14 @@ fn new(
             },
         ]));
     }
+    if record
+        .seats
+        .iter()
+        .all(|s| s.player.is_some() && s.accepted)
+    {
+        // Against the bot nobody needs to accept: the game starts at once.
+        return start_if_ready(core, key, record, &game, out);
+    }
     if record.seats.iter().any(|s| s.player.is_none()) {
         out.push(Reply::Text(format!(
             "Anyone may take the open seat with `{}join`.",
@@ -268,23 +295,69 @@ fn start_if_ready(
         .seats
         .iter()
         .all(|s| s.player.is_some() && s.accepted);
+    let mut game = game.clone();
+    let mut bot_events = Vec::new();
     if ready {
         record.status = Status::Active;
+        bot_events = bot_turns(&mut record, &mut game);
     }
     let record = match save(core, key, record) {
         Ok(r) => r,
         Err(e) => return e,
     };
     if ready {
-        let table: Vec<String> = game.table().all().map(|s| who(&record, game, s)).collect();
+        let table: Vec<String> = game.table().all().map(|s| who(&record, &game, s)).collect();
         out.push(Reply::Text(format!(
             "The game begins: {}.",
             table.join(" vs ")
         )));
-        out.push(core.board(&record, game, &[]));
-        out.extend(core.next_up(&record, game));
+        out.extend(said(&record, &game, &bot_events));
+        out.push(core.board(&record, &game, &bot_events));
+        out.extend(core.next_up(&record, &game));
     }
     out
+}
+
+/// Plays the bot's decisions while it is the one to decide; returns their events in order.
+fn bot_turns(record: &mut GameRecord, game: &mut AnyGame) -> Vec<AnyEvent> {
+    let mut events = Vec::new();
+    for _ in 0..32 {
+        let Some(seat) = game.to_move() else { break };
+        let Some(level) = record
+            .player(seat.index())
+            .and_then(|p| super::bot::level_of(&p.id))
+        else {
+            break;
+        };
+        let Some(text) = super::bot::choose(game, level, &record.id, record.moves.len()) else {
+            break;
+        };
+        match game.play_text(seat, &text) {
+            Ok(ev) => {
+                record.moves.push(text);
+                events.extend(ev);
+            }
+            Err(_) => break,
+        }
+    }
+    if game.outcome().is_some() {
+        record.status = Status::Finished;
+        record.ending = Some(Ending::Rules);
+    }
+    events
+}
+
+/// Events put into words, as one message (none if there are no events).
+fn said(record: &GameRecord, game: &AnyGame, events: &[AnyEvent]) -> Replies {
+    if events.is_empty() {
+        return Vec::new();
+    }
+    let name = |s: Seat| {
+        record
+            .player(s.index())
+            .map_or_else(|| Core::seat_name(game, s), |p| p.name.clone())
+    };
+    vec![Reply::Text(words::events(events, &name, game).join(" "))]
 }
 
 fn join(
@@ -450,20 +523,16 @@ fn play(
         record.status = Status::Finished;
         record.ending = Some(Ending::Rules);
     }
+    let mut events = events;
+    let bot_events = bot_turns(&mut record, &mut game);
     let record = match save(core, key, record) {
         Ok(r) => r,
         Err(e) => return e,
     };
-    let name = |s: Seat| {
-        record
-            .player(s.index())
-            .map_or_else(|| Core::seat_name(&game, s), |p| p.name.clone())
-    };
-    let said = words::events(&events, &name, &game);
-    let mut out = vec![
-        Reply::Text(said.join(" ")),
-        core.board(&record, &game, &events),
-    ];
+    let mut out = said(&record, &game, &events);
+    out.extend(said(&record, &game, &bot_events));
+    events.extend(bot_events);
+    out.push(core.board(&record, &game, &events));
     if game.outcome().is_some() {
         out.push(Reply::Text(format!(
             "Game over: {} `{}export {}` gives the record.",
@@ -694,6 +763,9 @@ fn draw(
         }
         (Some(_), _) => private("Your side has already offered a draw; the opponent answers it."),
         (None, Some(_)) => private(format!("No draw has been offered. `{p}draw` offers one.")),
+        (None, None) if has_bot(&record) => {
+            private("Muster declines the draw: it plays every game out. You may `resign`.")
+        }
         (None, None) => {
             record.draw_offer = Some(seat);
             let rivals = opponents(&record, &game, seat);
@@ -784,6 +856,53 @@ fn takeback(
         (None, Some(_)) => private(format!(
             "Nobody has asked for a takeback. `{p}takeback` asks for one."
         )),
+        (None, None) if has_bot(&record) => {
+            // The bot agrees at once: back to the asker's last decision, taking the bot's
+            // replies back with it.
+            let mut undone = Vec::new();
+            while let Some(m) = record.moves.pop() {
+                undone.push(m);
+                let again = record
+                    .rebuild()
+                    .ok()
+                    .and_then(|g| g.to_move())
+                    .map(|s| s.index());
+                if again == Some(seat) {
+                    break;
+                }
+            }
+            let back_to_asker = record
+                .rebuild()
+                .ok()
+                .and_then(|g| g.to_move())
+                .map(|s| s.index())
+                == Some(seat);
+            if undone.is_empty() || !back_to_asker {
+                return private("There is no move of yours to take back.");
+            }
+            let game = match record.rebuild() {
+                Ok(g) => g,
+                Err(e) => {
+                    return private(format!(
+                        "The game does not replay without those moves: {}",
+                        e.0
+                    ));
+                }
+            };
+            undone.reverse();
+            match save(core, key, record) {
+                Ok(record) => {
+                    let mut out = vec![Reply::Text(format!(
+                        "Muster agrees: `{}` taken back.",
+                        undone.join("`, `")
+                    ))];
+                    out.push(core.board(&record, &game, &[]));
+                    out.extend(core.next_up(&record, &game));
+                    out
+                }
+                Err(e) => e,
+            }
+        }
         (None, None) => {
             let Some(last) = record.moves.last().cloned() else {
                 return private("There is no move to take back.");
@@ -818,4 +937,66 @@ fn takeback(
             }
         }
     }
+}
+
+fn has_bot(record: &GameRecord) -> bool {
+    record.seats.iter().any(|s| {
+        s.player
+            .as_ref()
+            .is_some_and(|p| super::bot::level_of(&p.id).is_some())
+    })
+}
+
+fn hint(core: &Core, req: &Request, record: &GameRecord, game: &AnyGame) -> Replies {
+    let AnyGame::Croquet(g) = game else {
+        return private(format!(
+            "Hints are given for Arithmetical Croquet, which Muster has solved; not for {}.",
+            game.id().title()
+        ));
+    };
+    if !has_bot(record) {
+        return private(
+            "Hints are given only in games against the bot: in a game between people they would be help from outside.",
+        );
+    }
+    let Some(seat) = game.to_move() else {
+        return private("The game is over.");
+    };
+    if record
+        .player(seat.index())
+        .is_some_and(|p| p.id != req.user.id)
+        && record.is_player(&req.user.id)
+    {
+        return private("Hints are for your own decision; it is the bot's turn.");
+    }
+    let Some((step, value, after)) = super::bot::hint(g) else {
+        return private("There is no step to hint at.");
+    };
+    let name = |s: Seat| {
+        record
+            .player(s.index())
+            .map_or_else(|| Core::seat_name(game, s), |p| p.name.clone())
+    };
+    let mut probe = g.clone();
+    let events: Vec<AnyEvent> = match muster_rules::Game::play(&mut probe, seat, &step) {
+        Ok(ev) => ev.into_iter().map(AnyEvent::Croquet).collect(),
+        Err(_) => Vec::new(),
+    };
+    let _ = after;
+    let what = words::events(&events, &name, game).join(" ");
+    let outlook = match value {
+        muster_rules::croquet::solve::Value::Win => {
+            "With it you can force a win, whatever the bot does."
+        }
+        muster_rules::croquet::solve::Value::Loss => {
+            "The bot can force a win whatever you play; this is among the best tries."
+        }
+        muster_rules::croquet::solve::Value::Draw => {
+            "With best play on both sides the game is drawn."
+        }
+    };
+    private(format!(
+        "Hint: `{}move {}` — {what} {outlook}",
+        core.prefix, step.0
+    ))
 }

@@ -59,12 +59,14 @@ pub enum Command {
     Help(Option<String>),
     /// Finished games of a player (`games [name]`).
     Games(Option<String>),
+    /// The best move, where the game has a solver and hints are allowed.
+    Hint,
 }
 
 /// Every command word, for help and suggestions.
-pub const WORDS: [&str; 18] = [
+pub const WORDS: [&str; 19] = [
     "new", "join", "accept", "decline", "abort", "move", "board", "moves", "history", "export",
-    "resign", "draw", "takeback", "rules", "notation", "help", "games", "play",
+    "resign", "draw", "takeback", "rules", "notation", "help", "games", "play", "hint",
 ];
 
 fn game_arg(arg: Option<&str>) -> Result<Option<GameId>, String> {
@@ -153,6 +155,7 @@ pub fn parse(text: &str) -> Result<Command, String> {
         "games" => Ok(Command::Games(
             one("games")?.map(|s| s.trim_start_matches('@').to_string()),
         )),
+        "hint" => Ok(Command::Hint),
         other => Err(format!(
             "unknown command `{other}`; say `help` for the list"
         )),

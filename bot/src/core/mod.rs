@@ -4,6 +4,7 @@
 //! board, and words every reply. Adapters only map requests and replies.
 
 mod actions;
+pub mod bot;
 pub mod command;
 pub mod words;
 
@@ -278,17 +279,43 @@ impl Core {
             .map(|i| record.player(i).map_or(String::new(), |p| p.name.clone()))
             .collect();
         let names = [names[0].as_str(), names[1].as_str()];
+        let name = format!("{}-{:03}.png", record.id, record.moves.len());
         match game {
             AnyGame::Lanrick(g) => {
-                let lanrick_events: Vec<_> = events
+                let events: Vec<_> = events
                     .iter()
-                    .map(|AnyEvent::Lanrick(e)| e.clone())
+                    .filter_map(|e| {
+                        if let AnyEvent::Lanrick(e) = e {
+                            Some(e.clone())
+                        } else {
+                            None
+                        }
+                    })
                     .collect();
                 Reply::Board {
-                    png: muster_render::lanrick::png(g, &lanrick_events, names),
+                    png: muster_render::lanrick::png(g, &events, names),
                     alt: muster_render::lanrick::alt_text(g, names),
                     text: muster_render::text::lanrick(g),
-                    name: format!("{}-{:03}.png", record.id, record.moves.len()),
+                    name,
+                }
+            }
+            AnyGame::Croquet(g) => {
+                let events: Vec<_> = events
+                    .iter()
+                    .filter_map(|e| {
+                        if let AnyEvent::Croquet(e) = e {
+                            Some(e.clone())
+                        } else {
+                            None
+                        }
+                    })
+                    .collect();
+                let alt = muster_render::croquet::alt_text(g, names);
+                Reply::Board {
+                    png: muster_render::croquet::png(g, &events, names),
+                    text: alt.clone(),
+                    alt,
+                    name,
                 }
             }
         }

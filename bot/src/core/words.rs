@@ -1,8 +1,9 @@
 //! What Muster says: help, rules and notation texts, and events put into words. Adapters use
 //! these words as they are; only the core decides wording.
 
+use muster_rules::croquet::{Croquet, CroquetEvent, Status, target_name};
 use muster_rules::lanrick::{BorderReason, Lanrick, LanrickEvent, Phase};
-use muster_rules::{AnyEvent, AnyGame, EndReason, GameId, Outcome, Seat};
+use muster_rules::{AnyEvent, AnyGame, EndReason, Game, GameId, Outcome, Seat};
 
 use crate::store::GameRecord;
 
@@ -27,8 +28,41 @@ pub fn who(record: &GameRecord, game: &AnyGame, seat: Seat) -> String {
 pub fn prompt(game: &AnyGame, prefix: &str) -> String {
     let text = match game {
         AnyGame::Lanrick(g) => lanrick_prompt(g),
+        AnyGame::Croquet(g) => croquet_prompt(g),
     };
     text.replace("`move ", &format!("`{prefix}move "))
+}
+
+fn croquet_prompt(g: &Croquet) -> String {
+    let Some(seat) = g.to_move() else {
+        return "nothing: the game is over".into();
+    };
+    let ball = g.ball(seat);
+    let mut text = match ball.status {
+        Status::InHoop => format!(
+            "you are in hoop {}: come out with `move {}`",
+            ball.target, ball.need
+        ),
+        Status::Missed => format!(
+            "you missed {}: go back below {} with a back step, e.g. `move -{}`",
+            target_name(ball.target),
+            ball.target,
+            (ball.pos - ball.target + 1).min(8)
+        ),
+        Status::Normal => format!(
+            "step 1 to 8 towards {} (from {}), e.g. `move 5`",
+            target_name(ball.target),
+            ball.pos
+        ),
+    };
+    let barred = g.barred();
+    if !barred.is_empty() {
+        text.push_str(&format!("; {} and {} are barred", barred[0], barred[1]));
+    }
+    if let Some(n) = g.run_forbidden() {
+        text.push_str(&format!("; you may not play {n} twice running"));
+    }
+    text
 }
 
 fn lanrick_prompt(g: &Lanrick) -> String {
@@ -66,7 +100,13 @@ pub fn events(events: &[AnyEvent], name: &dyn Fn(Seat) -> String, game: &AnyGame
     let mut steps: Vec<String> = Vec::new();
     let mut stepper = None;
     for e in events {
-        let AnyEvent::Lanrick(e) = e;
+        let e = match e {
+            AnyEvent::Lanrick(e) => e,
+            AnyEvent::Croquet(e) => {
+                out.push(croquet_event(e, name));
+                continue;
+            }
+        };
         if let LanrickEvent::Stepped { seat, from, to } = e {
             stepper = Some(*seat);
             steps.push(format!("{from}-{to}"));
@@ -83,6 +123,7 @@ pub fn events(events: &[AnyEvent], name: &dyn Fn(Seat) -> String, game: &AnyGame
             LanrickEvent::MarkSet { seat, square } => {
                 let zone = match game {
                     AnyGame::Lanrick(g) => span(g),
+                    AnyGame::Croquet(_) => String::new(),
                 };
                 format!(
                     "{} set the mark on {square}: the rendezvous is {zone}.",
@@ -138,6 +179,24 @@ pub fn events(events: &[AnyEvent], name: &dyn Fn(Seat) -> String, game: &AnyGame
     out
 }
 
+fn croquet_event(e: &CroquetEvent, name: &dyn Fn(Seat) -> String) -> String {
+    match e {
+        CroquetEvent::Stepped {
+            seat,
+            step,
+            from,
+            to,
+        } => format!("{} plays {step}: {from} → {to}.", name(*seat)),
+        CroquetEvent::InHoop { seat, hoop } => format!("{} is in hoop {hoop}.", name(*seat)),
+        CroquetEvent::TookHoop { seat, hoop } => format!("{} takes hoop {hoop}.", name(*seat)),
+        CroquetEvent::Missed { seat, target } => {
+            format!("{} misses {}.", name(*seat), target_name(*target))
+        }
+        CroquetEvent::Passed { seat } => format!("{} cannot move and passes.", name(*seat)),
+        CroquetEvent::Won { seat } => format!("{} wins the game!", name(*seat)),
+    }
+}
+
 fn span(g: &Lanrick) -> String {
     let Some(m) = g.mark() else {
         return String::new();
@@ -188,11 +247,12 @@ pub fn help(topic: Option<&str>, prefix: &str) -> String {
              • `{p}move <notation>` — play, e.g. `{p}move c1-c3 d1-e2` (in a game, the notation alone also works)\n\
              • `{p}board` · `{p}moves` · `{p}history` · `{p}export` — look at the game\n\
              • `{p}resign` · `{p}draw` · `{p}takeback` — with the opponent's consent where needed\n\
+             • `{p}new croquet bot[:easy|good|perfect]` — play the bot · `{p}hint` — its advice, in games against it\n\
              • `{p}games [player]` — finished games · `{p}rules` · `{p}notation` · `{p}help <command>`"
         ),
         Some(t) => match t.trim_start_matches(prefix) {
             "new" => format!(
-                "`{p}new <game> [@opponent] [as white|black]` starts a game in this channel. Name an opponent to challenge them (they `accept` or `decline`), or name nobody and the other seat is open: anyone may `join`. Games: lanrick."
+                "`{p}new <game> [@opponent|bot[:level]] [as white|black]` starts a game in this channel. Name an opponent to challenge them (they `accept` or `decline`), name the bot (croquet; levels easy, good, perfect), or name nobody and the other seat is open: anyone may `join`. Games: lanrick, croquet."
             ),
             "join" => format!(
                 "`{p}join [seat]` takes an open seat of this channel's game; the game starts when every seat is taken."
@@ -218,6 +278,9 @@ pub fn help(topic: Option<&str>, prefix: &str) -> String {
             ),
             "takeback" => format!(
                 "`{p}takeback` asks to take back the last move; the opponent answers `{p}takeback accept` or `{p}takeback decline`."
+            ),
+            "hint" => format!(
+                "`{p}hint` gives the best step in Arithmetical Croquet, with what it leads to, in games against the bot (Muster has solved the game)."
             ),
             "games" => {
                 format!("`{p}games [player]` lists finished games of a player (yours by default).")
@@ -247,6 +310,18 @@ to the border alternately; the player with fewer men (or the loser) sets the nex
 5. Taking four men wins. The same position three times in a round, or agreement, draws.\n\
 Full rules, with every ruling: docs/rules/lanrick.md."
             .into(),
+        GameId::Croquet => "Arithmetical Croquet (Lewis Carroll, 1889). Two players move balls along the numbers 0 to 100; \
+White starts. Each turn a player steps 1 to 8 forward.\n\
+1. The hoops are 10, 20, … 90, to be taken in order, then the peg, 100. To take a hoop, go from below it to the \
+same distance above it (17 → 23 takes 20), or step exactly into it and out again by the same step (17 → 20, then 3).\n\
+2. Any other step past a hoop misses it: next turn the ball must go back below it with a back step (-1 to -8). \
+Missing the same hoop, or the peg, twice loses.\n\
+3. Each step bars the other from that step and from 9 minus it on his next turn (playing 2 bars 2 and 7), except a \
+step into a hoop, or a step from 91–99 unless the other is also at 91–99.\n\
+4. Keeping in: while the other is in a hoop needing n, you may bar him with n or 9 − n, but not the same one twice running.\n\
+5. Whoever lands exactly on 100 wins. With no legal step a player passes.\n\
+Full rules, with every ruling: docs/rules/croquet.md."
+            .into(),
     }
 }
 
@@ -258,6 +333,9 @@ pub fn notation(game: GameId) -> String {
 • a turn: its steps from-to, in order, separated by spaces — `c1-c3 d1-e2` (a man moving twice: `c1-c2 c2-c4`)\n\
 • taking a man after a won rendezvous: `x` and his square — `xe5`\n\
 • each man moved to the border (wanderers, equalising, returns): one step — `e5-e1`"
+            .into(),
+        GameId::Croquet => "Croquet notation: a step is how far you move — `1` to `8` forward, `-1` to `-8` back \
+(back only to return below a missed hoop or the peg). Example: from 17, `6` goes to 23 and takes hoop 20."
             .into(),
     }
 }

@@ -6,7 +6,8 @@
 //! asks of the mark: could the setter bring all his men in at once?
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::hash::Fast;
 
 use super::board::{Axis, Direction, FIELD, Square, Squares, between, line_between, squares};
 
@@ -77,29 +78,6 @@ fn axis_code(axis: Option<Axis>) -> u64 {
         Some(Axis::AntiDiagonal) => 4,
     }
 }
-
-/// A small, fixed, fast hash for the search's keys (not exposed to untrusted input sizes).
-#[derive(Default)]
-struct FoldHasher(u64);
-
-impl Hasher for FoldHasher {
-    fn finish(&self) -> u64 {
-        // A multiplication only carries bits upwards; fold the high bits down so that keys whose
-        // low bits are all zero (men on high squares) still spread over the table.
-        let h = self.0;
-        (h ^ (h >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ (h >> 32)
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.write_u64(*b as u64);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-type Fast = BuildHasherDefault<FoldHasher>;
 
 #[derive(Clone, Copy)]
 struct Node {

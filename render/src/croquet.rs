@@ -1,0 +1,348 @@
+//! The Arithmetical Croquet course as a PNG: the numbers 0 to 107 in rows of ten (a miss of the
+//! peg can leave a ball past 100), the hoops 10 … 90 and the peg, which hoops each player has
+//! taken, both balls with their in-hoop or missed status, where the player to move can step (and
+//! which steps are barred), the last step as an arrow, and a caption.
+
+use muster_rules::croquet::{Croquet, CroquetEvent, PEG, Status, target_name};
+use muster_rules::{Game, Outcome, Seat};
+
+use crate::canvas::{Align, Canvas, rgb, rgba};
+
+/// Side of one number's cell.
+pub const CELL: f32 = 56.0;
+const LEFT: f32 = 34.0;
+const TOP: f32 = 62.0;
+const ROWS: usize = 11;
+/// Image width.
+pub const WIDTH: u32 = (LEFT * 2.0 + CELL * 10.0) as u32;
+/// Image height.
+pub const HEIGHT: u32 = (TOP + CELL * ROWS as f32 + 96.0) as u32;
+
+const PAPER: [u8; 4] = rgb(0xF4EFE6);
+const LAWN: [[u8; 4]; 2] = [rgb(0xD9E8C4), rgb(0xCBDFB3)];
+const HOOP: [u8; 4] = rgb(0xB8D49A);
+const INK: [u8; 4] = rgb(0x3B2F22);
+const SOFT_INK: [u8; 4] = rgb(0x6B5A45);
+const WIRE: [u8; 4] = rgb(0x5B4A36);
+const TRAIL: [[u8; 4]; 2] = [rgba(0x1565C0, 220), rgba(0xD84315, 220)];
+const GO: [u8; 4] = rgb(0x2E7D32);
+const NO: [u8; 4] = rgb(0xC62828);
+const GOLD: [u8; 4] = rgb(0xC99A1E);
+
+fn cell(n: u8) -> (f32, f32) {
+    let (row, col) = ((n / 10) as f32, (n % 10) as f32);
+    (LEFT + col * CELL, TOP + row * CELL)
+}
+
+fn centre(n: u8) -> (f32, f32) {
+    let (x, y) = cell(n);
+    (x + CELL / 2.0, y + CELL / 2.0 + 4.0)
+}
+
+fn colour(seat: Seat) -> &'static str {
+    if seat == Seat::WHITE {
+        "White"
+    } else {
+        "Black"
+    }
+}
+
+fn who(seat: Seat, names: [&str; 2]) -> String {
+    let n = names[seat.index()];
+    if n.is_empty() {
+        colour(seat).into()
+    } else {
+        format!("{n} ({})", colour(seat))
+    }
+}
+
+fn fit(text: &str, size: f32) -> f32 {
+    let room = WIDTH as f32 - 20.0;
+    let w = Canvas::text_width(text, size);
+    if w <= room {
+        size
+    } else {
+        (size * room / w).floor().max(12.0)
+    }
+}
+
+fn headline(game: &Croquet, names: [&str; 2]) -> String {
+    if let Some(Outcome::Winner { team, .. }) = game.outcome() {
+        let seat = if team.index() == 0 {
+            Seat::WHITE
+        } else {
+            Seat::BLACK
+        };
+        return format!("{} wins", who(seat, names));
+    }
+    if game.outcome().is_some() {
+        return "Drawn by agreement".into();
+    }
+    let Some(seat) = game.to_move() else {
+        return String::new();
+    };
+    let ball = game.ball(seat);
+    let what = match ball.status {
+        Status::InHoop => format!("in hoop {}, out only with {}", ball.target, ball.need),
+        Status::Missed => format!("missed {}: back below it", target_name(ball.target)),
+        Status::Normal => format!("on {}, for {}", ball.pos, target_name(ball.target)),
+    };
+    format!("{} to play — {what}", who(seat, names))
+}
+
+fn detail(game: &Croquet) -> String {
+    let mut parts = Vec::new();
+    if game.to_move().is_some() {
+        let barred = game.barred();
+        if !barred.is_empty() {
+            parts.push(format!("barred: {} and {}", barred[0], barred[1]));
+        }
+        if let Some(n) = game.run_forbidden() {
+            parts.push(format!("may not repeat {n}"));
+        }
+    }
+    for seat in [Seat::WHITE, Seat::BLACK] {
+        let b = game.ball(seat);
+        match b.status {
+            Status::InHoop => parts.push(format!(
+                "{} in hoop {}, out with {}",
+                colour(seat),
+                b.target,
+                b.need
+            )),
+            Status::Missed => {
+                parts.push(format!("{} missed {}", colour(seat), target_name(b.target)))
+            }
+            Status::Normal => {}
+        }
+    }
+    let (w, b) = (game.ball(Seat::WHITE), game.ball(Seat::BLACK));
+    parts.push(format!(
+        "hoops: White {}, Black {}",
+        w.hoops_taken(),
+        b.hoops_taken()
+    ));
+    parts.join(" · ")
+}
+
+/// The course without balls: drawn once, then copied for every image.
+fn course() -> &'static tiny_skia::Pixmap {
+    static COURSE: std::sync::OnceLock<tiny_skia::Pixmap> = std::sync::OnceLock::new();
+    COURSE.get_or_init(|| {
+        let mut c = Canvas::new(WIDTH, HEIGHT, PAPER);
+        c.text(
+            "Arithmetical Croquet",
+            WIDTH as f32 / 2.0,
+            30.0,
+            22.0,
+            Align::Center,
+            INK,
+        );
+        c.text(
+            "hoops 10 … 90 in order, then the peg",
+            WIDTH as f32 / 2.0,
+            52.0,
+            15.0,
+            Align::Center,
+            SOFT_INK,
+        );
+        for n in 0..=107u8 {
+            let (x, y) = cell(n);
+            let fill = if n % 10 == 0 && (10..=PEG).contains(&n) {
+                HOOP
+            } else {
+                LAWN[((n / 10 + n % 10) % 2) as usize]
+            };
+            c.rect(x, y, CELL, CELL, fill);
+            c.frame(x, y, CELL, CELL, 1.0, rgba(0x3B2F22, 60));
+            c.text(
+                &n.to_string(),
+                x + 4.0,
+                y + 14.0,
+                12.0,
+                Align::Left,
+                SOFT_INK,
+            );
+        }
+        // Hoops as wire arches, the peg as a striped post.
+        for h in (10..=90u8).step_by(10) {
+            let (cx, cy) = centre(h);
+            c.line((cx - 16.0, cy + 16.0), (cx - 16.0, cy - 6.0), 4.0, WIRE);
+            c.line((cx + 16.0, cy + 16.0), (cx + 16.0, cy - 6.0), 4.0, WIRE);
+            c.line((cx - 16.0, cy - 6.0), (cx + 16.0, cy - 6.0), 4.0, WIRE);
+        }
+        let (px, py) = centre(PEG);
+        c.rect(px - 5.0, py - 22.0, 10.0, 36.0, rgb(0x8E24AA));
+        c.rect(px - 5.0, py - 10.0, 10.0, 6.0, rgb(0xFFFFFF));
+        c.pixmap
+    })
+}
+
+/// Draws the course after `events`.
+pub fn draw(game: &Croquet, events: &[CroquetEvent], names: [&str; 2]) -> Canvas {
+    let mut c = Canvas {
+        pixmap: course().clone(),
+    };
+    // Dots on each hoop for the players who have taken it.
+    for h in (10..=90u8).step_by(10) {
+        for (i, seat) in [Seat::WHITE, Seat::BLACK].into_iter().enumerate() {
+            if game.ball(seat).target > h {
+                let (x, y) = cell(h);
+                let dot = (x + CELL - 10.0 - 12.0 * i as f32, y + 10.0);
+                c.disc(
+                    dot.0,
+                    dot.1,
+                    5.0,
+                    if seat == Seat::WHITE {
+                        rgb(0xFFFFFF)
+                    } else {
+                        rgb(0x1E1E1E)
+                    },
+                );
+                c.ring(dot.0, dot.1, 5.0, 1.2, INK);
+            }
+        }
+    }
+    // Where the player to move can step.
+    if let Some(seat) = game.to_move() {
+        let ball = game.ball(seat);
+        let legal = game.legal_steps();
+        let candidates: Vec<i8> = match ball.status {
+            Status::Missed => (1..=8).map(|s| -s).collect(),
+            Status::InHoop => vec![ball.need as i8],
+            Status::Normal => (1..=8).collect(),
+        };
+        for s in candidates {
+            let to = ball.pos as i16 + s as i16;
+            if !(0..=107).contains(&to) {
+                continue;
+            }
+            let (x, y) = cell(to as u8);
+            let ok = legal.iter().any(|l| l.0 == s);
+            if ok {
+                c.ring(x + CELL - 11.0, y + CELL - 11.0, 6.0, 3.0, GO);
+            } else if game.barred().contains(&s.unsigned_abs())
+                || game.run_forbidden() == Some(s.unsigned_abs())
+            {
+                let (a, b) = (
+                    (x + CELL - 16.0, y + CELL - 16.0),
+                    (x + CELL - 6.0, y + CELL - 6.0),
+                );
+                c.line(a, b, 3.0, NO);
+                c.line((a.0, b.1), (b.0, a.1), 3.0, NO);
+            }
+        }
+    }
+    // The last step.
+    for e in events {
+        if let CroquetEvent::Stepped { seat, from, to, .. } = e {
+            let (a, b) = (centre(*from), centre(*to));
+            c.disc(a.0, a.1, 6.0, TRAIL[seat.index()]);
+            c.arrow(a, b, 5.0, TRAIL[seat.index()]);
+        }
+    }
+    // The balls.
+    let (w, b) = (game.ball(Seat::WHITE), game.ball(Seat::BLACK));
+    for (seat, ball) in [(Seat::WHITE, w), (Seat::BLACK, b)] {
+        let (mut x, y) = centre(ball.pos.min(107));
+        if w.pos == b.pos {
+            x += if seat == Seat::WHITE { -10.0 } else { 10.0 };
+        }
+        c.disc(x + 1.5, y + 2.0, 15.0, rgba(0x000000, 60));
+        if seat == Seat::WHITE {
+            c.disc(x, y, 15.0, rgb(0xFBFAF4));
+            c.ring(x, y, 15.0, 2.5, rgb(0x2B2B2B));
+        } else {
+            c.disc(x, y, 15.0, rgb(0x1E1E1E));
+            c.ring(x, y, 15.0, 2.0, rgb(0x000000));
+        }
+        match ball.status {
+            Status::InHoop => c.ring(x, y, 20.0, 4.0, GOLD),
+            Status::Missed => c.ring(x, y, 20.0, 4.0, NO),
+            Status::Normal => {}
+        }
+    }
+    let base = TOP + CELL * ROWS as f32;
+    let head = headline(game, names);
+    let det = detail(game);
+    c.text(
+        &head,
+        WIDTH as f32 / 2.0,
+        base + 36.0,
+        fit(&head, 23.0),
+        Align::Center,
+        INK,
+    );
+    c.text(
+        &det,
+        WIDTH as f32 / 2.0,
+        base + 70.0,
+        fit(&det, 18.0),
+        Align::Center,
+        SOFT_INK,
+    );
+    c
+}
+
+/// The theme's palette, from courses showing everything it draws.
+fn palette() -> &'static crate::encode::Palette {
+    static PALETTE: std::sync::OnceLock<crate::encode::Palette> = std::sync::OnceLock::new();
+    PALETTE.get_or_init(|| {
+        let names = ["Abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ"];
+        let samples: Vec<Canvas> = [
+            "17/20/n 20/20/h3 w - 0,0",
+            "95/100/n 103/100/m! b 4 0,0",
+            "43/50/m! 38/40/n b 2 0,3",
+        ]
+        .iter()
+        .filter_map(|p| Croquet::from_position(p).ok())
+        .flat_map(|g| {
+            let step = [CroquetEvent::Stepped {
+                seat: Seat::WHITE,
+                step: 6,
+                from: 11,
+                to: 17,
+            }];
+            let back = [CroquetEvent::Stepped {
+                seat: Seat::BLACK,
+                step: -5,
+                from: 47,
+                to: 42,
+            }];
+            [draw(&g, &step, names), draw(&g, &back, names)]
+        })
+        .collect();
+        let pixmaps: Vec<&tiny_skia::Pixmap> = samples.iter().map(|c| &c.pixmap).collect();
+        crate::encode::Palette::from_samples(&pixmaps)
+    })
+}
+
+/// The course as a PNG.
+pub fn png(game: &Croquet, events: &[CroquetEvent], names: [&str; 2]) -> Vec<u8> {
+    crate::encode::png_with(&draw(game, events, names).pixmap, palette())
+}
+
+/// A one-line description for screen readers.
+pub fn alt_text(game: &Croquet, names: [&str; 2]) -> String {
+    let ball = |s: Seat| {
+        let b = game.ball(s);
+        let status = match b.status {
+            Status::Normal => String::new(),
+            Status::InHoop => format!(", in hoop {} needing {}", b.target, b.need),
+            Status::Missed => format!(", having missed {}", target_name(b.target)),
+        };
+        format!(
+            "{} on {} aiming at {}{status}",
+            colour(s),
+            b.pos,
+            target_name(b.target)
+        )
+    };
+    format!(
+        "Croquet course: {}; {}. {}. {}",
+        ball(Seat::WHITE),
+        ball(Seat::BLACK),
+        headline(game, names),
+        detail(game)
+    )
+}
