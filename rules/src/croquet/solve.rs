@@ -95,6 +95,28 @@ pub struct Solver {
     memo: HashMap<u64, i8, Fast>,
 }
 
+/// A finished game's value for the player who would move next: the winner moved last, so a
+/// loss; or a draw.
+fn finished(outcome: Outcome) -> i8 {
+    match outcome {
+        Outcome::Winner { .. } => -1,
+        Outcome::Draw { .. } => 0,
+    }
+}
+
+/// The value for `mover` of the position `child` he moved to, whose own value (for its player
+/// to move) is `v`. A finished child is judged by who won; otherwise the child's player to move
+/// is the other, unless the other had to pass and it is the mover again.
+fn for_mover(mover: Seat, child: &Croquet, v: i8) -> i8 {
+    match child.outcome() {
+        Some(Outcome::Winner { team, .. }) if team.index() == mover.index() => 1,
+        Some(Outcome::Winner { .. }) => -1,
+        Some(Outcome::Draw { .. }) => 0,
+        None if child.side == mover => v,
+        None => -v,
+    }
+}
+
 impl Solver {
     /// How many positions have been valued.
     pub fn len(&self) -> usize {
@@ -106,19 +128,15 @@ impl Solver {
         self.memo.is_empty()
     }
 
-    /// The value of `g` for the player to move; a finished game is a loss for the side that
-    /// would move next (the winner moved last), or a draw.
+    /// The value of `g` for the player to move. A finished game has nobody to move: it is
+    /// valued for the player who would have moved next, the loser (a loss), or drawn.
     pub fn value(&mut self, g: &Croquet) -> Value {
         Value::from_code(self.code(g))
     }
 
     fn code(&mut self, g: &Croquet) -> i8 {
         if let Some(outcome) = g.outcome() {
-            return match outcome {
-                Outcome::Winner { team, .. } if team.index() == g.side.index() => 1,
-                Outcome::Winner { .. } => -1,
-                Outcome::Draw { .. } => 0,
-            };
+            return finished(outcome);
         }
         let k = key(g);
         match self.memo.get(&k) {
@@ -130,14 +148,8 @@ impl Solver {
         let mut best = -1;
         for step in g.legal_steps() {
             let child = after(g, step);
-            // The child's value is for whoever moves there: the other, unless he passed.
             let v = self.code(&child);
-            let mine = if child.outcome().is_none() && child.side == g.side {
-                v
-            } else {
-                -v
-            };
-            best = best.max(mine);
+            best = best.max(for_mover(g.side, &child, v));
         }
         self.memo.insert(k, best);
         best
@@ -158,12 +170,33 @@ impl Solver {
     /// The value for the player to move in `g` if he plays `step`.
     pub fn value_after(&mut self, g: &Croquet, step: Step) -> Value {
         let child = after(g, step);
-        let v = self.value(&child);
-        if child.outcome().is_none() && child.side == g.side {
-            v
-        } else {
-            v.flip()
+        let v = self.code(&child);
+        Value::from_code(for_mover(g.side, &child, v))
+    }
+
+    /// The stored value of `g`, without computing anything.
+    pub fn lookup(&self, g: &Croquet) -> Option<Value> {
+        if let Some(outcome) = g.outcome() {
+            return Some(Value::from_code(finished(outcome)));
         }
+        match self.memo.get(&key(g)) {
+            Some(&IN_PROGRESS) | None => None,
+            Some(&v) => Some(Value::from_code(v)),
+        }
+    }
+
+    /// The stored value of `g` and the moves that keep it, if every child is stored.
+    pub fn lookup_best(&self, g: &Croquet) -> Option<(Value, Vec<Step>)> {
+        let value = self.lookup(g)?;
+        let mut best = Vec::new();
+        for step in g.legal_steps() {
+            let child = after(g, step);
+            let v = self.lookup(&child)?;
+            if Value::from_code(for_mover(g.side, &child, v.code())) == value {
+                best.push(step);
+            }
+        }
+        Some((value, best))
     }
 }
 
@@ -191,37 +224,5 @@ pub fn analyse(g: &Croquet) -> (Value, Vec<Step>) {
     match table().lookup_best(g) {
         Some(found) => found,
         None => Solver::default().best(g),
-    }
-}
-
-impl Solver {
-    /// The stored value of `g`, without computing anything.
-    pub fn lookup(&self, g: &Croquet) -> Option<Value> {
-        if g.outcome().is_some() {
-            return Some(Value::from_code(Solver::default().code(g)));
-        }
-        match self.memo.get(&key(g)) {
-            Some(&IN_PROGRESS) | None => None,
-            Some(&v) => Some(Value::from_code(v)),
-        }
-    }
-
-    /// The stored value of `g` and the moves that keep it, if every child is stored.
-    pub fn lookup_best(&self, g: &Croquet) -> Option<(Value, Vec<Step>)> {
-        let value = self.lookup(g)?;
-        let mut best = Vec::new();
-        for step in g.legal_steps() {
-            let child = after(g, step);
-            let v = self.lookup(&child)?;
-            let mine = if child.outcome().is_none() && child.side == g.side {
-                v
-            } else {
-                v.flip()
-            };
-            if mine == value {
-                best.push(step);
-            }
-        }
-        Some((value, best))
     }
 }
