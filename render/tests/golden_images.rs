@@ -73,3 +73,47 @@ fn boards_are_phone_sized_and_small() {
         assert!(png.len() < 60 * 1024, "{name}: {} bytes", png.len());
     }
 }
+
+/// Croquet courses from the example game, after these steps.
+const COURSES: [(usize, &str); 3] = [(4, "miss-and-bar"), (20, "middle"), (72, "won")];
+
+fn courses() -> Vec<(String, Vec<u8>)> {
+    use muster_rules::croquet::Croquet;
+    let record = include_str!("../../docs/examples/croquet-game.txt");
+    let mut game = Croquet::new();
+    let mut out = Vec::new();
+    let steps = record.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#'));
+    for (i, text) in steps.enumerate() {
+        let seat = game.to_move().expect("game goes on");
+        let events = game.play_text(seat, text).expect("legal");
+        if let Some((_, name)) = COURSES.iter().find(|(n, _)| *n == i + 1) {
+            out.push((name.to_string(), muster_render::croquet::png(&game, &events, ["Alice", "Bob"])));
+        }
+    }
+    out
+}
+
+#[test]
+fn courses_match_their_golden_images() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden");
+    let bless = std::env::var_os("MUSTER_BLESS").is_some();
+    let rendered = courses();
+    assert_eq!(rendered.len(), COURSES.len());
+    for (name, png) in rendered {
+        let path = format!("{dir}/croquet-{name}.png");
+        if bless {
+            std::fs::write(&path, &png).expect("write golden image");
+        }
+        let golden = std::fs::read(&path).unwrap_or_else(|_| panic!("{path} is missing; run with MUSTER_BLESS=1"));
+        let (w, h, want) = decode_rgb(&golden).expect("golden image decodes");
+        let (w2, h2, got) = decode_rgb(&png).expect("rendered image decodes");
+        assert_eq!((w, h), (w2, h2), "{name}: size changed");
+        assert!((640..=800).contains(&w.max(h)), "{name}: {w}x{h}");
+        let differing = want
+            .chunks_exact(3)
+            .zip(got.chunks_exact(3))
+            .filter(|(a, b)| a.iter().zip(b.iter()).any(|(x, y)| x.abs_diff(*y) > 8))
+            .count();
+        assert!(differing <= (w * h) as usize / 1000, "{name}: {differing} pixels differ from {path}");
+    }
+}
