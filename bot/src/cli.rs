@@ -107,6 +107,8 @@ fn console(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
             return 1;
         }
     };
+    // Croquet's perfect-play table takes under a second to build: build it while people type.
+    std::thread::spawn(|| muster_rules::croquet::solve::table().len());
     let core = crate::core::Core::new(std::sync::Arc::new(store), &settings.prefix);
     let mut console = crate::console::Console::new(core, &data);
     let result = match script {

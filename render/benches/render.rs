@@ -47,5 +47,29 @@ fn render(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, render);
+fn course(c: &mut Criterion) {
+    use muster_rules::croquet::Croquet;
+    let record = include_str!("../../docs/examples/croquet-game.txt");
+    let mut game = Croquet::new();
+    let mut events = Vec::new();
+    for text in record
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .take(20)
+    {
+        let seat = game.to_move().expect("to move");
+        events = game.play_text(seat, text).expect("legal");
+    }
+    eprintln!(
+        "course PNG: {} bytes",
+        muster_render::croquet::png(&game, &events, ["Alice", "Bob"]).len()
+    );
+    c.bench_function("render/croquet course draw + encode", |b| {
+        b.iter(|| {
+            muster_render::croquet::png(black_box(&game), black_box(&events), ["Alice", "Bob"])
+        })
+    });
+}
+
+criterion_group!(benches, render, course);
 criterion_main!(benches);

@@ -209,7 +209,10 @@ pub fn draw(game: &Croquet, events: &[CroquetEvent], names: [&str; 2]) -> Canvas
         let legal = game.legal_steps();
         let candidates: Vec<i8> = match ball.status {
             // Back steps that land below the target; others are not steps at all.
-            Status::Missed => (1..=8).map(|s| -s).filter(|s| (ball.pos as i16 + *s as i16) < ball.target as i16).collect(),
+            Status::Missed => (1..=8)
+                .map(|s| -s)
+                .filter(|s| (ball.pos as i16 + *s as i16) < ball.target as i16)
+                .collect(),
             Status::InHoop => vec![ball.need as i8],
             Status::Normal => (1..=8).collect(),
         };

@@ -82,12 +82,18 @@ fn courses() -> Vec<(String, Vec<u8>)> {
     let record = include_str!("../../docs/examples/croquet-game.txt");
     let mut game = Croquet::new();
     let mut out = Vec::new();
-    let steps = record.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#'));
+    let steps = record
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'));
     for (i, text) in steps.enumerate() {
         let seat = game.to_move().expect("game goes on");
         let events = game.play_text(seat, text).expect("legal");
         if let Some((_, name)) = COURSES.iter().find(|(n, _)| *n == i + 1) {
-            out.push((name.to_string(), muster_render::croquet::png(&game, &events, ["Alice", "Bob"])));
+            out.push((
+                name.to_string(),
+                muster_render::croquet::png(&game, &events, ["Alice", "Bob"]),
+            ));
         }
     }
     out
@@ -104,7 +110,8 @@ fn courses_match_their_golden_images() {
         if bless {
             std::fs::write(&path, &png).expect("write golden image");
         }
-        let golden = std::fs::read(&path).unwrap_or_else(|_| panic!("{path} is missing; run with MUSTER_BLESS=1"));
+        let golden = std::fs::read(&path)
+            .unwrap_or_else(|_| panic!("{path} is missing; run with MUSTER_BLESS=1"));
         let (w, h, want) = decode_rgb(&golden).expect("golden image decodes");
         let (w2, h2, got) = decode_rgb(&png).expect("rendered image decodes");
         assert_eq!((w, h), (w2, h2), "{name}: size changed");
@@ -114,6 +121,9 @@ fn courses_match_their_golden_images() {
             .zip(got.chunks_exact(3))
             .filter(|(a, b)| a.iter().zip(b.iter()).any(|(x, y)| x.abs_diff(*y) > 8))
             .count();
-        assert!(differing <= (w * h) as usize / 1000, "{name}: {differing} pixels differ from {path}");
+        assert!(
+            differing <= (w * h) as usize / 1000,
+            "{name}: {differing} pixels differ from {path}"
+        );
     }
 }

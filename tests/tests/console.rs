@@ -212,3 +212,31 @@ fn sigkill_during_a_game_loses_no_acknowledged_move() {
     assert!(!out.contains("(to "), "{out}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn croquet_against_the_bot_in_the_console() {
+    let dir = data_dir("croquet");
+    // Alice plays the first steps of the example game's perfect White against the bot.
+    let out = console(
+        &dir,
+        "alice lawn new croquet bot:easy\nalice lawn hint\nalice lawn move 1\nalice lawn board\nalice lawn export\n",
+    );
+    assert!(
+        out.contains("[lawn] The game begins: alice (White) vs Muster (easy) (Black)."),
+        "{out}"
+    );
+    assert!(out.contains("[lawn] (to alice) Hint: `!move 1`"), "{out}");
+    assert!(out.contains("[lawn] alice plays 1: 0 → 1."), "{out}");
+    assert!(out.contains("[lawn] Muster (easy) plays"), "{out}");
+    let file = out
+        .lines()
+        .find_map(|l| l.split_once("] file: ").map(|(_, p)| p.to_string()))
+        .expect("an export");
+    let replay = muster(&["replay", "--game", "croquet", &file], "").json();
+    assert_eq!(replay["applied"], 2);
+    assert_eq!(replay["state"]["balls"]["white"]["pos"], 1);
+    // After the bot's reply the position is still White's win.
+    let analysed = muster(&["analyse", "--game", "croquet", &file], "").json();
+    assert_eq!(analysed["value"], "win");
+    let _ = std::fs::remove_dir_all(dir);
+}

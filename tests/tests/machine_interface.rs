@@ -154,3 +154,34 @@ fn bad_usage_exits_with_2() {
             .contains("the games are lanrick")
     );
 }
+
+#[test]
+fn croquet_replays_lists_steps_and_analyses() {
+    let run = muster(&["replay", "--game", "croquet"], "8\n5\n");
+    assert_eq!(run.code, 0);
+    let v = run.json();
+    assert_eq!(
+        v["state"]["balls"]["white"],
+        serde_json::json!({"pos": 8, "target": 10, "status": "normal", "need": null, "missed_once": false, "hoops_taken": 0})
+    );
+    assert_eq!(v["state"]["balls"]["black"]["pos"], 5);
+    assert_eq!(v["to_move"], "white");
+    // Black's 5 bars 5 and 4.
+    let v = muster(&["moves", "--game", "croquet"], "8\n5\n").json();
+    assert_eq!(
+        v["moves"],
+        serde_json::json!(["1", "2", "3", "6", "7", "8"])
+    );
+    let run = muster(&["replay", "--game", "croquet"], "8\n5\n4\n");
+    assert_eq!(run.code, 1);
+    assert_eq!(run.json()["error"]["line"], 3);
+    // The opening: White wins with perfect play, only by 1.
+    assert_eq!(
+        muster(&["analyse", "--game", "croquet"], "").json(),
+        serde_json::json!({"value": "win", "best": ["1"]})
+    );
+    let whole = include_str!("../../docs/examples/croquet-game.txt");
+    let v = muster(&["replay", "--game", "croquet"], whole).json();
+    assert_eq!(v["result"], serde_json::json!({"winner": "white"}));
+    assert_eq!(muster(&["analyse", "--game", "lanrick"], "").code, 2);
+}
