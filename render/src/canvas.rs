@@ -159,6 +159,18 @@ impl Canvas {
         width
     }
 
+    /// The largest size up to `size` at which `text` fits an image `width` pixels wide, with a
+    /// margin; never below 12 px.
+    pub fn fit(width: u32, text: &str, size: f32) -> f32 {
+        let room = width as f32 - 24.0;
+        let w = Self::text_width(text, size);
+        if w <= room {
+            size
+        } else {
+            (size * room / w).floor().max(12.0)
+        }
+    }
+
     /// Draws `text` with its baseline at `y`.
     pub fn text(&mut self, text: &str, x: f32, y: f32, size: f32, align: Align, c: [u8; 4]) {
         let scaled = font().as_scaled(PxScale::from(size));

@@ -39,33 +39,6 @@ fn centre(n: u8) -> (f32, f32) {
     (x + CELL / 2.0, y + CELL / 2.0 + 4.0)
 }
 
-fn colour(seat: Seat) -> &'static str {
-    if seat == Seat::WHITE {
-        "White"
-    } else {
-        "Black"
-    }
-}
-
-fn who(seat: Seat, names: [&str; 2]) -> String {
-    let n = names[seat.index()];
-    if n.is_empty() {
-        colour(seat).into()
-    } else {
-        format!("{n} ({})", colour(seat))
-    }
-}
-
-fn fit(text: &str, size: f32) -> f32 {
-    let room = WIDTH as f32 - 20.0;
-    let w = Canvas::text_width(text, size);
-    if w <= room {
-        size
-    } else {
-        (size * room / w).floor().max(12.0)
-    }
-}
-
 fn headline(game: &Croquet, names: [&str; 2]) -> String {
     if let Some(Outcome::Winner { team, .. }) = game.outcome() {
         let seat = if team.index() == 0 {
@@ -73,7 +46,7 @@ fn headline(game: &Croquet, names: [&str; 2]) -> String {
         } else {
             Seat::BLACK
         };
-        return format!("{} wins", who(seat, names));
+        return format!("{} wins", crate::player(seat, names));
     }
     if game.outcome().is_some() {
         return "Drawn by agreement".into();
@@ -87,7 +60,7 @@ fn headline(game: &Croquet, names: [&str; 2]) -> String {
         Status::Missed => format!("missed {}: back below it", target_name(ball.target)),
         Status::Normal => format!("on {}, for {}", ball.pos, target_name(ball.target)),
     };
-    format!("{} to play — {what}", who(seat, names))
+    format!("{} to play — {what}", crate::player(seat, names))
 }
 
 fn detail(game: &Croquet) -> String {
@@ -106,13 +79,15 @@ fn detail(game: &Croquet) -> String {
         match b.status {
             Status::InHoop => parts.push(format!(
                 "{} in hoop {}, out with {}",
-                colour(seat),
+                seat.colour(),
                 b.target,
                 b.need
             )),
-            Status::Missed => {
-                parts.push(format!("{} missed {}", colour(seat), target_name(b.target)))
-            }
+            Status::Missed => parts.push(format!(
+                "{} missed {}",
+                seat.colour(),
+                target_name(b.target)
+            )),
             Status::Normal => {}
         }
     }
@@ -273,7 +248,7 @@ pub fn draw(game: &Croquet, events: &[CroquetEvent], names: [&str; 2]) -> Canvas
         &head,
         WIDTH as f32 / 2.0,
         base + 36.0,
-        fit(&head, 23.0),
+        Canvas::fit(WIDTH, &head, 23.0),
         Align::Center,
         INK,
     );
@@ -281,7 +256,7 @@ pub fn draw(game: &Croquet, events: &[CroquetEvent], names: [&str; 2]) -> Canvas
         &det,
         WIDTH as f32 / 2.0,
         base + 70.0,
-        fit(&det, 18.0),
+        Canvas::fit(WIDTH, &det, 18.0),
         Align::Center,
         SOFT_INK,
     );
@@ -337,7 +312,7 @@ pub fn alt_text(game: &Croquet, names: [&str; 2]) -> String {
         };
         format!(
             "{} on {} aiming at {}{status}",
-            colour(s),
+            s.colour(),
             b.pos,
             target_name(b.target)
         )

@@ -58,23 +58,6 @@ pub struct LanrickView {
     pub detail: String,
 }
 
-fn colour(seat: Seat) -> &'static str {
-    if seat == Seat::WHITE {
-        "White"
-    } else {
-        "Black"
-    }
-}
-
-fn who(seat: Seat, names: [&str; 2]) -> String {
-    let name = names[seat.index()];
-    if name.is_empty() {
-        colour(seat).to_string()
-    } else {
-        format!("{name} ({})", colour(seat))
-    }
-}
-
 fn span(mark: Square) -> String {
     let corner = |df: i8, dr: i8| {
         let f = (mark.file() as i8 + df).clamp(0, 7) as u8;
@@ -145,7 +128,7 @@ fn headline(game: &Lanrick, names: [&str; 2]) -> String {
                     muster_rules::EndReason::Resignation => "by resignation",
                     _ => "with four men taken",
                 };
-                format!("{} wins {how}", who(seat, names))
+                format!("{} wins {how}", crate::player(seat, names))
             }
             Outcome::Draw { reason } => match reason {
                 muster_rules::EndReason::Agreement => "Drawn by agreement".to_string(),
@@ -156,7 +139,7 @@ fn headline(game: &Lanrick, names: [&str; 2]) -> String {
     let Some(seat) = game.to_move() else {
         return String::new();
     };
-    let p = who(seat, names);
+    let p = crate::player(seat, names);
     match game.phase() {
         Phase::Placement => {
             let placed = game.men(seat).count_ones() + 1;
@@ -184,17 +167,6 @@ fn centre(sq: Square) -> (f32, f32) {
     let x = MARGIN + (sq.file() as f32 + 0.5) * SQUARE;
     let y = MARGIN + (7.0 - sq.rank() as f32 + 0.5) * SQUARE;
     (x, y)
-}
-
-/// The largest size up to `size` at which `text` fits the image's width.
-fn fit(text: &str, size: f32) -> f32 {
-    let room = WIDTH as f32 - 24.0;
-    let width = Canvas::text_width(text, size);
-    if width <= room {
-        size
-    } else {
-        (size * room / width).floor().max(12.0)
-    }
 }
 
 /// The parts of every board that never change — paper, squares, frames, coordinates — and the
@@ -386,7 +358,7 @@ fn draw_raw(view: &LanrickView) -> Canvas {
         &view.headline,
         WIDTH as f32 / 2.0,
         base + 30.0,
-        fit(&view.headline, 25.0),
+        Canvas::fit(WIDTH, &view.headline, 25.0),
         Align::Center,
         INK,
     );
@@ -394,7 +366,7 @@ fn draw_raw(view: &LanrickView) -> Canvas {
         &view.detail,
         WIDTH as f32 / 2.0,
         base + 66.0,
-        fit(&view.detail, 20.0),
+        Canvas::fit(WIDTH, &view.detail, 20.0),
         Align::Center,
         SOFT_INK,
     );

@@ -16,3 +16,13 @@ pub mod croquet;
 pub mod encode;
 pub mod lanrick;
 pub mod text;
+
+/// `Alice (White)`, or just the colour when the seat has no name.
+pub(crate) fn player(seat: muster_rules::Seat, names: [&str; 2]) -> String {
+    let name = names[seat.index()];
+    if name.is_empty() {
+        seat.colour().to_string()
+    } else {
+        format!("{name} ({})", seat.colour())
+    }
+}

@@ -36,32 +36,41 @@ fn boards() -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// Compares a rendered PNG with tests/golden/<file>.png by decoded pixels (a pixel differs when
+/// a channel is off by more than 8; at most one pixel in a thousand may), rewriting the golden
+/// image first when MUSTER_BLESS is set.
+fn check(file: &str, png: &[u8]) {
+    let path = format!("{}/tests/golden/{file}.png", env!("CARGO_MANIFEST_DIR"));
+    if std::env::var_os("MUSTER_BLESS").is_some() {
+        std::fs::write(&path, png).expect("write golden image");
+    }
+    let golden = std::fs::read(&path)
+        .unwrap_or_else(|_| panic!("{path} is missing; run with MUSTER_BLESS=1"));
+    let (w, h, want) = decode_rgb(&golden).expect("golden image decodes");
+    let (w2, h2, got) = decode_rgb(png).expect("rendered image decodes");
+    assert_eq!((w, h), (w2, h2), "{file}: size changed");
+    assert!(
+        (640..=800).contains(&w.max(h)),
+        "{file}: {w}x{h} is not phone-sized"
+    );
+    let differing = want
+        .chunks_exact(3)
+        .zip(got.chunks_exact(3))
+        .filter(|(a, b)| a.iter().zip(b.iter()).any(|(x, y)| x.abs_diff(*y) > 8))
+        .count();
+    let allowed = (w * h) as usize / 1000;
+    assert!(
+        differing <= allowed,
+        "{file}: {differing} pixels differ from {path} (allowed {allowed})"
+    );
+}
+
 #[test]
 fn boards_match_their_golden_images() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden");
-    let bless = std::env::var_os("MUSTER_BLESS").is_some();
     let rendered = boards();
     assert_eq!(rendered.len(), BOARDS.len());
     for (name, png) in rendered {
-        let path = format!("{dir}/lanrick-{name}.png");
-        if bless {
-            std::fs::write(&path, &png).expect("write golden image");
-        }
-        let golden = std::fs::read(&path)
-            .unwrap_or_else(|_| panic!("{path} is missing; run with MUSTER_BLESS=1"));
-        let (w, h, want) = decode_rgb(&golden).expect("golden image decodes");
-        let (w2, h2, got) = decode_rgb(&png).expect("rendered image decodes");
-        assert_eq!((w, h), (w2, h2), "{name}: size changed");
-        let differing = want
-            .chunks_exact(3)
-            .zip(got.chunks_exact(3))
-            .filter(|(a, b)| a.iter().zip(b.iter()).any(|(x, y)| x.abs_diff(*y) > 8))
-            .count();
-        let allowed = (w * h) as usize / 1000;
-        assert!(
-            differing <= allowed,
-            "{name}: {differing} pixels differ from {path} (allowed {allowed})"
-        );
+        check(&format!("lanrick-{name}"), &png);
     }
 }
 
@@ -101,29 +110,9 @@ fn courses() -> Vec<(String, Vec<u8>)> {
 
 #[test]
 fn courses_match_their_golden_images() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden");
-    let bless = std::env::var_os("MUSTER_BLESS").is_some();
     let rendered = courses();
     assert_eq!(rendered.len(), COURSES.len());
     for (name, png) in rendered {
-        let path = format!("{dir}/croquet-{name}.png");
-        if bless {
-            std::fs::write(&path, &png).expect("write golden image");
-        }
-        let golden = std::fs::read(&path)
-            .unwrap_or_else(|_| panic!("{path} is missing; run with MUSTER_BLESS=1"));
-        let (w, h, want) = decode_rgb(&golden).expect("golden image decodes");
-        let (w2, h2, got) = decode_rgb(&png).expect("rendered image decodes");
-        assert_eq!((w, h), (w2, h2), "{name}: size changed");
-        assert!((640..=800).contains(&w.max(h)), "{name}: {w}x{h}");
-        let differing = want
-            .chunks_exact(3)
-            .zip(got.chunks_exact(3))
-            .filter(|(a, b)| a.iter().zip(b.iter()).any(|(x, y)| x.abs_diff(*y) > 8))
-            .count();
-        assert!(
-            differing <= (w * h) as usize / 1000,
-            "{name}: {differing} pixels differ from {path}"
-        );
+        check(&format!("croquet-{name}"), &png);
     }
 }

@@ -51,6 +51,19 @@ pub enum TeamResult {
 }
 
 impl Outcome {
+    /// A draw agreed by the players.
+    pub const AGREED: Outcome = Outcome::Draw {
+        reason: EndReason::Agreement,
+    };
+
+    /// The result when `seat` resigns: the other team wins.
+    pub fn resignation(table: &Table, seat: Seat) -> Outcome {
+        Outcome::Winner {
+            team: table.team_of(seat).other(),
+            reason: EndReason::Resignation,
+        }
+    }
+
     /// The result for `team`.
     pub fn result_for(self, team: Team) -> TeamResult {
         match self {

@@ -34,6 +34,16 @@ impl Seat {
     pub const fn index(self) -> usize {
         self.0 as usize
     }
+
+    /// In a two-seat game (Lanrick, Croquet), the other seat.
+    pub const fn opponent(self) -> Seat {
+        Seat(1 - (self.0 & 1))
+    }
+
+    /// In a two-seat game, the seat's colour as a word: `White` or `Black`.
+    pub const fn colour(self) -> &'static str {
+        if self.0 == 0 { "White" } else { "Black" }
+    }
 }
 
 /// A side that wins or loses together: one seat in two-seat games, a pair in Lanko.

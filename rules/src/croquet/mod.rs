@@ -18,7 +18,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::game::{EndReason, Game, NotationError, Outcome, PlayError};
-use crate::seat::{Seat, Table, Team};
+use crate::seat::{Seat, Table};
 
 /// The winning peg (C-2).
 pub const PEG: u8 = 100;
@@ -121,19 +121,11 @@ impl Default for Croquet {
 }
 
 fn other(seat: Seat) -> Seat {
-    if seat == Seat::WHITE {
-        Seat::BLACK
-    } else {
-        Seat::WHITE
-    }
+    seat.opponent()
 }
 
 fn name(seat: Seat) -> &'static str {
-    if seat == Seat::WHITE {
-        "White"
-    } else {
-        "Black"
-    }
+    seat.colour()
 }
 
 fn between_90_and_100(n: u8) -> bool {
@@ -486,9 +478,7 @@ impl Game for Croquet {
         if self.outcome.is_some() {
             return Err(PlayError::GameOver);
         }
-        self.outcome = Some(Outcome::Draw {
-            reason: EndReason::Agreement,
-        });
+        self.outcome = Some(Outcome::AGREED);
         Ok(())
     }
 
@@ -496,10 +486,7 @@ impl Game for Croquet {
         if self.outcome.is_some() {
             return Err(PlayError::GameOver);
         }
-        self.outcome = Some(Outcome::Winner {
-            team: Team::new(other(seat).index()).unwrap_or(Team::WHITE),
-            reason: EndReason::Resignation,
-        });
+        self.outcome = Some(Outcome::resignation(self.table(), seat));
         Ok(())
     }
 }

@@ -197,19 +197,11 @@ impl Default for Lanrick {
 
 /// The other player.
 pub fn other(seat: Seat) -> Seat {
-    if seat == Seat::WHITE {
-        Seat::BLACK
-    } else {
-        Seat::WHITE
-    }
+    seat.opponent()
 }
 
 fn name(seat: Seat) -> &'static str {
-    if seat == Seat::WHITE {
-        "White"
-    } else {
-        "Black"
-    }
+    seat.colour()
 }
 
 fn team(seat: Seat) -> Team {
@@ -755,9 +747,7 @@ impl Game for Lanrick {
         if self.outcome.is_some() {
             return Err(PlayError::GameOver);
         }
-        self.finish(Outcome::Draw {
-            reason: EndReason::Agreement,
-        });
+        self.finish(Outcome::AGREED);
         Ok(())
     }
 
@@ -765,10 +755,7 @@ impl Game for Lanrick {
         if self.outcome.is_some() {
             return Err(PlayError::GameOver);
         }
-        self.finish(Outcome::Winner {
-            team: team(other(seat)),
-            reason: EndReason::Resignation,
-        });
+        self.finish(Outcome::resignation(self.table(), seat));
         Ok(())
     }
 }
