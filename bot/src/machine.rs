@@ -125,7 +125,7 @@ impl Replay {
         let mut out = json!({
             "to_move": seat_value(&self.game),
             "phase": self.game.phase_name(),
-            "count": moves.len(),
+            "count": self.game.legal_move_count(),
             "moves": moves,
         });
         if let (Some(error), Some(map)) = (&self.error, out.as_object_mut()) {

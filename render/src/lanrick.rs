@@ -52,6 +52,8 @@ pub struct LanrickView {
     pub ringed: Vec<Square>,
     /// Squares where the mark may go now.
     pub dotted: Vec<Square>,
+    /// Men a shift of the mark would carry (Lanrick 1880).
+    pub carried: Vec<Square>,
     /// First caption line: whose decision and what.
     pub headline: String,
     /// Second caption line: the taken counts and the rendezvous.
@@ -193,6 +195,7 @@ fn palette() -> &'static crate::encode::Palette {
             taken_at: Some(sq("g6")),
             ringed: ["b2", "e8"].map(sq).to_vec(),
             dotted: ["f6", "f7", "g2"].map(sq).to_vec(),
+            carried: ["c4", "d4"].map(sq).to_vec(),
             headline: "Abcdefghijklm (White) won the rendezvous: take a ringed man".into(),
             detail: "Rendezvous c3–e5 (mark d4) · Taken: White 0, Black 0 nopqrstuvwxyz".into(),
         };
@@ -342,6 +345,10 @@ fn draw_raw(view: &LanrickView) -> Canvas {
     }
     for (from, to, seat) in &view.trails {
         c.arrow(centre(*from), centre(*to), 7.0, TRAIL[seat.index()]);
+    }
+    for sq in &view.carried {
+        let (x, y) = centre(*sq);
+        c.ring(x, y, SQUARE * 0.43, 4.0, COIN);
     }
     for sq in &view.ringed {
         let (x, y) = centre(*sq);

@@ -15,6 +15,7 @@ pub mod canvas;
 pub mod croquet;
 pub mod encode;
 pub mod lanrick;
+pub mod lanrick1880;
 pub mod text;
 
 /// `Alice (White)`, or just the colour when the seat has no name.

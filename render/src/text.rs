@@ -6,8 +6,35 @@ use muster_rules::{Game, Seat};
 /// The Lanrick board as text: `W`/`B` men, `+` for the mark, `:` for the other squares of the
 /// rendezvous, `·` for empty squares; coordinates on the edges and a caption line.
 pub fn lanrick(game: &Lanrick) -> String {
+    board(
+        game.men(Seat::WHITE),
+        game.men(Seat::BLACK),
+        game.mark(),
+        &caption(game),
+    )
+}
+
+/// The first version's board as text, with the same signs and a caption.
+pub fn lanrick1880(game: &muster_rules::lanrick1880::Lanrick1880) -> String {
+    let view = crate::lanrick1880::view(game, &[], ["", ""]);
+    let caption = format!("{}. {}", view.headline, view.detail);
+    board(
+        game.men(Seat::WHITE),
+        game.men(Seat::BLACK),
+        game.mark(),
+        &caption,
+    )
+}
+
+/// A board of men and a mark as text, with coordinates and a caption line.
+fn board(
+    white: muster_rules::lanrick::Squares,
+    black: muster_rules::lanrick::Squares,
+    mark: Option<Square>,
+    caption: &str,
+) -> String {
     let files = "  a b c d e f g h\n";
-    let zone = game.rendezvous().unwrap_or(0);
+    let zone = mark.map_or(0, Square::zone);
     let mut out = String::from(files);
     for rank in (0..8u8).rev() {
         out.push_str(&format!("{} ", rank + 1));
@@ -15,11 +42,11 @@ pub fn lanrick(game: &Lanrick) -> String {
             let Some(sq) = Square::new(file, rank) else {
                 continue;
             };
-            let c = if game.men(Seat::WHITE) & sq.bit() != 0 {
+            let c = if white & sq.bit() != 0 {
                 'W'
-            } else if game.men(Seat::BLACK) & sq.bit() != 0 {
+            } else if black & sq.bit() != 0 {
                 'B'
-            } else if game.mark() == Some(sq) {
+            } else if mark == Some(sq) {
                 '+'
             } else if zone & sq.bit() != 0 {
                 ':'
@@ -32,7 +59,7 @@ pub fn lanrick(game: &Lanrick) -> String {
         out.push_str(&format!("{}\n", rank + 1));
     }
     out.push_str(files);
-    out.push_str(&caption(game));
+    out.push_str(caption);
     out
 }
 

@@ -8,6 +8,7 @@ use serde::Serialize;
 use crate::croquet::{Croquet, CroquetEvent};
 use crate::game::{Game, NotationError, Outcome, PlayError};
 use crate::lanrick::{Lanrick, LanrickEvent};
+use crate::lanrick1880::{Event as Lanrick1880Event, Lanrick1880};
 use crate::seat::{Seat, Table};
 
 /// The games Muster knows, by the id used in commands, storage and the command line.
@@ -17,17 +18,20 @@ pub enum GameId {
     Lanrick,
     /// Arithmetical Croquet (1889).
     Croquet,
+    /// Lanrick, first version (1880).
+    Lanrick1880,
 }
 
 impl GameId {
     /// Every game, in the order help lists them.
-    pub const ALL: [GameId; 2] = [GameId::Lanrick, GameId::Croquet];
+    pub const ALL: [GameId; 3] = [GameId::Lanrick, GameId::Lanrick1880, GameId::Croquet];
 
     /// The id as written in commands (`lanrick`).
     pub fn as_str(self) -> &'static str {
         match self {
             GameId::Lanrick => "lanrick",
             GameId::Croquet => "croquet",
+            GameId::Lanrick1880 => "lanrick1880",
         }
     }
 
@@ -36,6 +40,7 @@ impl GameId {
         match self {
             GameId::Lanrick => "Lanrick (Third Edition, 1881)",
             GameId::Croquet => "Arithmetical Croquet (1889)",
+            GameId::Lanrick1880 => "Lanrick (first version, 1880)",
         }
     }
 }
@@ -82,6 +87,8 @@ pub enum AnyGame {
     Lanrick(Lanrick),
     /// Arithmetical Croquet.
     Croquet(Croquet),
+    /// Lanrick, first version.
+    Lanrick1880(Lanrick1880),
 }
 
 /// An event of any game.
@@ -92,6 +99,8 @@ pub enum AnyEvent {
     Lanrick(LanrickEvent),
     /// A Croquet event.
     Croquet(CroquetEvent),
+    /// A Lanrick (1880) event.
+    Lanrick1880(Lanrick1880Event),
 }
 
 macro_rules! each {
@@ -99,6 +108,7 @@ macro_rules! each {
         match $self {
             AnyGame::Lanrick($g) => $body,
             AnyGame::Croquet($g) => $body,
+            AnyGame::Lanrick1880($g) => $body,
         }
     };
 }
@@ -109,6 +119,7 @@ impl AnyGame {
         match id {
             GameId::Lanrick => AnyGame::Lanrick(Lanrick::new()),
             GameId::Croquet => AnyGame::Croquet(Croquet::new()),
+            GameId::Lanrick1880 => AnyGame::Lanrick1880(Lanrick1880::new()),
         }
     }
 
@@ -117,6 +128,7 @@ impl AnyGame {
         match self {
             AnyGame::Lanrick(_) => GameId::Lanrick,
             AnyGame::Croquet(_) => GameId::Croquet,
+            AnyGame::Lanrick1880(_) => GameId::Lanrick1880,
         }
     }
 
@@ -140,6 +152,15 @@ impl AnyGame {
         each!(self, g => g.legal_moves().iter().map(|m| g.format_move(m)).collect())
     }
 
+    /// How many legal moves there are; the same as the length of the list, except where the
+    /// list is too long to make (Lanrick 1880's set-up).
+    pub fn legal_move_count(&self) -> u64 {
+        match self {
+            AnyGame::Lanrick1880(g) => g.legal_move_count(),
+            _ => self.legal_moves_text().len() as u64,
+        }
+    }
+
     /// Reads and plays `text` for `seat`; on error the game is unchanged.
     pub fn play_text(&mut self, seat: Seat, text: &str) -> Result<Vec<AnyEvent>, PlayError> {
         match self {
@@ -152,6 +173,11 @@ impl AnyGame {
                 .play_text(seat, text)?
                 .into_iter()
                 .map(AnyEvent::Croquet)
+                .collect()),
+            AnyGame::Lanrick1880(g) => Ok(g
+                .play_text(seat, text)?
+                .into_iter()
+                .map(AnyEvent::Lanrick1880)
                 .collect()),
         }
     }
@@ -167,6 +193,10 @@ impl AnyGame {
         match self {
             AnyGame::Lanrick(_) => crate::lanrick::parse_written(text).is_ok(),
             AnyGame::Croquet(_) => crate::croquet::parse_step(text).is_ok(),
+            AnyGame::Lanrick1880(_) => {
+                let t = text.trim();
+                t.starts_with('*') || crate::lanrick::parse_written(t).is_ok()
+            }
         }
     }
 
@@ -205,6 +235,9 @@ mod tests {
         assert_eq!("lanrick".parse::<GameId>(), Ok(GameId::Lanrick));
         assert_eq!("Lanrick".parse::<GameId>(), Ok(GameId::Lanrick));
         let err = "chess".parse::<GameId>().unwrap_err();
-        assert!(err.to_string().contains("the games are lanrick, croquet"));
+        assert!(
+            err.to_string()
+                .contains("the games are lanrick, lanrick1880, croquet")
+        );
     }
 }

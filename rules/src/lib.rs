@@ -20,6 +20,7 @@ pub mod croquet;
 pub mod game;
 mod hash;
 pub mod lanrick;
+pub mod lanrick1880;
 pub mod seat;
 
 pub use any::{AnyEvent, AnyGame, GameId, UnknownGame};

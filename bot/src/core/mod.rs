@@ -299,6 +299,24 @@ impl Core {
                     name,
                 }
             }
+            AnyGame::Lanrick1880(g) => {
+                let events: Vec<_> = events
+                    .iter()
+                    .filter_map(|e| {
+                        if let AnyEvent::Lanrick1880(e) = e {
+                            Some(e.clone())
+                        } else {
+                            None
+                        }
+                    })
+                    .collect();
+                Reply::Board {
+                    png: muster_render::lanrick1880::png(g, &events, names),
+                    alt: muster_render::lanrick1880::alt_text(g, names),
+                    text: muster_render::text::lanrick1880(g),
+                    name,
+                }
+            }
             AnyGame::Croquet(g) => {
                 let events: Vec<_> = events
                     .iter()

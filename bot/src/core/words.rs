@@ -3,6 +3,7 @@
 
 use muster_rules::croquet::{Croquet, CroquetEvent, Status, target_name};
 use muster_rules::lanrick::{BorderReason, Lanrick, LanrickEvent, Phase};
+use muster_rules::lanrick1880::{Event as Lanrick1880Event, Lanrick1880};
 use muster_rules::{AnyEvent, AnyGame, EndReason, Game, GameId, Outcome, Seat};
 
 use crate::store::GameRecord;
@@ -29,8 +30,79 @@ pub fn prompt(game: &AnyGame, prefix: &str) -> String {
     let text = match game {
         AnyGame::Lanrick(g) => lanrick_prompt(g),
         AnyGame::Croquet(g) => croquet_prompt(g),
+        AnyGame::Lanrick1880(g) => lanrick1880_prompt(g),
     };
     text.replace("`move ", &format!("`{prefix}move "))
+}
+
+fn lanrick1880_prompt(g: &Lanrick1880) -> String {
+    use muster_rules::lanrick1880::Phase as P;
+    match g.phase() {
+        P::Setup => {
+            "set all ten men on the border, e.g. `move W:a1,c1,e1,g1,h2 B:a8,c8,e8,g8,h7`".into()
+        }
+        P::Choose => {
+            "choose the rendezvous by its centre, e.g. `move d4` (none of your men may be in it)"
+                .into()
+        }
+        P::Play => {
+            let b = g.budget().unwrap_or(0);
+            let shift = if g.shifter() == g.to_move() {
+                ", or shift the mark one square, e.g. `move *e5`"
+            } else {
+                ""
+            };
+            format!("play up to {b} squares, each man once, e.g. `move c1-c3 d1-e2`{shift}")
+        }
+        P::Capture => "take one of the ringed men, e.g. `move xe5`".into(),
+        P::Wanderers => "move a ringed wanderer to the border, e.g. `move e5-e1`".into(),
+        P::Over => "nothing: the game is over".into(),
+    }
+}
+
+fn lanrick1880_event(e: &Lanrick1880Event, name: &dyn Fn(Seat) -> String) -> Option<String> {
+    use Lanrick1880Event as E;
+    Some(match e {
+        E::SetUp => "White has set up the men.".into(),
+        E::Chosen { seat, square } => {
+            format!("{} chose the rendezvous around {square}.", name(*seat))
+        }
+        E::Shifted {
+            seat,
+            from,
+            to,
+            carried,
+        } => {
+            let with = if carried.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    ", carrying {}",
+                    carried
+                        .iter()
+                        .map(|(a, b)| format!("{a}-{b}"))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                )
+            };
+            format!("{} shifted the mark {from}-{to}{with}.", name(*seat))
+        }
+        E::Stepped { .. } => return None,
+        E::Passed { seat } => format!("{} cannot move and passes.", name(*seat)),
+        E::RendezvousWon { seat } => format!(
+            "{} has every man in the rendezvous and wins it!",
+            name(*seat)
+        ),
+        E::Took { seat, square } => format!("{} takes the man on {square}.", name(*seat)),
+        E::ToBorder { seat, from, to } => format!(
+            "{} moves the wanderer {from}-{to} to the border.",
+            name(*seat)
+        ),
+        E::GameWon { seat } => format!("{} has taken the last man and wins the game!", name(*seat)),
+        E::Drawn { .. } => {
+            "The same position has occurred three times this round: the game is drawn.".into()
+        }
+    })
 }
 
 fn croquet_prompt(g: &Croquet) -> String {
@@ -106,6 +178,19 @@ pub fn events(events: &[AnyEvent], name: &dyn Fn(Seat) -> String, game: &AnyGame
                 out.push(croquet_event(e, name));
                 continue;
             }
+            AnyEvent::Lanrick1880(e) => {
+                if let Lanrick1880Event::Stepped { seat, from, to } = e {
+                    stepper = Some(*seat);
+                    steps.push(format!("{from}-{to}"));
+                } else {
+                    if let Some(s) = stepper.take() {
+                        out.push(format!("{} played {}.", name(s), steps.join(" ")));
+                        steps.clear();
+                    }
+                    out.extend(lanrick1880_event(e, name));
+                }
+                continue;
+            }
         };
         if let LanrickEvent::Stepped { seat, from, to } = e {
             stepper = Some(*seat);
@@ -123,7 +208,7 @@ pub fn events(events: &[AnyEvent], name: &dyn Fn(Seat) -> String, game: &AnyGame
             LanrickEvent::MarkSet { seat, square } => {
                 let zone = match game {
                     AnyGame::Lanrick(g) => span(g),
-                    AnyGame::Croquet(_) => String::new(),
+                    AnyGame::Croquet(_) | AnyGame::Lanrick1880(_) => String::new(),
                 };
                 format!(
                     "{} set the mark on {square}: the rendezvous is {zone}.",
@@ -310,6 +395,14 @@ to the border alternately; the player with fewer men (or the loser) sets the nex
 5. Taking four men wins. The same position three times in a round, or agreement, draws.\n\
 Full rules, with every ruling: docs/rules/lanrick.md."
             .into(),
+        GameId::Lanrick1880 => "Lanrick, first version (Lewis Carroll, December 1880). Two players, five men each.\n\
+1. White sets all ten men on border squares.\n\
+2. Black chooses the rendezvous: any 3×3 block holding none of Black's men (it may hold White's).\n\
+3. White plays first. Each turn a player moves as many squares as he has men, split among his men; each man keeps to one line and is moved at most once a turn; men never pass over men.\n\
+4. Instead of moving, the player who did not choose may shift the mark one square (the men inside move with it), as long as he has not yet moved a man this round, the new block holds none of his men, and no two men would share a square.\n\
+5. As soon as a player has all his men in, he takes one of the other's men that is not in, and moves the other's wanderers to the border. The loser chooses the next rendezvous; the winner plays first. A player with no men left loses.\n\
+Full rules, with Carroll's clarifications of 1881: docs/rules/lanrick1880.md."
+            .into(),
         GameId::Croquet => "Arithmetical Croquet (Lewis Carroll, 1889). Two players move balls along the numbers 0 to 100; \
 White starts. Each turn a player steps 1 to 8 forward.\n\
 1. The hoops are 10, 20, … 90, to be taken in order, then the peg, 100. To take a hoop, go from below it to the \
@@ -333,6 +426,13 @@ pub fn notation(game: GameId) -> String {
 • a turn: its steps from-to, in order, separated by spaces — `c1-c3 d1-e2` (a man moving twice: `c1-c2 c2-c4`)\n\
 • taking a man after a won rendezvous: `x` and his square — `xe5`\n\
 • each man moved to the border (wanderers, equalising, returns): one step — `e5-e1`"
+            .into(),
+        GameId::Lanrick1880 => "Lanrick (1880) notation: squares a1–h8, a1 bottom-left.\n\
+• the set-up, all ten men: `W:a1,c1,e1,g1,h2 B:a8,c8,e8,g8,h7`\n\
+• choosing the rendezvous: its centre — `d4`\n\
+• a turn: steps from-to, each man once — `c1-c3 d1-e2`\n\
+• shifting the mark: `*` and the new centre — `*e5`\n\
+• taking a man: `xe5`; moving a wanderer to the border: `e5-e1`"
             .into(),
         GameId::Croquet => "Croquet notation: a step is how far you move — `1` to `8` forward, `-1` to `-8` back \
 (back only to return below a missed hoop or the peg). Example: from 17, `6` goes to 23 and takes hoop 20."

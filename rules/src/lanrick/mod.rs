@@ -13,15 +13,15 @@
 
 mod board;
 mod notation;
-mod position;
-mod turns;
+pub(crate) mod position;
+pub(crate) mod turns;
 
 use serde::Serialize;
 use serde_json::json;
 
 pub use board::{Axis, BORDER, Direction, FIELD, Square, Squares, border_destinations, squares};
 pub use notation::{Written, parse_written};
-pub use turns::{MAX_STEPS, Path, Step};
+pub use turns::{MAX_STEPS, ManRule, Path, Step};
 
 use crate::game::{EndReason, Game, NotationError, Outcome, PlayError};
 use crate::seat::{Seat, Table, Team};
@@ -466,6 +466,7 @@ impl Lanrick {
                     zone,
                     steps,
                     name(rival),
+                    ManRule::SameLine,
                 )
                 .map_err(Self::illegal)?;
                 self.men[seat.index()] = checked.own;
@@ -639,10 +640,16 @@ impl Lanrick {
             Phase::Play => {
                 let zone = self.rendezvous().unwrap_or(0);
                 let budget = self.budget().unwrap_or(0);
-                turns::distinct_turns(self.men(seat), self.men(other(seat)), budget, zone)
-                    .into_iter()
-                    .map(|(_, p)| LanrickMove::Turn(p.steps().to_vec()))
-                    .collect()
+                turns::distinct_turns(
+                    self.men(seat),
+                    self.men(other(seat)),
+                    budget,
+                    zone,
+                    ManRule::SameLine,
+                )
+                .into_iter()
+                .map(|(_, p)| LanrickMove::Turn(p.steps().to_vec()))
+                .collect()
             }
             Phase::Capture => {
                 let zone = self.rendezvous().unwrap_or(0);

@@ -36,15 +36,16 @@ fn seat_char(seat: Seat) -> char {
     if seat == Seat::WHITE { 'w' } else { 'b' }
 }
 
-pub(super) fn write(g: &Lanrick) -> String {
+/// The board field of a position string: ranks 8 to 1, `W`/`B`, digits for empty runs.
+pub(crate) fn board_field(men: [Squares; 2]) -> String {
     let mut board = String::new();
     for rank in (0..8u8).rev() {
         let mut empty = 0;
         for file in 0..8u8 {
             let bit = Square::new(file, rank).map_or(0, Square::bit);
-            let c = if g.men[0] & bit != 0 {
+            let c = if men[0] & bit != 0 {
                 'W'
-            } else if g.men[1] & bit != 0 {
+            } else if men[1] & bit != 0 {
                 'B'
             } else {
                 empty += 1;
@@ -63,6 +64,11 @@ pub(super) fn write(g: &Lanrick) -> String {
             board.push('/');
         }
     }
+    board
+}
+
+pub(super) fn write(g: &Lanrick) -> String {
+    let board = board_field(g.men);
     let side = match g.outcome {
         Some(Outcome::Winner { team, .. }) => {
             if team == Team::WHITE {
@@ -85,7 +91,8 @@ pub(super) fn write(g: &Lanrick) -> String {
     )
 }
 
-fn read_board(text: &str, errors: &mut Vec<String>) -> [Squares; 2] {
+/// Reads a board field, adding any problem to `errors`.
+pub(crate) fn read_board(text: &str, errors: &mut Vec<String>) -> [Squares; 2] {
     let mut men = [0; 2];
     let ranks: Vec<&str> = text.split('/').collect();
     if ranks.len() != 8 {

@@ -26,6 +26,15 @@ impl std::fmt::Display for Step {
     }
 }
 
+/// How often a man may be moved in one turn.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ManRule {
+    /// More than once, along one line through his starting square (Third Edition, Rule 4).
+    SameLine,
+    /// At most once (first version, Carroll's "safest rule" of June 1881).
+    Once,
+}
+
 /// The most steps a turn can have: each step moves at least one square, and no budget exceeds
 /// the five men a player starts with.
 pub const MAX_STEPS: usize = 5;
@@ -117,6 +126,7 @@ pub fn search(
     opp: Squares,
     budget: u8,
     zone: Option<Squares>,
+    rule: ManRule,
     mut visit: impl FnMut(Squares, &Path),
 ) {
     let mut start = Node {
@@ -148,6 +158,9 @@ pub fn search(
             let left = budget.saturating_sub(node.used);
             for i in 0..node.n {
                 let man = node.men[i];
+                if rule == ManRule::Once && man.axis.is_some() {
+                    continue;
+                }
                 let dirs: &[Direction] = match man.axis {
                     None => &Direction::ALL,
                     Some(axis) => &axis.directions(),
@@ -200,9 +213,10 @@ pub fn distinct_turns(
     opp: Squares,
     budget: u8,
     zone: Squares,
+    rule: ManRule,
 ) -> Vec<(Squares, Path)> {
     let mut best: HashMap<Squares, Path, Fast> = HashMap::default();
-    search(own, opp, budget, Some(zone), |after, path| {
+    search(own, opp, budget, Some(zone), rule, |after, path| {
         best.entry(after)
             .and_modify(|p| {
                 if *path < *p {
@@ -310,6 +324,7 @@ pub fn check_turn(
     zone: Squares,
     steps: &[Step],
     opponent: &str,
+    rule: ManRule,
 ) -> Result<Checked, String> {
     let mut men: Vec<Man> = squares(own)
         .map(|s| Man {
@@ -364,6 +379,12 @@ pub fn check_turn(
             });
         };
         let man = men[idx];
+        if rule == ManRule::Once && man.axis.is_some() {
+            return Err(format!(
+                "{step}: the man that began this turn on {} has already moved; each man is moved at most once a turn (Carroll, June 1881)",
+                man.start
+            ));
+        }
         if let Some(axis) = man.axis
             && axis != dir.axis()
         {
@@ -431,7 +452,16 @@ mod tests {
     fn a_man_may_go_back_along_his_line() {
         // L3-3: `c1-c2 c2-c1` is a legal turn.
         let own = set(&["c1"]);
-        let r = check_turn(own, 0, 2, sq("d4").zone(), &steps("c1-c2 c2-c1"), "Black").unwrap();
+        let r = check_turn(
+            own,
+            0,
+            2,
+            sq("d4").zone(),
+            &steps("c1-c2 c2-c1"),
+            "Black",
+            ManRule::SameLine,
+        )
+        .unwrap();
         assert_eq!(r, Checked { own, won: false });
     }
 
@@ -445,18 +475,53 @@ mod tests {
             sq("d4").zone(),
             &steps("c1-c2 c2-d3"),
             "Black",
+            ManRule::SameLine,
         )
         .unwrap_err();
         assert!(err.contains("must keep to that line"), "{err}");
     }
 
     #[test]
+    fn under_the_once_rule_a_man_moves_once() {
+        // L0-3 (Carroll, June 1881): each man is touched at most once a turn.
+        let own = set(&["c1", "d1"]);
+        let err =
+            check_turn(own, 0, 5, 0, &steps("c1-c2 c2-c3"), "Black", ManRule::Once).unwrap_err();
+        assert!(
+            err.contains("each man is moved at most once a turn"),
+            "{err}"
+        );
+        assert!(check_turn(own, 0, 5, 0, &steps("c1-c3 d1-d2"), "Black", ManRule::Once).is_ok());
+        // Without second moves, going out and back is impossible: the start is not a result.
+        let turns = distinct_turns(set(&["a1"]), 0, 2, sq("d5").zone(), ManRule::Once);
+        assert_eq!(turns.len(), 6);
+    }
+
+    #[test]
     fn the_mark_is_no_obstacle_but_men_are() {
         // Rule 3, L3-2
         let own = set(&["d1"]);
-        let r = check_turn(own, 0, 4, sq("d3").zone(), &steps("d1-d5"), "Black").unwrap();
+        let r = check_turn(
+            own,
+            0,
+            4,
+            sq("d3").zone(),
+            &steps("d1-d5"),
+            "Black",
+            ManRule::SameLine,
+        )
+        .unwrap();
         assert_eq!(r.own, set(&["d5"]));
-        let err = check_turn(own, set(&["d3"]), 4, 0, &steps("d1-d5"), "Black").unwrap_err();
+        let err = check_turn(
+            own,
+            set(&["d3"]),
+            4,
+            0,
+            &steps("d1-d5"),
+            "Black",
+            ManRule::SameLine,
+        )
+        .unwrap_err();
         assert!(err.contains("passes over the man on d3"), "{err}");
     }
 
@@ -464,17 +529,43 @@ mod tests {
     fn a_square_left_earlier_in_the_turn_may_be_entered() {
         // L3-3: obstruction is checked step by step, in order.
         let own = set(&["d1", "d2"]);
-        let ok = check_turn(own, 0, 3, 0, &steps("d2-e3 d1-d3"), "Black").unwrap();
+        let ok = check_turn(
+            own,
+            0,
+            3,
+            0,
+            &steps("d2-e3 d1-d3"),
+            "Black",
+            ManRule::SameLine,
+        )
+        .unwrap();
         assert_eq!(ok.own, set(&["e3", "d3"]));
-        let err = check_turn(own, 0, 3, 0, &steps("d1-d3 d2-e3"), "Black").unwrap_err();
+        let err = check_turn(
+            own,
+            0,
+            3,
+            0,
+            &steps("d1-d3 d2-e3"),
+            "Black",
+            ManRule::SameLine,
+        )
+        .unwrap_err();
         assert!(err.contains("passes over the man on d2"), "{err}");
     }
 
     #[test]
     fn budget_counts_every_square_of_every_step() {
         // Rule 4, L3-3
-        let err =
-            check_turn(set(&["c1", "d1"]), 0, 2, 0, &steps("c1-c3 d1-e2"), "Black").unwrap_err();
+        let err = check_turn(
+            set(&["c1", "d1"]),
+            0,
+            2,
+            0,
+            &steps("c1-c3 d1-e2"),
+            "Black",
+            ManRule::SameLine,
+        )
+        .unwrap_err();
         assert!(
             err.contains("3 squares exceed this turn's budget of 2"),
             "{err}"
@@ -486,9 +577,27 @@ mod tests {
         // L3-5
         let zone = sq("d4").zone();
         let own = set(&["c2", "e2"]);
-        let won = check_turn(own, 0, 2, zone, &steps("c2-c3 e2-e3"), "Black").unwrap();
+        let won = check_turn(
+            own,
+            0,
+            2,
+            zone,
+            &steps("c2-c3 e2-e3"),
+            "Black",
+            ManRule::SameLine,
+        )
+        .unwrap();
         assert!(won.won);
-        let err = check_turn(own, 0, 4, zone, &steps("c2-c3 e2-e3 e3-e4"), "Black").unwrap_err();
+        let err = check_turn(
+            own,
+            0,
+            4,
+            zone,
+            &steps("c2-c3 e2-e3 e3-e4"),
+            "Black",
+            ManRule::SameLine,
+        )
+        .unwrap_err();
         assert!(err.contains("leave out e3-e4"), "{err}");
     }
 
@@ -496,7 +605,7 @@ mod tests {
     fn distinct_turns_merge_orders_of_the_same_steps() {
         // Two men, budget 2: each may step once (or one man twice).
         let own = set(&["a1", "h1"]);
-        let turns = distinct_turns(own, 0, 2, sq("d5").zone());
+        let turns = distinct_turns(own, 0, 2, sq("d5").zone(), ManRule::SameLine);
         let canon: Vec<String> = turns
             .iter()
             .map(|(_, p)| {
@@ -532,9 +641,14 @@ mod tests {
     fn marks_by_full_search(own: Squares, opp: Squares) -> Squares {
         let outside = FIELD & !squares(own).fold(0, |acc, s| acc | s.zone());
         let mut marks = 0;
-        search(own, opp, own.count_ones() as u8, None, |after, _| {
-            marks |= covering_marks(after)
-        });
+        search(
+            own,
+            opp,
+            own.count_ones() as u8,
+            None,
+            ManRule::SameLine,
+            |after, _| marks |= covering_marks(after),
+        );
         marks & outside
     }
 

@@ -1,0 +1,837 @@
+//! Lanrick, first version (Lewis Carroll, The Monthly Packet, December 1880), with Carroll's
+//! answers of March and June 1881, as ruled in RULINGS.md L0-1 … L0-7. It shares the board,
+//! lines, turn search and moves to the border with the Third Edition ([`crate::lanrick`]).
+//!
+//! ```
+//! use muster_rules::lanrick1880::Lanrick1880;
+//! use muster_rules::{Game, Seat};
+//!
+//! let mut game = Lanrick1880::new();
+//! game.play_text(Seat::WHITE, "W:a1,c1,e1,g1,h2 B:a8,c8,e8,g8,h7").unwrap();
+//! game.play_text(Seat::BLACK, "d4").unwrap();          // Black chooses the rendezvous
+//! game.play_text(Seat::WHITE, "*d5").unwrap();         // White shifts the mark instead of moving
+//! assert_eq!(game.phase_name(), "play");
+//! ```
+
+mod notation;
+
+use serde::Serialize;
+use serde_json::json;
+
+use crate::game::{EndReason, Game, NotationError, Outcome, PlayError};
+use crate::lanrick::position::{board_field, read_board};
+use crate::lanrick::turns::{self, ManRule};
+use crate::lanrick::{
+    BORDER, Direction, FIELD, Square, Squares, Step, border_destinations, squares,
+};
+use crate::seat::{Seat, Table};
+
+/// Men each player has (Rule 1).
+pub const MEN: u32 = 5;
+
+/// What the game is waiting for.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// White sets all ten men on the border (Rule 2, L0-1).
+    Setup,
+    /// The chooser picks the rendezvous (Rule 3, L0-2, L0-6).
+    Choose,
+    /// Playing for the rendezvous (Rules 4, 5).
+    Play,
+    /// The winner takes a man (Rule 6).
+    Capture,
+    /// The winner moves the loser's wanderers to the border (Rule 6).
+    Wanderers,
+    /// The game is over.
+    Over,
+}
+
+impl Phase {
+    /// The machine interface's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Setup => "setup",
+            Phase::Choose => "choose",
+            Phase::Play => "play",
+            Phase::Capture => "capture",
+            Phase::Wanderers => "wanderers",
+            Phase::Over => "over",
+        }
+    }
+
+    fn from_name(name: &str) -> Option<Phase> {
+        [
+            Phase::Setup,
+            Phase::Choose,
+            Phase::Play,
+            Phase::Capture,
+            Phase::Wanderers,
+            Phase::Over,
+        ]
+        .into_iter()
+        .find(|p| p.name() == name)
+    }
+
+    /// What a move looks like in this phase.
+    pub fn asks(self) -> &'static str {
+        match self {
+            Phase::Setup => {
+                "set all ten men on the border, such as W:a1,c1,e1,g1,h2 B:a8,c8,e8,g8,h7"
+            }
+            Phase::Choose => "choose the rendezvous by its centre square, such as d4",
+            Phase::Play => {
+                "play a turn as steps from-to, each man once, such as c1-c3 d1-e2; or shift the mark, such as *e5"
+            }
+            Phase::Capture => "take a man with x and his square, such as xe5",
+            Phase::Wanderers => "move a wanderer to the border with one step, such as e5-e1",
+            Phase::Over => "nothing: the game is over",
+        }
+    }
+}
+
+/// One decision.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Move {
+    /// All ten men set on the border (L0-1).
+    Setup {
+        /// White's five.
+        white: Squares,
+        /// Black's five.
+        black: Squares,
+    },
+    /// The rendezvous chosen by its centre (L0-2).
+    Choose(Square),
+    /// Steps, each man at most once (L0-3).
+    Turn(Vec<Step>),
+    /// The mark shifted one square, to this new centre (L0-4).
+    Shift(Square),
+    /// The winner takes the man on this square (L0-5).
+    Take(Square),
+    /// A wanderer moved to the border (L0-5).
+    ToBorder(Step),
+}
+
+/// What happened.
+#[derive(Clone, PartialEq, Debug, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// White set up the men.
+    SetUp,
+    /// The rendezvous was chosen.
+    Chosen { seat: Seat, square: Square },
+    /// The mark was shifted, carrying the men in the rendezvous (from, to).
+    Shifted {
+        seat: Seat,
+        from: Square,
+        to: Square,
+        carried: Vec<(Square, Square)>,
+    },
+    /// One step of a turn.
+    Stepped {
+        seat: Seat,
+        from: Square,
+        to: Square,
+    },
+    /// No legal step or shift: a pass.
+    Passed { seat: Seat },
+    /// All the player's men are in the rendezvous.
+    RendezvousWon { seat: Seat },
+    /// The winner took a man.
+    Took { seat: Seat, square: Square },
+    /// The winner moved a wanderer to the border.
+    ToBorder {
+        seat: Seat,
+        from: Square,
+        to: Square,
+    },
+    /// The other has no men left.
+    GameWon { seat: Seat },
+    /// Drawn by repetition.
+    Drawn { reason: EndReason },
+}
+
+/// A position counted for repetition (L0-7, L3-12), with the shifting privilege.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+struct Counted {
+    men: [Squares; 2],
+    mark: Option<Square>,
+    side: Seat,
+    shifter: Option<Seat>,
+}
+
+/// A game of Lanrick, first version.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Lanrick1880 {
+    men: [Squares; 2],
+    mark: Option<Square>,
+    taken: [u8; 2],
+    phase: Phase,
+    side: Seat,
+    shifter: Option<Seat>,
+    outcome: Option<Outcome>,
+    seen: Vec<Counted>,
+}
+
+impl Default for Lanrick1880 {
+    fn default() -> Self {
+        Lanrick1880::new()
+    }
+}
+
+fn list(set: Squares) -> String {
+    squares(set)
+        .map(|s| s.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn illegal(reason: String) -> PlayError {
+    PlayError::Illegal(reason)
+}
+
+/// The direction of a one-square move from `from` to `to`, if they are neighbours.
+fn one_step(from: Square, to: Square) -> Option<Direction> {
+    Direction::ALL
+        .into_iter()
+        .find(|d| from.go(*d, 1) == Some(to))
+}
+
+impl Lanrick1880 {
+    /// A new game: White sets up the men (L0-1).
+    pub fn new() -> Lanrick1880 {
+        Lanrick1880 {
+            men: [0, 0],
+            mark: None,
+            taken: [0, 0],
+            phase: Phase::Setup,
+            side: Seat::WHITE,
+            shifter: None,
+            outcome: None,
+            seen: Vec::new(),
+        }
+    }
+
+    /// The squares of `seat`'s men.
+    pub fn men(&self, seat: Seat) -> Squares {
+        self.men[seat.index()]
+    }
+
+    /// Every occupied square.
+    pub fn occupied(&self) -> Squares {
+        self.men[0] | self.men[1]
+    }
+
+    /// The mark (the rendezvous's centre).
+    pub fn mark(&self) -> Option<Square> {
+        self.mark
+    }
+
+    /// The rendezvous: the 3×3 block around the mark.
+    pub fn rendezvous(&self) -> Option<Squares> {
+        self.mark.map(Square::zone)
+    }
+
+    /// Men `seat` has taken.
+    pub fn taken(&self, seat: Seat) -> u8 {
+        self.taken[seat.index()]
+    }
+
+    /// The phase.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// Who may still shift the mark this round (L0-4).
+    pub fn shifter(&self) -> Option<Seat> {
+        self.shifter
+    }
+
+    /// The budget of the player to move in play: his men on the board (L0-3).
+    pub fn budget(&self) -> Option<u8> {
+        (self.phase == Phase::Play).then(|| self.men(self.side).count_ones() as u8)
+    }
+
+    /// The men a shift of the mark would carry: every man in the rendezvous (L0-4).
+    pub fn carried(&self) -> Squares {
+        self.rendezvous().unwrap_or(0) & self.occupied()
+    }
+
+    /// Where the player to move could shift the mark now, with why not for the others.
+    fn shift_refusal(&self, to: Square) -> Option<String> {
+        let seat = self.side;
+        let Some(mark) = self.mark else {
+            return Some("there is no mark to shift".into());
+        };
+        if self.phase != Phase::Play || self.shifter != Some(seat) {
+            return Some(if self.shifter.is_none() && self.phase == Phase::Play {
+                "the mark can no longer be shifted this round: the player who may shift it has moved a man (Rule 5)".into()
+            } else {
+                "only the player who did not choose the rendezvous may shift the mark, until he moves a man (Rule 5)".into()
+            });
+        }
+        let Some(dir) = one_step(mark, to) else {
+            return Some(format!(
+                "*{to}: the mark moves one square, to a neighbour of {mark} (Rule 5)"
+            ));
+        };
+        if to.is_border() {
+            return Some(format!(
+                "*{to}: the mark may not go to a border square (Rule 5)"
+            ));
+        }
+        let old = mark.zone();
+        let mine = self.men(seat);
+        if mine & old != 0 {
+            return Some(format!(
+                "*{to}: your man on {} is in the rendezvous and would be carried into the new one, which may not include your men (Rule 5)",
+                list(mine & old)
+            ));
+        }
+        let new = to.zone();
+        if mine & new != 0 {
+            return Some(format!(
+                "*{to}: the new rendezvous would include your man on {} (Rule 5)",
+                list(mine & new)
+            ));
+        }
+        let carried = old & self.occupied();
+        let stay = self.occupied() & !carried;
+        for s in squares(carried) {
+            if let Some(t) = s.go(dir, 1)
+                && stay & t.bit() != 0
+            {
+                return Some(format!(
+                    "*{to}: the man on {s} would be carried onto the man on {t}; the mark may not move that way (Rule 5)"
+                ));
+            }
+        }
+        None
+    }
+
+    /// The squares the mark may be shifted to now (L0-4).
+    pub fn legal_shifts(&self) -> Vec<Square> {
+        let Some(mark) = self.mark else {
+            return Vec::new();
+        };
+        let mut out: Vec<Square> = Direction::ALL
+            .into_iter()
+            .filter_map(|d| mark.go(d, 1))
+            .filter(|to| self.shift_refusal(*to).is_none())
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// Centres the chooser may pick: blocks holding none of his men; if every block holds one,
+    /// any block (our decision, docs/rules/lanrick1880.md).
+    pub fn legal_centres(&self) -> Squares {
+        if self.phase != Phase::Choose {
+            return 0;
+        }
+        let mine = self.men(self.side);
+        let free = squares(FIELD)
+            .filter(|c| c.zone() & mine == 0)
+            .fold(0, |a, c| a | c.bit());
+        if free != 0 { free } else { FIELD }
+    }
+
+    fn all_in(&self, seat: Seat) -> bool {
+        let men = self.men(seat);
+        self.rendezvous().is_some_and(|z| men != 0 && men & !z == 0)
+    }
+
+    fn wanderers(&self) -> Squares {
+        let zone = self.rendezvous().unwrap_or(0);
+        self.men(self.side.opponent()) & !zone & FIELD
+    }
+
+    fn can_step(&self, seat: Seat) -> bool {
+        let free = !self.occupied();
+        squares(self.men(seat)).any(|s| s.zone() & free != 0)
+    }
+
+    fn finish(&mut self, outcome: Outcome) {
+        self.outcome = Some(outcome);
+        self.phase = Phase::Over;
+    }
+
+    fn count_position(&mut self, events: &mut Vec<Event>) {
+        let now = Counted {
+            men: self.men,
+            mark: self.mark,
+            side: self.side,
+            shifter: self.shifter,
+        };
+        self.seen.push(now);
+        if self.seen.iter().filter(|p| **p == now).count() >= 3 {
+            self.finish(Outcome::Draw {
+                reason: EndReason::Repetition,
+            });
+            events.push(Event::Drawn {
+                reason: EndReason::Repetition,
+            });
+        }
+    }
+
+    fn win_rendezvous(&mut self, seat: Seat, events: &mut Vec<Event>) {
+        self.phase = Phase::Capture;
+        self.side = seat;
+        self.shifter = None;
+        events.push(Event::RendezvousWon { seat });
+    }
+
+    /// After a turn or shift by the side to move: checks the rendezvous (L0-5) and passes on.
+    fn after_turn(&mut self, events: &mut Vec<Event>) {
+        let (me, them) = (self.side, self.side.opponent());
+        if self.all_in(me) {
+            return self.win_rendezvous(me, events);
+        }
+        if self.all_in(them) {
+            return self.win_rendezvous(them, events);
+        }
+        self.side = them;
+        self.count_position(events);
+        self.settle(events);
+    }
+
+    /// Passes for a player with neither a step nor a shift, and skipped wanderer phases.
+    fn settle(&mut self, events: &mut Vec<Event>) {
+        loop {
+            match self.phase {
+                Phase::Wanderers if self.wanderers() == 0 => {
+                    self.phase = Phase::Choose;
+                    self.side = self.side.opponent();
+                    return;
+                }
+                Phase::Play if !self.can_step(self.side) && self.legal_shifts().is_empty() => {
+                    events.push(Event::Passed { seat: self.side });
+                    self.side = self.side.opponent();
+                    self.count_position(events);
+                }
+                _ => return,
+            }
+        }
+    }
+
+    fn apply(&mut self, mv: &Move) -> Result<Vec<Event>, PlayError> {
+        let seat = self.side;
+        let rival = seat.opponent();
+        let mut events = Vec::new();
+        match (self.phase, mv) {
+            (Phase::Setup, Move::Setup { white, black }) => {
+                for (who, men) in [("White", *white), ("Black", *black)] {
+                    if men.count_ones() != MEN {
+                        return Err(illegal(format!(
+                            "{who} has {} men; each player has five (Rule 1)",
+                            men.count_ones()
+                        )));
+                    }
+                    if men & !BORDER != 0 {
+                        return Err(illegal(format!(
+                            "{} is not a border square: all men start on the border (Rule 2)",
+                            list(men & !BORDER)
+                        )));
+                    }
+                }
+                if white & black != 0 {
+                    return Err(illegal(format!(
+                        "{} would hold two men",
+                        list(white & black)
+                    )));
+                }
+                self.men = [*white, *black];
+                self.phase = Phase::Choose;
+                self.side = Seat::BLACK;
+                events.push(Event::SetUp);
+            }
+            (Phase::Choose, Move::Choose(centre)) => {
+                if centre.is_border() {
+                    return Err(illegal(format!(
+                        "{centre} is on the border: the rendezvous's centre is b2 to g7, so the block fits on the board (Rule 3)"
+                    )));
+                }
+                if self.legal_centres() & centre.bit() == 0 {
+                    let mine = self.men(seat) & centre.zone();
+                    return Err(illegal(format!(
+                        "the rendezvous around {centre} would include your man on {}; it may not include the chooser's men (Rule 3)",
+                        list(mine)
+                    )));
+                }
+                self.mark = Some(*centre);
+                self.seen.clear();
+                self.phase = Phase::Play;
+                self.side = rival;
+                self.shifter = Some(rival);
+                events.push(Event::Chosen {
+                    seat,
+                    square: *centre,
+                });
+                // As soon as: the first player may already have every man in (our decision, as L3-5).
+                if self.all_in(rival) {
+                    self.win_rendezvous(rival, &mut events);
+                } else {
+                    self.count_position(&mut events);
+                    self.settle(&mut events);
+                }
+            }
+            (Phase::Play, Move::Shift(to)) => {
+                if let Some(why) = self.shift_refusal(*to) {
+                    return Err(illegal(why));
+                }
+                let from = self.mark.unwrap_or(*to);
+                let dir = one_step(from, *to).unwrap_or(Direction::N);
+                let carried_men = self.carried();
+                let mut carried = Vec::new();
+                for side in [Seat::WHITE, Seat::BLACK] {
+                    let moving = self.men(side) & carried_men;
+                    let moved = squares(moving)
+                        .filter_map(|s| s.go(dir, 1))
+                        .fold(0, |a, t| a | t.bit());
+                    self.men[side.index()] = (self.men(side) & !moving) | moved;
+                }
+                for s in squares(carried_men) {
+                    if let Some(t) = s.go(dir, 1) {
+                        carried.push((s, t));
+                    }
+                }
+                self.mark = Some(*to);
+                events.push(Event::Shifted {
+                    seat,
+                    from,
+                    to: *to,
+                    carried,
+                });
+                self.after_turn(&mut events);
+            }
+            (Phase::Play, Move::Turn(steps)) => {
+                let budget = self.budget().unwrap_or(0);
+                let zone = self.rendezvous().unwrap_or(0);
+                let checked = turns::check_turn(
+                    self.men(seat),
+                    self.men(rival),
+                    budget,
+                    zone,
+                    steps,
+                    rival.colour(),
+                    ManRule::Once,
+                )
+                .map_err(illegal)?;
+                self.men[seat.index()] = checked.own;
+                if self.shifter == Some(seat) {
+                    self.shifter = None;
+                }
+                events.extend(steps.iter().map(|s| Event::Stepped {
+                    seat,
+                    from: s.from,
+                    to: s.to,
+                }));
+                self.after_turn(&mut events);
+            }
+            (Phase::Capture, Move::Take(sq)) => {
+                let zone = self.rendezvous().unwrap_or(0);
+                if self.men(rival) & sq.bit() == 0 {
+                    return Err(illegal(if self.men(seat) & sq.bit() != 0 {
+                        format!(
+                            "the man on {sq} is your own: take one of {}'s men",
+                            rival.colour()
+                        )
+                    } else {
+                        format!(
+                            "there is no man on {sq}: take one of {}'s men",
+                            rival.colour()
+                        )
+                    }));
+                }
+                if zone & sq.bit() != 0 {
+                    return Err(illegal(format!(
+                        "the man on {sq} is in the rendezvous: take one who is not in ({}) (Rule 6)",
+                        list(self.men(rival) & !zone)
+                    )));
+                }
+                self.men[rival.index()] &= !sq.bit();
+                self.taken[seat.index()] += 1;
+                events.push(Event::Took { seat, square: *sq });
+                if self.men(rival) == 0 {
+                    self.finish(Outcome::Winner {
+                        team: Table::TWO_PLAYERS.team_of(seat),
+                        reason: EndReason::Goal,
+                    });
+                    events.push(Event::GameWon { seat });
+                } else {
+                    self.phase = Phase::Wanderers;
+                    self.settle(&mut events);
+                }
+            }
+            (Phase::Wanderers, Move::ToBorder(step)) => {
+                let wanderers = self.wanderers();
+                if wanderers & step.from.bit() == 0 {
+                    return Err(illegal(format!(
+                        "{step}: the men to move to the border are {}'s wanderers: {}",
+                        rival.colour(),
+                        list(wanderers)
+                    )));
+                }
+                let allowed = border_destinations(step.from, self.occupied());
+                if allowed & step.to.bit() == 0 {
+                    return Err(illegal(format!(
+                        "{step}: the wanderer on {} may go to {} (Rule 6)",
+                        step.from,
+                        list(allowed)
+                    )));
+                }
+                self.men[rival.index()] ^= step.from.bit() ^ step.to.bit();
+                events.push(Event::ToBorder {
+                    seat,
+                    from: step.from,
+                    to: step.to,
+                });
+                self.settle(&mut events);
+            }
+            (Phase::Over, _) => return Err(PlayError::GameOver),
+            (phase, _) => {
+                return Err(illegal(format!(
+                    "this is not a move for the {} phase: {}",
+                    phase.name(),
+                    phase.asks()
+                )));
+            }
+        }
+        Ok(events)
+    }
+
+    fn moves(&self) -> Vec<Move> {
+        let seat = self.side;
+        match self.phase {
+            // Every way of setting ten men on 28 squares: far too many to list (see the rules
+            // document); `legal_move_count` gives their number.
+            Phase::Setup => Vec::new(),
+            Phase::Choose => squares(self.legal_centres()).map(Move::Choose).collect(),
+            Phase::Play => {
+                let zone = self.rendezvous().unwrap_or(0);
+                let budget = self.budget().unwrap_or(0);
+                let mut out: Vec<Move> = self.legal_shifts().into_iter().map(Move::Shift).collect();
+                out.extend(
+                    turns::distinct_turns(
+                        self.men(seat),
+                        self.men(seat.opponent()),
+                        budget,
+                        zone,
+                        ManRule::Once,
+                    )
+                    .into_iter()
+                    .map(|(_, p)| Move::Turn(p.steps().to_vec())),
+                );
+                out
+            }
+            Phase::Capture => squares(self.men(seat.opponent()) & !self.rendezvous().unwrap_or(0))
+                .map(Move::Take)
+                .collect(),
+            Phase::Wanderers => squares(self.wanderers())
+                .flat_map(|from| {
+                    squares(border_destinations(from, self.occupied()))
+                        .map(move |to| Move::ToBorder(Step { from, to }))
+                })
+                .collect(),
+            Phase::Over => Vec::new(),
+        }
+    }
+
+    /// How many legal moves there are (in the set-up phase, the number of ways to set the men).
+    pub fn legal_move_count(&self) -> u64 {
+        if self.phase == Phase::Setup {
+            // C(28, 5) places for White's men, then C(23, 5) for Black's.
+            98_280 * 33_649
+        } else {
+            self.moves().len() as u64
+        }
+    }
+
+    fn board_rows(&self) -> Vec<String> {
+        board_field(self.men)
+            .split('/')
+            .map(|rank| {
+                rank.chars()
+                    .flat_map(|c| match c.to_digit(10) {
+                        Some(n) => vec!['.'; n as usize],
+                        None => vec![c],
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Reads a position string: `<board> <phase> <side> <mark> <taken> <shifter>`.
+    pub fn from_position(text: &str) -> Result<Lanrick1880, String> {
+        let f: Vec<&str> = text.split_whitespace().collect();
+        if f.len() != 6 {
+            return Err(format!(
+                "expected 6 fields (board phase side mark taken shifter), found {}",
+                f.len()
+            ));
+        }
+        let mut errors = Vec::new();
+        let men = read_board(f[0], &mut errors);
+        let phase = Phase::from_name(f[1]).ok_or_else(|| format!("unknown phase `{}`", f[1]))?;
+        let seat = |c: &str| match c {
+            "w" => Ok(Some(Seat::WHITE)),
+            "b" => Ok(Some(Seat::BLACK)),
+            "-" => Ok(None),
+            o => Err(format!("`{o}` is not w, b or -")),
+        };
+        let side = seat(f[2])?.ok_or("the side to move is w or b")?;
+        let mark = match f[3] {
+            "-" => None,
+            m => Some(
+                m.parse::<Square>()
+                    .map_err(|()| format!("mark `{m}` is not a square"))?,
+            ),
+        };
+        let taken = match f[4]
+            .split_once('-')
+            .map(|(a, b)| (a.parse::<u8>(), b.parse::<u8>()))
+        {
+            Some((Ok(a), Ok(b))) if a <= 5 && b <= 5 => [a, b],
+            _ => return Err(format!("taken `{}` is not two counts such as 1-0", f[4])),
+        };
+        let shifter = seat(f[5])?;
+        if !errors.is_empty() {
+            return Err(errors.join("; "));
+        }
+        for (i, s) in [Seat::WHITE, Seat::BLACK].into_iter().enumerate() {
+            let expected = MEN - taken[1 - i] as u32;
+            if phase != Phase::Setup && men[i].count_ones() != expected {
+                return Err(format!(
+                    "{} has {} men but should have {expected}",
+                    s.colour(),
+                    men[i].count_ones()
+                ));
+            }
+        }
+        let mut game = Lanrick1880 {
+            men,
+            mark,
+            taken,
+            phase,
+            side,
+            shifter,
+            outcome: None,
+            seen: Vec::new(),
+        };
+        if phase == Phase::Play {
+            if mark.is_none() {
+                return Err("the play phase needs a mark".into());
+            }
+            game.seen.push(Counted {
+                men,
+                mark,
+                side,
+                shifter,
+            });
+        }
+        Ok(game)
+    }
+
+    fn write_position(&self) -> String {
+        let letter = |s: Seat| if s == Seat::WHITE { "w" } else { "b" };
+        let side = match self.outcome {
+            Some(Outcome::Winner { team, .. }) => {
+                if team.index() == 0 {
+                    "w"
+                } else {
+                    "b"
+                }
+            }
+            Some(Outcome::Draw { .. }) => "=",
+            None => letter(self.side),
+        };
+        format!(
+            "{} {} {side} {} {}-{} {}",
+            board_field(self.men),
+            self.phase.name(),
+            self.mark.map_or("-".into(), |m| m.to_string()),
+            self.taken[0],
+            self.taken[1],
+            self.shifter.map_or("-", letter)
+        )
+    }
+}
+
+impl Game for Lanrick1880 {
+    type Move = Move;
+    type Event = Event;
+
+    fn table(&self) -> &'static Table {
+        &Table::TWO_PLAYERS
+    }
+
+    fn to_move(&self) -> Option<Seat> {
+        (self.phase != Phase::Over).then_some(self.side)
+    }
+
+    fn phase_name(&self) -> &'static str {
+        self.phase.name()
+    }
+
+    fn legal_moves(&self) -> Vec<Move> {
+        self.moves()
+    }
+
+    fn play(&mut self, seat: Seat, mv: &Move) -> Result<Vec<Event>, PlayError> {
+        if self.outcome.is_some() {
+            return Err(PlayError::GameOver);
+        }
+        if seat != self.side {
+            return Err(PlayError::NotYourTurn {
+                to_move: Some(self.side),
+                name: self.table().seat_name(self.side),
+            });
+        }
+        let mut next = self.clone();
+        let events = next.apply(mv)?;
+        *self = next;
+        Ok(events)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
+        notation::parse(self.phase, text)
+    }
+
+    fn format_move(&self, mv: &Move) -> String {
+        notation::format(mv)
+    }
+
+    fn position(&self) -> String {
+        self.write_position()
+    }
+
+    fn state_json(&self) -> serde_json::Value {
+        json!({
+            "board": self.board_rows(),
+            "mark": self.mark.map(|m| m.to_string()),
+            "taken": {"white": self.taken[0], "black": self.taken[1]},
+            "budget": self.budget(),
+            "shifter": self.shifter.map(|s| self.table().seat_name(s)),
+        })
+    }
+
+    fn agree_draw(&mut self) -> Result<(), PlayError> {
+        if self.outcome.is_some() {
+            return Err(PlayError::GameOver);
+        }
+        self.finish(Outcome::AGREED);
+        Ok(())
+    }
+
+    fn resign(&mut self, seat: Seat) -> Result<(), PlayError> {
+        if self.outcome.is_some() {
+            return Err(PlayError::GameOver);
+        }
+        self.finish(Outcome::resignation(self.table(), seat));
+        Ok(())
+    }
+}
