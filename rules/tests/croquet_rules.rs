@@ -259,3 +259,32 @@ fn errors_leave_the_game_as_it_was_and_only_the_mover_moves() {
         })
     );
 }
+
+#[test]
+fn steps_are_read_strictly() {
+    // C-1: one optional sign, one digit 1–8.
+    let g = Croquet::new();
+    assert!(refused(&g, "++3").contains("not a step"));
+    assert!(refused(&g, "+-3").contains("not a step"));
+    assert!(refused(&g, "3.0").contains("not a step"));
+    let mut ok = g.clone();
+    play(&mut ok, "+3");
+    assert_eq!(ok.ball(Seat::WHITE).pos, 3);
+    assert!(Croquet::from_position("0/10/n 0/10/n w - 0,x,3").is_err());
+}
+
+#[test]
+fn two_passes_can_follow_each_other_but_not_three() {
+    // C-3, C-4, C-7, C-8: White misses 10 with 8 from 9 while Black is in hoop 10 needing 8:
+    // Black is barred (8 and 1) and passes; White's only way back, -8, would repeat 8 while
+    // Black is in the hoop, so White passes too; then Black comes out.
+    let mut g = at("9/10/n 10/10/h8 w - 0,0");
+    let ev = play(&mut g, "8");
+    let passes: Vec<&CroquetEvent> = ev
+        .iter()
+        .filter(|e| matches!(e, CroquetEvent::Passed { .. }))
+        .collect();
+    assert_eq!(passes.len(), 2, "{ev:?}");
+    assert_eq!(g.to_move(), Some(Seat::BLACK));
+    assert_eq!(moves(&g), ["8"]);
+}

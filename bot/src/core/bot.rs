@@ -124,14 +124,18 @@ fn choose_croquet(g: &Croquet, level: Level, rng: &mut Rng) -> Option<Step> {
 }
 
 /// A hint for the player to move: the best step, what it does, and the result it keeps. Among
-/// the steps that keep the result it prefers one that does not miss, then the longest.
+/// the steps that keep the result it prefers one that does not lose at once (a second miss),
+/// then one that does not miss, then the longest.
 pub fn hint(g: &Croquet) -> Option<(Step, Value, Croquet)> {
     let (value, best) = solve::analyse(g);
     let seat = g.to_move()?;
     let step = *best.iter().max_by_key(|s| {
         let after = solve::after(g, **s);
+        let survives = after
+            .outcome()
+            .is_none_or(|o| o.winner().map(|t| t.index()) == Some(seat.index()));
         let clean = after.ball(seat).status != muster_rules::croquet::Status::Missed;
-        (clean, s.0)
+        (survives, clean, s.0)
     })?;
     Some((step, value, solve::after(g, step)))
 }

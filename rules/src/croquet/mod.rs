@@ -349,8 +349,10 @@ impl Croquet {
         self.settle(events);
     }
 
-    /// Passes for players who have no legal step (C-3, C-4, C-8). A pass lifts the bar, so the
-    /// other can always move afterwards.
+    /// Passes for players who have no legal step (C-3, C-4, C-8). Two passes can follow each
+    /// other: a ball at T−1 that misses with 8 bars the other, in his hoop needing 1 or 8, who
+    /// passes; its only way back, −8, is then forbidden by C-7, so it passes too. After two passes
+    /// the bar is lifted and both runs are broken, so the first passer can move: never three.
     fn settle(&mut self, events: &mut Vec<CroquetEvent>) {
         for _ in 0..2 {
             if self.outcome.is_some() || !self.legal_steps().is_empty() {
@@ -391,19 +393,25 @@ pub fn target_name(target: u8) -> String {
     }
 }
 
-/// Reads a step: `1` … `8`, `-1` … `-8` (a leading `+` is allowed).
+/// Reads a step: `1` … `8`, `-1` … `-8` (a single leading `+` is allowed).
 pub fn parse_step(text: &str) -> Result<Step, NotationError> {
     let t = text.trim();
-    let digits = t.strip_prefix('+').unwrap_or(t);
-    match digits.parse::<i8>() {
-        Ok(n) if n != 0 && n.unsigned_abs() <= MAX_STEP => Ok(Step(n)),
-        Ok(_) => Err(NotationError::new(
-            t,
-            "a step is 1 to 8 forward or -1 to -8 back (C-1)",
-        )),
-        Err(_) => Err(NotationError::new(
+    let (sign, digits) = match t.as_bytes().first() {
+        Some(b'-') => (-1, &t[1..]),
+        Some(b'+') => (1, &t[1..]),
+        _ => (1, t),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(NotationError::new(
             t,
             "not a step: write how far to move, 1 to 8, or -1 to -8 back after a miss",
+        ));
+    }
+    match digits.parse::<i8>() {
+        Ok(n) if (1..=MAX_STEP as i8).contains(&n) => Ok(Step(sign * n)),
+        _ => Err(NotationError::new(
+            t,
+            "a step is 1 to 8 forward or -1 to -8 back (C-1)",
         )),
     }
 }

@@ -128,7 +128,11 @@ impl Croquet {
                 _ => return Err(format!("bar `{b}` is not 1–8 or -")),
             },
         };
-        let runs: Vec<u8> = f[4].split(',').filter_map(|r| r.parse().ok()).collect();
+        let runs: Vec<u8> = f[4]
+            .split(',')
+            .map(|r| r.parse::<u8>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| format!("runs `{}` are not two numbers such as 0,3", f[4]))?;
         let [a, b] = runs[..] else {
             return Err(format!("runs `{}` are not two numbers such as 0,3", f[4]));
         };

@@ -2,8 +2,8 @@
 //! every position reachable from the start, and the moves that keep it.
 //!
 //! Croquet's positions form no cycles: a ball only moves back once after each miss, a second
-//! miss ends the game, and a pass lifts the bar so the other can always move (so two passes never
-//! follow each other). A memoised depth-first search therefore values every position from its
+//! miss ends the game, and passes come at most two in a row (after two, the bar is lifted and
+//! both keeping-in runs are broken), so every line of play advances a ball before long. A memoised depth-first search therefore values every position from its
 //! children; a position met again while it is still being valued would be a cycle, and is
 //! counted a draw (none occurs). Positions are keyed by everything that decides the future and
 //! nothing else: a bar of s and of 9 − s bar the same steps, so both are stored as the smaller.
