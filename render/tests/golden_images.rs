@@ -116,3 +116,20 @@ fn courses_match_their_golden_images() {
         check(&format!("croquet-{name}"), &png);
     }
 }
+
+#[test]
+fn a_lanrick1880_board_matches_its_golden_image() {
+    use muster_rules::lanrick1880::Lanrick1880;
+    // White may shift the mark; Black's man on c6 would be carried (gold ring), the dots show
+    // where the mark may go.
+    let mut game = Lanrick1880::new();
+    let mut events = Vec::new();
+    for text in ["W:a1,c1,e1,g1,h2 B:a8,c8,e8,g8,h7", "d4", "*d5", "c8-c6"] {
+        let seat = game.to_move().expect("to move");
+        events = game.play_text(seat, text).expect("legal");
+    }
+    check(
+        "lanrick1880-shift",
+        &muster_render::lanrick1880::png(&game, &events, ["Alice", "Bob"]),
+    );
+}

@@ -240,3 +240,31 @@ fn croquet_against_the_bot_in_the_console() {
     assert_eq!(analysed["value"], "win");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn lanrick1880_in_the_console() {
+    let dir = data_dir("l1880");
+    let out = console(
+        &dir,
+        "alice g new lanrick1880 @bob\nbob g accept\nalice g move W:a1,c1,e1,g1,h2 B:a8,c8,e8,g8,h7\nbob g d7\nbob g d4\nalice g *d5\nbob g c8-c6\nalice g *c5\nbob g export\n",
+    );
+    assert!(out.contains("[g] (to bob) `d7` is not legal: the rendezvous around d7 would include your man on c8, e8"), "{out}");
+    assert!(
+        out.contains("[g] bob chose the rendezvous around d4."),
+        "{out}"
+    );
+    assert!(
+        out.contains("[g] alice shifted the mark d5-c5, carrying c6-b6."),
+        "{out}"
+    );
+    let file = out
+        .lines()
+        .find_map(|l| l.split_once("] file: ").map(|(_, p)| p.to_string()))
+        .expect("an export");
+    let v = muster(&["replay", "--game", "lanrick1880", &file], "").json();
+    assert_eq!(
+        (v["applied"].as_u64(), v["state"]["mark"].as_str()),
+        (Some(5), Some("c5"))
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

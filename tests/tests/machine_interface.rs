@@ -185,3 +185,50 @@ fn croquet_replays_lists_steps_and_analyses() {
     assert_eq!(v["result"], serde_json::json!({"winner": "white"}));
     assert_eq!(muster(&["analyse", "--game", "lanrick"], "").code, 2);
 }
+
+#[test]
+fn lanrick1880_replays_shifts_and_lists_moves() {
+    let record = "W:a1,c1,e1,g1,h2 B:a8,c8,e8,g8,h7\nd4\n*d5\nc8-c6\n*c5\n";
+    let run = muster(&["replay", "--game", "lanrick1880"], record);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    let v = run.json();
+    assert_eq!(v["phase"], "play");
+    assert_eq!(v["to_move"], "black");
+    assert_eq!(v["state"]["mark"], "c5");
+    assert_eq!(v["state"]["shifter"], "white");
+    // The shift to c5 carried Black's man from c6 to b6.
+    assert_eq!(v["state"]["board"][2], ".B......");
+    // The set-up: counted, not listed.
+    let v = muster(&["moves", "--game", "lanrick1880"], "").json();
+    assert_eq!(
+        (v["phase"].as_str(), v["count"].as_u64()),
+        (Some("setup"), Some(3_307_023_720))
+    );
+    // The choice: blocks free of Black's men.
+    let v = muster(
+        &["moves", "--game", "lanrick1880"],
+        "W:a1,c1,e1,g1,h2 B:a8,c8,e8,g8,h7\n",
+    )
+    .json();
+    assert_eq!(v["to_move"], "black");
+    assert!(
+        !v["moves"]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!("d7"))
+    );
+    // A man moved twice is refused at its line.
+    let run = muster(
+        &["replay", "--game", "lanrick1880"],
+        "W:a1,c1,e1,g1,h2 B:a8,c8,e8,g8,h7\nd4\nc1-c2 c2-c3\n",
+    );
+    assert_eq!(run.code, 1);
+    let v = run.json();
+    assert_eq!(v["error"]["line"], 3);
+    assert!(
+        v["error"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("at most once a turn")
+    );
+}
