@@ -337,7 +337,7 @@ pub fn help(topic: Option<&str>, prefix: &str) -> String {
         ),
         Some(t) => match t.trim_start_matches(prefix) {
             "new" => format!(
-                "`{p}new <game> [@opponent|bot[:level]] [as white|black]` starts a game in this channel. Name an opponent to challenge them (they `accept` or `decline`), name the bot (croquet; levels easy, good, perfect), or name nobody and the other seat is open: anyone may `join`. Games: lanrick, croquet."
+                "`{p}new <game> [@opponent|bot[:level]] [as white|black]` starts a game in this channel. Name an opponent to challenge them (they `accept` or `decline`), name the bot (croquet; levels easy, good, perfect), or name nobody and the other seat is open: anyone may `join`. Games: lanrick, lanrick1880, croquet."
             ),
             "join" => format!(
                 "`{p}join [seat]` takes an open seat of this channel's game; the game starts when every seat is taken."
