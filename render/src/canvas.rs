@@ -171,7 +171,8 @@ impl Canvas {
         }
     }
 
-    /// Draws `text` with its baseline at `y`.
+    /// Draws `text` with its baseline at `y`. Glyphs are rasterised once per character, size
+    /// and quarter-pixel offset, then blended from the cache.
     pub fn text(&mut self, text: &str, x: f32, y: f32, size: f32, align: Align, c: [u8; 4]) {
         let scaled = font().as_scaled(PxScale::from(size));
         let mut pen = match align {
@@ -179,33 +180,98 @@ impl Canvas {
             Align::Center => x - Self::text_width(text, size) / 2.0,
         };
         let (w, h) = (self.pixmap.width() as i32, self.pixmap.height() as i32);
+        let base = y.floor();
         let mut prev = None;
         for ch in text.chars() {
             let id = scaled.glyph_id(ch);
             if let Some(p) = prev {
                 pen += scaled.kern(p, id);
             }
-            let glyph = id.with_scale_and_position(PxScale::from(size), ab_glyph::point(pen, y));
+            let left = pen.floor();
+            let bitmap = glyph(ch, size, pen - left, y - base);
             pen += scaled.h_advance(id);
             prev = Some(id);
-            let Some(outline) = font().outline_glyph(glyph) else {
-                continue;
-            };
-            let bounds = outline.px_bounds();
+            let Some(g) = bitmap else { continue };
+            let alpha = c[3] as u32;
             let data = self.pixmap.data_mut();
-            outline.draw(|gx, gy, coverage| {
-                let px = bounds.min.x as i32 + gx as i32;
-                let py = bounds.min.y as i32 + gy as i32;
-                if px < 0 || py < 0 || px >= w || py >= h {
-                    return;
+            for gy in 0..g.h {
+                let py = base as i32 + g.dy + gy as i32;
+                if py < 0 || py >= h {
+                    continue;
                 }
-                let alpha = coverage.clamp(0.0, 1.0) * c[3] as f32 / 255.0;
-                let i = ((py * w + px) * 4) as usize;
-                for k in 0..3 {
-                    let under = data[i + k] as f32;
-                    data[i + k] = (under + (c[k] as f32 - under) * alpha).round() as u8;
+                for gx in 0..g.w {
+                    let px = left as i32 + g.dx + gx as i32;
+                    let cov = g.cov[(gy * g.w + gx) as usize] as u32;
+                    if px < 0 || px >= w || cov == 0 {
+                        continue;
+                    }
+                    let a = cov * alpha / 255;
+                    let i = ((py * w + px) * 4) as usize;
+                    for k in 0..3 {
+                        let under = data[i + k] as u32;
+                        data[i + k] = ((under * (255 - a) + c[k] as u32 * a + 127) / 255) as u8;
+                    }
                 }
-            });
+            }
         }
     }
+}
+
+/// A rasterised glyph: its coverage and where it sits from the pen's pixel and the baseline.
+struct GlyphBitmap {
+    dx: i32,
+    dy: i32,
+    w: u32,
+    h: u32,
+    cov: Vec<u8>,
+}
+
+type GlyphKey = (char, u32, u8, u8);
+
+/// The glyph for `ch` at `size` px with the pen `fx`, `fy` pixels past a whole pixel (to a
+/// quarter pixel), from the cache or rasterised once.
+fn glyph(ch: char, size: f32, fx: f32, fy: f32) -> Option<std::sync::Arc<GlyphBitmap>> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex, OnceLock};
+    static CACHE: OnceLock<Mutex<HashMap<GlyphKey, Option<Arc<GlyphBitmap>>>>> = OnceLock::new();
+    let key = (
+        ch,
+        (size * 4.0).round() as u32,
+        (fx * 4.0).floor() as u8,
+        (fy * 4.0).floor() as u8,
+    );
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(found) = cache.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+        return found.clone();
+    }
+    let scale = PxScale::from(key.1 as f32 / 4.0);
+    let id = font().as_scaled(scale).glyph_id(ch);
+    let at = ab_glyph::point(key.2 as f32 / 4.0, key.3 as f32 / 4.0);
+    let made = font()
+        .outline_glyph(id.with_scale_and_position(scale, at))
+        .map(|outline| {
+            let b = outline.px_bounds();
+            let (w, h) = (
+                b.width().ceil().max(0.0) as u32,
+                b.height().ceil().max(0.0) as u32,
+            );
+            let mut cov = vec![0u8; (w * h) as usize];
+            outline.draw(|gx, gy, c| {
+                if gx < w && gy < h {
+                    cov[(gy * w + gx) as usize] = (c.clamp(0.0, 1.0) * 255.0).round() as u8;
+                }
+            });
+            Arc::new(GlyphBitmap {
+                dx: b.min.x.floor() as i32,
+                dy: b.min.y.floor() as i32,
+                w,
+                h,
+                cov,
+            })
+        });
+    cache
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .insert(key, made.clone());
+    made
 }
