@@ -24,7 +24,7 @@ Settings come from muster.toml and MUSTER_* variables (see muster.example.toml).
 
 A record has one move per line in the game's notation; blank lines and lines
 starting with # are skipped; without FILE it is read from standard input.
-Games: lanrick, croquet. See docs/machine-interface.md and docs/rules/.
+Games: lanrick, lanrick1880, croquet. See docs/machine-interface.md and docs/rules/.
 ";
 
 /// Exit status for bad usage or an unknown game.

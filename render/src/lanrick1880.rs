@@ -47,7 +47,7 @@ fn headline(game: &Lanrick1880, names: [&str; 2]) -> String {
         Phase::Choose => format!("{p}: choose the rendezvous (dots show where)"),
         Phase::Play => {
             let b = game.budget().unwrap_or(0);
-            if game.shifter() == Some(seat) {
+            if !game.legal_shifts().is_empty() {
                 format!("{p}: {b} squares, each man once — or shift the mark (dots)")
             } else {
                 format!("{p} to play: {b} squares, each man once")
@@ -95,7 +95,7 @@ pub fn view(game: &Lanrick1880, events: &[Event], names: [&str; 2]) -> LanrickVi
     let zone = game.rendezvous().unwrap_or(0);
     match game.phase() {
         Phase::Choose => v.dotted = squares(game.legal_centres()).collect(),
-        Phase::Play if game.shifter() == game.to_move() => {
+        Phase::Play if !game.legal_shifts().is_empty() => {
             v.dotted = game.legal_shifts();
             v.carried = squares(game.carried()).collect();
         }
@@ -120,7 +120,13 @@ pub fn view(game: &Lanrick1880, events: &[Event], names: [&str; 2]) -> LanrickVi
         game.taken(Seat::BLACK)
     ));
     if let Some(s) = game.shifter() {
-        detail.push(format!("{} may shift the mark", s.colour()));
+        let now = game.to_move() == Some(s) && !game.legal_shifts().is_empty();
+        let words = if now || game.to_move() != Some(s) {
+            "may shift the mark"
+        } else {
+            "keeps the right to shift the mark"
+        };
+        detail.push(format!("{} {words}", s.colour()));
     }
     v.detail = detail.join(" · ");
     v

@@ -97,7 +97,7 @@ fn white_sets_all_ten_men_on_the_border() {
 fn the_chooser_keeps_his_own_men_out_of_the_rendezvous() {
     // Rule 3, L0-2 (June 1881: it may hold the other's men)
     let g = started();
-    assert!(refused(&g, "d7").contains("would include your man on c8, e8"));
+    assert!(refused(&g, "d7").contains("would include your men on c8, e8"));
     assert!(refused(&g, "a4").contains("on the border"));
     let mut ok = g.clone();
     play(&mut ok, "b2");
@@ -205,7 +205,7 @@ fn the_privilege_ends_once_he_moves_a_man() {
     play(&mut g, "a1-a2");
     assert_eq!(g.shifter(), None);
     play(&mut g, "h6-h5");
-    assert!(refused(&g, "*d5").contains("can no longer be shifted this round"));
+    assert!(refused(&g, "*d5").contains("the mark cannot be shifted now"));
 }
 
 #[test]
@@ -270,5 +270,36 @@ fn the_first_player_can_win_when_the_rendezvous_is_chosen() {
     assert_eq!(
         (g.phase(), g.to_move()),
         (Phase::Capture, Some(Seat::WHITE))
+    );
+}
+
+#[test]
+fn position_strings_are_checked_and_finished_games_read_back() {
+    assert!(Lanrick1880::from_position("8/8/8/8/8/8/8/8 play w a1 0-0 w").is_err());
+    assert!(Lanrick1880::from_position("8/8/8/8/8/8/8/W7 setup w - 0-0 -").is_err());
+    assert!(
+        with(
+            &["c5", "e5", "e4", "c4", "c2"],
+            &["a8", "c8", "e8", "c3", "b2"],
+            "play w d4 0-0 -"
+        )
+        .phase()
+            == Phase::Play
+    );
+    assert!(
+        Lanrick1880::from_position("B1B1B3/8/8/2W1W3/2W1W3/2B5/1BW5/8 capture w d4 0-0 -").is_err(),
+        "c2 is out"
+    );
+    // A finished game's string reads back.
+    let mut g = with(
+        &["c3", "c4", "c5", "e4", "e5"],
+        &["a1"],
+        "capture w d4 4-0 -",
+    );
+    play(&mut g, "xa1");
+    let back = at(&g.position());
+    assert_eq!(
+        (back.position(), back.outcome()),
+        (g.position(), g.outcome())
     );
 }

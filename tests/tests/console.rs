@@ -248,7 +248,7 @@ fn lanrick1880_in_the_console() {
         &dir,
         "alice g new lanrick1880 @bob\nbob g accept\nalice g move W:a1,c1,e1,g1,h2 B:a8,c8,e8,g8,h7\nbob g d7\nbob g d4\nalice g *d5\nbob g c8-c6\nalice g *c5\nbob g export\n",
     );
-    assert!(out.contains("[g] (to bob) `d7` is not legal: the rendezvous around d7 would include your man on c8, e8"), "{out}");
+    assert!(out.contains("[g] (to bob) `d7` is not legal: the rendezvous around d7 would include your men on c8, e8"), "{out}");
     assert!(
         out.contains("[g] bob chose the rendezvous around d4."),
         "{out}"

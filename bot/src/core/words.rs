@@ -47,7 +47,7 @@ fn lanrick1880_prompt(g: &Lanrick1880) -> String {
         }
         P::Play => {
             let b = g.budget().unwrap_or(0);
-            let shift = if g.shifter() == g.to_move() {
+            let shift = if !g.legal_shifts().is_empty() {
                 ", or shift the mark one square, e.g. `move *e5`"
             } else {
                 ""

@@ -186,6 +186,12 @@ fn list(set: Squares) -> String {
         .join(", ")
 }
 
+/// `man on e4` or `men on e4, e5`.
+fn men_on(set: Squares) -> String {
+    let men = if set.count_ones() == 1 { "man" } else { "men" };
+    format!("{men} on {}", list(set))
+}
+
 fn illegal(reason: String) -> PlayError {
     PlayError::Illegal(reason)
 }
@@ -264,11 +270,10 @@ impl Lanrick1880 {
             return Some("there is no mark to shift".into());
         };
         if self.phase != Phase::Play || self.shifter != Some(seat) {
-            return Some(if self.shifter.is_none() && self.phase == Phase::Play {
-                "the mark can no longer be shifted this round: the player who may shift it has moved a man (Rule 5)".into()
-            } else {
-                "only the player who did not choose the rendezvous may shift the mark, until he moves a man (Rule 5)".into()
-            });
+            return Some(
+                "the mark cannot be shifted now: only the player who did not choose the rendezvous may shift it, and only until he first moves one of his men this round (Rule 5)"
+                    .into(),
+            );
         }
         let Some(dir) = one_step(mark, to) else {
             return Some(format!(
@@ -284,15 +289,15 @@ impl Lanrick1880 {
         let mine = self.men(seat);
         if mine & old != 0 {
             return Some(format!(
-                "*{to}: your man on {} is in the rendezvous and would be carried into the new one, which may not include your men (Rule 5)",
-                list(mine & old)
+                "*{to}: your {} in the rendezvous and would be carried into the new one, which may not include your men (Rule 5)",
+                men_on(mine & old)
             ));
         }
         let new = to.zone();
         if mine & new != 0 {
             return Some(format!(
-                "*{to}: the new rendezvous would include your man on {} (Rule 5)",
-                list(mine & new)
+                "*{to}: the new rendezvous would include your {} (Rule 5)",
+                men_on(mine & new)
             ));
         }
         let carried = old & self.occupied();
@@ -454,8 +459,8 @@ impl Lanrick1880 {
                 if self.legal_centres() & centre.bit() == 0 {
                     let mine = self.men(seat) & centre.zone();
                     return Err(illegal(format!(
-                        "the rendezvous around {centre} would include your man on {}; it may not include the chooser's men (Rule 3)",
-                        list(mine)
+                        "the rendezvous around {centre} would include your {}; it may not include the chooser's men (Rule 3)",
+                        men_on(mine)
                     )));
                 }
                 self.mark = Some(*centre);
@@ -679,7 +684,11 @@ impl Lanrick1880 {
             "-" => Ok(None),
             o => Err(format!("`{o}` is not w, b or -")),
         };
-        let side = seat(f[2])?.ok_or("the side to move is w or b")?;
+        let side = if phase == Phase::Over && f[2] == "=" {
+            Seat::WHITE
+        } else {
+            seat(f[2])?.ok_or("the side to move is w or b")?
+        };
         let mark = match f[3] {
             "-" => None,
             m => Some(
@@ -708,6 +717,16 @@ impl Lanrick1880 {
                 ));
             }
         }
+        let outcome = match (phase, f[2]) {
+            (Phase::Over, "=") => Some(Outcome::Draw {
+                reason: EndReason::Repetition,
+            }),
+            (Phase::Over, _) => Some(Outcome::Winner {
+                team: Table::TWO_PLAYERS.team_of(side),
+                reason: EndReason::Goal,
+            }),
+            _ => None,
+        };
         let mut game = Lanrick1880 {
             men,
             mark,
@@ -715,13 +734,11 @@ impl Lanrick1880 {
             phase,
             side,
             shifter,
-            outcome: None,
+            outcome,
             seen: Vec::new(),
         };
+        game.validate()?;
         if phase == Phase::Play {
-            if mark.is_none() {
-                return Err("the play phase needs a mark".into());
-            }
             game.seen.push(Counted {
                 men,
                 mark,
@@ -730,6 +747,54 @@ impl Lanrick1880 {
             });
         }
         Ok(game)
+    }
+
+    /// Checks that a position read from a string is one the rules can reach in its phase.
+    fn validate(&self) -> Result<(), String> {
+        let phase = self.phase;
+        if let Some(m) = self.mark
+            && m.is_border()
+        {
+            return Err(format!(
+                "the mark {m} is on the border; centres are b2 to g7"
+            ));
+        }
+        if phase == Phase::Setup {
+            let empty = self.occupied() == 0 && self.mark.is_none() && self.taken == [0, 0];
+            if !empty || self.side != Seat::WHITE || self.shifter.is_some() {
+                return Err(
+                    "before the set-up the board is empty, there is no mark, and White is to move"
+                        .into(),
+                );
+            }
+            return Ok(());
+        }
+        if self.men[0] & self.men[1] != 0 {
+            return Err("a square holds two men".into());
+        }
+        let needs_mark = matches!(phase, Phase::Play | Phase::Capture | Phase::Wanderers);
+        if needs_mark && self.mark.is_none() {
+            return Err(format!("the {} phase needs a mark", phase.name()));
+        }
+        if phase != Phase::Over && (self.men[0] == 0 || self.men[1] == 0) {
+            return Err("a player with no men has lost: the phase must be over".into());
+        }
+        match phase {
+            Phase::Play if self.all_in(Seat::WHITE) || self.all_in(Seat::BLACK) => {
+                Err("a player has all his men in the rendezvous: it has been won".into())
+            }
+            Phase::Capture | Phase::Wanderers if !self.all_in(self.side) => Err(format!(
+                "in the {} phase the side to move has won the rendezvous: all his men are in it",
+                phase.name()
+            )),
+            Phase::Capture | Phase::Wanderers | Phase::Choose if self.shifter.is_some() => {
+                Err("only during play may someone hold the right to shift the mark".into())
+            }
+            Phase::Wanderers if self.wanderers() == 0 => {
+                Err("no wanderer is left to move to the border".into())
+            }
+            _ => Ok(()),
+        }
     }
 
     fn write_position(&self) -> String {
