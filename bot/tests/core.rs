@@ -345,3 +345,17 @@ fn two_moves_racing_on_one_channel_apply_exactly_once() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_record_that_does_not_replay_can_be_set_aside() {
+    let store = Arc::new(MemoryStore::default());
+    let core = started(store.clone());
+    let key = ChannelKey::new("console", "general");
+    let mut record = store.load(&key).unwrap().unwrap();
+    record.moves.push("z9".into());
+    store.put_raw(&key, &serde_json::to_vec(&record).unwrap());
+    let t = texts(&say(&core, "alice", "board"));
+    assert!(t.contains("does not replay") && t.contains("`!abort`"), "{t}");
+    assert!(texts(&say(&core, "alice", "abort")).contains("set aside"));
+    assert!(texts(&say(&core, "alice", "new lanrick @bob")).contains("New game"));
+}

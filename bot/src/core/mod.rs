@@ -6,6 +6,7 @@
 mod actions;
 pub mod bot;
 pub mod command;
+mod offers;
 pub mod words;
 
 use std::sync::Arc;

@@ -1,0 +1,299 @@
+//! Offers that need the other side's answer (draws, takebacks) and hints.
+
+use muster_rules::{AnyEvent, AnyGame, Seat};
+
+use super::actions::{Replies, finish, player_seat, private, save};
+use super::words;
+use super::{Answer, Button, Core, Reply, Request, User};
+use crate::store::{ChannelKey, Ending, GameRecord};
+
+fn opponents(record: &GameRecord, game: &AnyGame, seat: usize) -> Vec<User> {
+    let team = Seat::new(seat).map(|s| game.table().team_of(s));
+    game.table()
+        .all()
+        .filter(|s| Some(game.table().team_of(*s)) != team)
+        .filter_map(|s| record.player(s.index()))
+        .map(|p| User {
+            id: p.id.clone(),
+            name: p.name.clone(),
+        })
+        .collect()
+}
+
+fn same_side(game: &AnyGame, a: usize, b: usize) -> bool {
+    match (Seat::new(a), Seat::new(b)) {
+        (Some(a), Some(b)) => game.table().team_of(a) == game.table().team_of(b),
+        _ => false,
+    }
+}
+
+pub(super) fn draw(
+    core: &Core,
+    req: &Request,
+    key: &ChannelKey,
+    mut record: GameRecord,
+    mut game: AnyGame,
+    answer: Option<Answer>,
+) -> Replies {
+    let seat = match player_seat(core, req, &record) {
+        Ok(s) => s,
+        Err(e) => return e,
+    };
+    let p = &core.prefix;
+    match (record.draw_offer, answer) {
+        (Some(by), None | Some(Answer::Accept)) if !same_side(&game, by, seat) => {
+            if let Err(e) = game.agree_draw() {
+                return private(format!("{e}."));
+            }
+            let said = format!("{} accepts the draw.", req.user.name);
+            finish(core, key, record, &game, Ending::DrawAgreed, said)
+        }
+        (Some(by), Some(Answer::Decline)) if !same_side(&game, by, seat) => {
+            record.draw_offer = None;
+            match save(core, key, record) {
+                Ok(_) => vec![Reply::Text(format!(
+                    "{} declines the draw; play on.",
+                    req.user.name
+                ))],
+                Err(e) => e,
+            }
+        }
+        (Some(_), _) => private("Your side has already offered a draw; the opponent answers it."),
+        (None, Some(_)) => private(format!("No draw has been offered. `{p}draw` offers one.")),
+        (None, None) if has_bot(&record) => {
+            private("Muster declines the draw: it plays every game out. You may `resign`.")
+        }
+        (None, None) => {
+            record.draw_offer = Some(seat);
+            let rivals = opponents(&record, &game, seat);
+            match save(core, key, record) {
+                Ok(_) => {
+                    let mut out = vec![Reply::Text(format!("{} offers a draw.", req.user.name))];
+                    for user in rivals {
+                        out.push(Reply::Mention {
+                            user,
+                            text: format!(
+                                "`{p}draw accept` or `{p}draw decline`; a move also declines."
+                            ),
+                        });
+                    }
+                    out.push(Reply::Buttons(vec![
+                        Button {
+                            label: "Accept draw".into(),
+                            command: "draw accept".into(),
+                        },
+                        Button {
+                            label: "Decline draw".into(),
+                            command: "draw decline".into(),
+                        },
+                    ]));
+                    out
+                }
+                Err(e) => e,
+            }
+        }
+    }
+}
+
+pub(super) fn takeback(
+    core: &Core,
+    req: &Request,
+    key: &ChannelKey,
+    mut record: GameRecord,
+    game: AnyGame,
+    answer: Option<Answer>,
+) -> Replies {
+    let seat = match player_seat(core, req, &record) {
+        Ok(s) => s,
+        Err(e) => return e,
+    };
+    let p = &core.prefix;
+    match (record.takeback, answer) {
+        (Some(by), None | Some(Answer::Accept)) if !same_side(&game, by, seat) => {
+            let Some(undone) = record.moves.pop() else {
+                return private("There is no move to take back.");
+            };
+            record.takeback = None;
+            record.draw_offer = None;
+            let game = match record.rebuild() {
+                Ok(g) => g,
+                Err(e) => {
+                    return private(format!(
+                        "The game does not replay without that move: {}",
+                        e.0
+                    ));
+                }
+            };
+            match save(core, key, record) {
+                Ok(record) => {
+                    let mut out = vec![Reply::Text(format!(
+                        "{} agrees: `{undone}` is taken back.",
+                        req.user.name
+                    ))];
+                    out.push(core.board(&record, &game, &[]));
+                    out.extend(core.next_up(&record, &game));
+                    out
+                }
+                Err(e) => e,
+            }
+        }
+        (Some(by), Some(Answer::Decline)) if !same_side(&game, by, seat) => {
+            record.takeback = None;
+            match save(core, key, record) {
+                Ok(_) => vec![Reply::Text(format!(
+                    "{} declines the takeback.",
+                    req.user.name
+                ))],
+                Err(e) => e,
+            }
+        }
+        (Some(_), _) => {
+            private("Your side has already asked for a takeback; the opponent answers it.")
+        }
+        (None, Some(_)) => private(format!(
+            "Nobody has asked for a takeback. `{p}takeback` asks for one."
+        )),
+        (None, None) if has_bot(&record) => {
+            // The bot agrees at once: back to the asker's last decision, taking the bot's
+            // replies back with it.
+            let mut undone = Vec::new();
+            while let Some(m) = record.moves.pop() {
+                undone.push(m);
+                let again = record
+                    .rebuild()
+                    .ok()
+                    .and_then(|g| g.to_move())
+                    .map(|s| s.index());
+                if again == Some(seat) {
+                    break;
+                }
+            }
+            let back_to_asker = record
+                .rebuild()
+                .ok()
+                .and_then(|g| g.to_move())
+                .map(|s| s.index())
+                == Some(seat);
+            if undone.is_empty() || !back_to_asker {
+                return private("There is no move of yours to take back.");
+            }
+            let game = match record.rebuild() {
+                Ok(g) => g,
+                Err(e) => {
+                    return private(format!(
+                        "The game does not replay without those moves: {}",
+                        e.0
+                    ));
+                }
+            };
+            undone.reverse();
+            match save(core, key, record) {
+                Ok(record) => {
+                    let mut out = vec![Reply::Text(format!(
+                        "Muster agrees: `{}` taken back.",
+                        undone.join("`, `")
+                    ))];
+                    out.push(core.board(&record, &game, &[]));
+                    out.extend(core.next_up(&record, &game));
+                    out
+                }
+                Err(e) => e,
+            }
+        }
+        (None, None) => {
+            let Some(last) = record.moves.last().cloned() else {
+                return private("There is no move to take back.");
+            };
+            record.takeback = Some(seat);
+            let rivals = opponents(&record, &game, seat);
+            match save(core, key, record) {
+                Ok(_) => {
+                    let mut out = vec![Reply::Text(format!(
+                        "{} asks to take back the last move, `{last}`.",
+                        req.user.name
+                    ))];
+                    for user in rivals {
+                        out.push(Reply::Mention {
+                            user,
+                            text: format!("`{p}takeback accept` or `{p}takeback decline`."),
+                        });
+                    }
+                    out.push(Reply::Buttons(vec![
+                        Button {
+                            label: "Allow takeback".into(),
+                            command: "takeback accept".into(),
+                        },
+                        Button {
+                            label: "Refuse takeback".into(),
+                            command: "takeback decline".into(),
+                        },
+                    ]));
+                    out
+                }
+                Err(e) => e,
+            }
+        }
+    }
+}
+
+pub(super) fn has_bot(record: &GameRecord) -> bool {
+    record.seats.iter().any(|s| {
+        s.player
+            .as_ref()
+            .is_some_and(|p| super::bot::level_of(&p.id).is_some())
+    })
+}
+
+pub(super) fn hint(core: &Core, req: &Request, record: &GameRecord, game: &AnyGame) -> Replies {
+    let AnyGame::Croquet(g) = game else {
+        return private(format!(
+            "Hints are given for Arithmetical Croquet, which Muster has solved; not for {}.",
+            game.id().title()
+        ));
+    };
+    if !has_bot(record) {
+        return private(
+            "Hints are given only in games against the bot: in a game between people they would be help from outside.",
+        );
+    }
+    let Some(seat) = game.to_move() else {
+        return private("The game is over.");
+    };
+    if record
+        .player(seat.index())
+        .is_some_and(|p| p.id != req.user.id)
+        && record.is_player(&req.user.id)
+    {
+        return private("Hints are for your own decision; it is the bot's turn.");
+    }
+    let Some((step, value, after)) = super::bot::hint(g) else {
+        return private("There is no step to hint at.");
+    };
+    let name = |s: Seat| {
+        record
+            .player(s.index())
+            .map_or_else(|| Core::seat_name(game, s), |p| p.name.clone())
+    };
+    let mut probe = g.clone();
+    let events: Vec<AnyEvent> = match muster_rules::Game::play(&mut probe, seat, &step) {
+        Ok(ev) => ev.into_iter().map(AnyEvent::Croquet).collect(),
+        Err(_) => Vec::new(),
+    };
+    let _ = after;
+    let what = words::events(&events, &name, game).join(" ");
+    let outlook = match value {
+        muster_rules::croquet::solve::Value::Win => {
+            "With it you can force a win, whatever the bot does."
+        }
+        muster_rules::croquet::solve::Value::Loss => {
+            "The bot can force a win whatever you play; this is among the best tries."
+        }
+        muster_rules::croquet::solve::Value::Draw => {
+            "With best play on both sides the game is drawn."
+        }
+    };
+    private(format!(
+        "Hint: `{}move {}` — {what} {outlook}",
+        core.prefix, step.0
+    ))
+}
