@@ -355,7 +355,10 @@ fn a_record_that_does_not_replay_can_be_set_aside() {
     record.moves.push("z9".into());
     store.put_raw(&key, &serde_json::to_vec(&record).unwrap());
     let t = texts(&say(&core, "alice", "board"));
-    assert!(t.contains("does not replay") && t.contains("`!abort`"), "{t}");
+    assert!(
+        t.contains("does not replay") && t.contains("`!abort`"),
+        "{t}"
+    );
     assert!(texts(&say(&core, "alice", "abort")).contains("set aside"));
     assert!(texts(&say(&core, "alice", "new lanrick @bob")).contains("New game"));
 }

@@ -267,8 +267,13 @@ fn steps_are_read_strictly() {
     assert!(refused(&g, "++3").contains("not a step"));
     assert!(refused(&g, "+-3").contains("not a step"));
     assert!(refused(&g, "3.0").contains("not a step"));
+    assert!(
+        refused(&g, "+3").contains("not a step"),
+        "the notation is exactly 1–8 and -1–-8"
+    );
+    assert!(refused(&g, "03").contains("not a step"));
     let mut ok = g.clone();
-    play(&mut ok, "+3");
+    play(&mut ok, " 3 ");
     assert_eq!(ok.ball(Seat::WHITE).pos, 3);
     assert!(Croquet::from_position("0/10/n 0/10/n w - 0,x,3").is_err());
 }

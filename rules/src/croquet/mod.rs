@@ -323,6 +323,7 @@ impl Croquet {
                         seat: me,
                         target: t,
                     });
+                    ball.status = Status::Missed;
                     if before.missed_once {
                         self.balls[me.index()] = ball;
                         self.finish(them, events);
@@ -393,25 +394,23 @@ pub fn target_name(target: u8) -> String {
     }
 }
 
-/// Reads a step: `1` … `8`, `-1` … `-8` (a single leading `+` is allowed).
+/// Reads a step: exactly `1` … `8`, or `-1` … `-8` (surrounding spaces are ignored).
 pub fn parse_step(text: &str) -> Result<Step, NotationError> {
     let t = text.trim();
-    let (sign, digits) = match t.as_bytes().first() {
-        Some(b'-') => (-1, &t[1..]),
-        Some(b'+') => (1, &t[1..]),
-        _ => (1, t),
+    let (sign, digit) = match t.as_bytes() {
+        [d] => (1, *d),
+        [b'-', d] => (-1, *d),
+        _ => (0, 0),
     };
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(NotationError::new(
-            t,
-            "not a step: write how far to move, 1 to 8, or -1 to -8 back after a miss",
-        ));
-    }
-    match digits.parse::<i8>() {
-        Ok(n) if (1..=MAX_STEP as i8).contains(&n) => Ok(Step(sign * n)),
-        _ => Err(NotationError::new(
+    match digit {
+        b'1'..=b'8' => Ok(Step(sign * (digit - b'0') as i8)),
+        b'0' | b'9' => Err(NotationError::new(
             t,
             "a step is 1 to 8 forward or -1 to -8 back (C-1)",
+        )),
+        _ => Err(NotationError::new(
+            t,
+            "not a step: write how far to move, 1 to 8, or -1 to -8 back after a miss",
         )),
     }
 }
