@@ -157,6 +157,33 @@ impl From<NotationError> for PlayError {
     }
 }
 
+/// Plays a move on `game` all or nothing: checks that the game goes on and that `seat` is to
+/// move, then applies `change` to a copy, which replaces the game only if it succeeds. A refused
+/// move therefore leaves the game exactly as it was.
+pub fn play_checked<G: Game, T>(
+    game: &mut G,
+    seat: Seat,
+    change: impl FnOnce(&mut G) -> Result<T, PlayError>,
+) -> Result<T, PlayError> {
+    if game.outcome().is_some() {
+        return Err(PlayError::GameOver);
+    }
+    match game.to_move() {
+        Some(expected) if expected != seat => {
+            return Err(PlayError::NotYourTurn {
+                to_move: Some(expected),
+                name: game.table().seat_name(expected),
+            });
+        }
+        None => return Err(PlayError::GameOver),
+        _ => {}
+    }
+    let mut next = game.clone();
+    let result = change(&mut next)?;
+    *game = next;
+    Ok(result)
+}
+
 /// A game of Muster: its position, whose decision it is, and the moves that can be made.
 ///
 /// Implementations keep their state valid at all times: [`Game::play`] checks a move fully and

@@ -440,21 +440,14 @@ impl Game for Croquet {
     }
 
     fn play(&mut self, seat: Seat, step: &Step) -> Result<Vec<CroquetEvent>, PlayError> {
-        if self.outcome.is_some() {
-            return Err(PlayError::GameOver);
-        }
-        if seat != self.side {
-            return Err(PlayError::NotYourTurn {
-                to_move: Some(self.side),
-                name: self.table().seat_name(self.side),
-            });
-        }
-        if let Some(why) = self.refusal(*step) {
-            return Err(PlayError::Illegal(why));
-        }
-        let mut events = Vec::new();
-        self.apply(*step, &mut events);
-        Ok(events)
+        crate::game::play_checked(self, seat, |next| {
+            if let Some(why) = next.refusal(*step) {
+                return Err(PlayError::Illegal(why));
+            }
+            let mut events = Vec::new();
+            next.apply(*step, &mut events);
+            Ok(events)
+        })
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -709,19 +709,7 @@ impl Game for Lanrick {
     }
 
     fn play(&mut self, seat: Seat, mv: &LanrickMove) -> Result<Vec<LanrickEvent>, PlayError> {
-        if self.outcome.is_some() {
-            return Err(PlayError::GameOver);
-        }
-        if seat != self.side {
-            return Err(PlayError::NotYourTurn {
-                to_move: Some(self.side),
-                name: self.table().seat_name(self.side),
-            });
-        }
-        let mut next = self.clone();
-        let events = next.apply(mv)?;
-        *self = next;
-        Ok(events)
+        crate::game::play_checked(self, seat, |next| next.apply(mv))
     }
 
     fn outcome(&self) -> Option<Outcome> {

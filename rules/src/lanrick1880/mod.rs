@@ -843,19 +843,7 @@ impl Game for Lanrick1880 {
     }
 
     fn play(&mut self, seat: Seat, mv: &Move) -> Result<Vec<Event>, PlayError> {
-        if self.outcome.is_some() {
-            return Err(PlayError::GameOver);
-        }
-        if seat != self.side {
-            return Err(PlayError::NotYourTurn {
-                to_move: Some(self.side),
-                name: self.table().seat_name(self.side),
-            });
-        }
-        let mut next = self.clone();
-        let events = next.apply(mv)?;
-        *self = next;
-        Ok(events)
+        crate::game::play_checked(self, seat, |next| next.apply(mv))
     }
 
     fn outcome(&self) -> Option<Outcome> {
