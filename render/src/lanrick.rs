@@ -60,15 +60,6 @@ pub struct LanrickView {
     pub detail: String,
 }
 
-fn span(mark: Square) -> String {
-    let corner = |df: i8, dr: i8| {
-        let f = (mark.file() as i8 + df).clamp(0, 7) as u8;
-        let r = (mark.rank() as i8 + dr).clamp(0, 7) as u8;
-        Square::new(f, r).map(|s| s.to_string()).unwrap_or_default()
-    };
-    format!("{}–{}", corner(-1, -1), corner(1, 1))
-}
-
 impl LanrickView {
     /// The view of `game` after `events` (the last decision's), with the players' names.
     pub fn new(game: &Lanrick, events: &[LanrickEvent], names: [&str; 2]) -> LanrickView {
@@ -109,7 +100,7 @@ impl LanrickView {
         );
         view.detail = match game.mark() {
             Some(m) if game.phase() != Phase::Mark => {
-                format!("Rendezvous {} (mark {m}) · {taken}", span(m))
+                format!("Rendezvous {} (mark {m}) · {taken}", m.block_name())
             }
             _ => taken,
         };

@@ -1,20 +1,11 @@
 //! The board of Lanrick's first version: the Third Edition's picture, plus who may still shift
 //! the mark this round, where to (gold dots), and the men a shift would carry (gold rings).
 
-use muster_rules::lanrick::{Square, squares};
+use muster_rules::lanrick::squares;
 use muster_rules::lanrick1880::{Event, Lanrick1880, Phase};
 use muster_rules::{EndReason, Game, Outcome, Seat};
 
 use crate::lanrick::{LanrickView, draw, encode};
-
-fn span(mark: Square) -> String {
-    let corner = |d: i8| {
-        let f = (mark.file() as i8 + d).clamp(0, 7) as u8;
-        let r = (mark.rank() as i8 + d).clamp(0, 7) as u8;
-        Square::new(f, r).map(|s| s.to_string()).unwrap_or_default()
-    };
-    format!("{}–{}", corner(-1), corner(1))
-}
 
 fn headline(game: &Lanrick1880, names: [&str; 2]) -> String {
     if let Some(outcome) = game.outcome() {
@@ -112,7 +103,7 @@ pub fn view(game: &Lanrick1880, events: &[Event], names: [&str; 2]) -> LanrickVi
     v.headline = headline(game, names);
     let mut detail = Vec::new();
     if let Some(m) = game.mark() {
-        detail.push(format!("Rendezvous {} (mark {m})", span(m)));
+        detail.push(format!("Rendezvous {} (mark {m})", m.block_name()));
     }
     detail.push(format!(
         "Taken: White {}, Black {}",

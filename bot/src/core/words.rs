@@ -283,17 +283,7 @@ fn croquet_event(e: &CroquetEvent, name: &dyn Fn(Seat) -> String) -> String {
 }
 
 fn span(g: &Lanrick) -> String {
-    let Some(m) = g.mark() else {
-        return String::new();
-    };
-    let corner = |d: i8| {
-        let f = (m.file() as i8 + d).clamp(0, 7) as u8;
-        let r = (m.rank() as i8 + d).clamp(0, 7) as u8;
-        muster_rules::lanrick::Square::new(f, r)
-            .map(|s| s.to_string())
-            .unwrap_or_default()
-    };
-    format!("{}–{}", corner(-1), corner(1))
+    g.mark().map(|m| m.block_name()).unwrap_or_default()
 }
 
 /// The result in a sentence.

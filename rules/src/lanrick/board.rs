@@ -76,6 +76,16 @@ impl Square {
         (0..64).map(Square)
     }
 
+    /// The corners of the 3×3 block around this square, as players name a rendezvous: `c3–e5`.
+    pub fn block_name(self) -> String {
+        let corner = |d: i8| {
+            let f = (self.file() as i8 + d).clamp(0, 7) as u8;
+            let r = (self.rank() as i8 + d).clamp(0, 7) as u8;
+            Square::new(f, r).map(|s| s.to_string()).unwrap_or_default()
+        };
+        format!("{}–{}", corner(-1), corner(1))
+    }
+
     /// The square and its eight neighbours (a rendezvous when the square is the mark).
     pub fn zone(self) -> Squares {
         let mut zone = self.bit();
