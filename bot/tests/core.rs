@@ -362,3 +362,17 @@ fn a_record_that_does_not_replay_can_be_set_aside() {
     assert!(texts(&say(&core, "alice", "abort")).contains("set aside"));
     assert!(texts(&say(&core, "alice", "new lanrick @bob")).contains("New game"));
 }
+
+#[test]
+fn players_may_type_moves_casually() {
+    // The notation is exact (muster replay refuses `C1-C3`), but the core tidies case and spacing.
+    let core = started(Arc::new(MemoryStore::default()));
+    let t = texts(&say(&core, "alice", "move A8"));
+    assert!(t.contains("alice placed a man on a8"), "{t}");
+    assert_eq!(
+        muster_bot::machine::replay(muster_rules::GameId::Lanrick, "A8\n")
+            .error
+            .map(|e| e.line),
+        Some(1)
+    );
+}

@@ -187,6 +187,25 @@ impl AnyGame {
         each!(self, g => g.parse_move(text).map(|m| g.format_move(&m)))
     }
 
+    /// Tidies a move as a person types it in chat into the notation's exact form, where only
+    /// case and spacing differ: `C1-C3   d1-e2` becomes `c1-c3 d1-e2`, `w:a1,… b:…` becomes
+    /// `W:a1,… B:…`. The machine interface reads records exactly, without this.
+    pub fn normalise(&self, text: &str) -> String {
+        let spaced = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        match self {
+            AnyGame::Croquet(_) => spaced,
+            AnyGame::Lanrick(_) => spaced.to_ascii_lowercase(),
+            AnyGame::Lanrick1880(_) => {
+                let lower = spaced.to_ascii_lowercase();
+                if lower.starts_with("w:") || lower.starts_with("b:") {
+                    lower.replace("w:", "W:").replace("b:", "B:")
+                } else {
+                    lower
+                }
+            }
+        }
+    }
+
     /// Whether `text` is written like a move of this game (syntax only, not legality), so that
     /// a chat message holding just a move can be taken as one.
     pub fn is_notation(&self, text: &str) -> bool {

@@ -80,11 +80,16 @@ fn white_sets_all_ten_men_on_the_border() {
     assert!(refused(&g, "W:a1,c1,e1,g1,h2 B:a1,c8,e8,g8,h7").contains("a1 would hold two men"));
     assert!(refused(&g, "d4").contains("in the setup phase"));
     let mut g2 = g.clone();
+    // Any order of the squares; the canonical text lists them by name.
     let mv = g2
-        .parse_move("w:H2,g1,e1,c1,a1   b:h7,g8,e8,c8,a8")
-        .expect("forgiving input");
+        .parse_move("W:h2,g1,e1,c1,a1 B:h7,g8,e8,c8,a8")
+        .expect("any order");
     assert_eq!(g2.format_move(&mv), SETUP);
-    play(&mut g2, "w:H2,g1,e1,c1,a1   b:h7,g8,e8,c8,a8");
+    assert!(
+        g2.parse_move("w:h2,g1,e1,c1,a1 b:h7,g8,e8,c8,a8").is_err(),
+        "exactly W: and B:"
+    );
+    play(&mut g2, "W:h2,g1,e1,c1,a1 B:h7,g8,e8,c8,a8");
     assert_eq!(g.clone().legal_move_count(), 98_280 * 33_649);
     // L0-2: then Black chooses.
     assert_eq!(

@@ -425,5 +425,9 @@ fn notation_errors_name_the_token() {
     assert!(refused(&g, "xa8").contains("in the play phase"));
     let mut placing = Lanrick::new();
     assert!(refused(&placing, "a1-a2").contains("in the placement phase, place a man"));
-    play(&mut placing, "A1").unwrap();
+    assert!(
+        refused(&placing, "A1").contains("not a square"),
+        "the notation is lower case"
+    );
+    play(&mut placing, "a1").unwrap();
 }

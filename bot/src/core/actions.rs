@@ -526,7 +526,7 @@ fn play(
             who(&record, &game, seat)
         ));
     }
-    let canonical = match game.canonical(text) {
+    let canonical = match game.canonical(&game.normalise(text)) {
         Ok(c) => c,
         Err(e) => return private(format!("{e}. See `{}notation`.", core.prefix)),
     };

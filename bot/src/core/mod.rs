@@ -157,7 +157,9 @@ impl Core {
             .to_move()
             .and_then(|s| record.player(s.index()))
             .is_some_and(|p| p.id == user.id);
-        if record.status == crate::store::Status::Active && waits_on_user && game.is_notation(text)
+        if record.status == crate::store::Status::Active
+            && waits_on_user
+            && game.is_notation(&game.normalise(text))
         {
             return self.handle(&request(&format!("move {text}")));
         }

@@ -36,8 +36,16 @@ fn square(token: &str, whole: &str) -> Result<Square, NotationError> {
 /// Reads the syntax of a move. Case and runs of spaces are forgiven; the canonical form is
 /// lower case with single spaces.
 pub fn parse_written(text: &str) -> Result<Written, NotationError> {
-    let lower = text.trim().to_ascii_lowercase();
-    let tokens: Vec<&str> = lower.split_whitespace().collect();
+    // Exactly the notation: lower case, steps separated by single spaces. (Chat input is tidied
+    // by `normalise` before it gets here.)
+    let lower = text.trim();
+    if lower.contains("  ") || lower.contains('\t') {
+        return Err(NotationError::new(
+            lower,
+            "separate the steps of a turn with single spaces, such as c1-c3 d1-e2",
+        ));
+    }
+    let tokens: Vec<&str> = lower.split(' ').collect();
     let Some(first) = tokens.first() else {
         return Err(NotationError::new(
             "",
@@ -56,7 +64,7 @@ pub fn parse_written(text: &str) -> Result<Written, NotationError> {
     if !first.contains('-') {
         if tokens.len() > 1 {
             return Err(NotationError::new(
-                lower.as_str(),
+                lower,
                 "write one square on its own (d4), or a turn as steps from-to (c1-c3 d1-e2)",
             ));
         }
@@ -135,7 +143,10 @@ mod tests {
         assert!(matches!(parse_written("d4"), Ok(Written::Square(_))));
         assert!(matches!(parse_written("xe5"), Ok(Written::Take(_))));
         assert!(matches!(parse_written("c1-c3 d1-e2"), Ok(Written::Steps(s)) if s.len() == 2));
-        assert!(matches!(parse_written("  C1-C3   D1-E2 "), Ok(Written::Steps(s)) if s.len() == 2));
+        // Exactly the notation: capitals and double spaces are refused (chat input is tidied first).
+        assert!(parse_written("C1-C3 d1-e2").is_err());
+        assert!(parse_written("c1-c3  d1-e2").is_err());
+        assert!(matches!(parse_written(" c1-c3 d1-e2 "), Ok(Written::Steps(s)) if s.len() == 2));
     }
 
     #[test]

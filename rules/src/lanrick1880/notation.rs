@@ -26,13 +26,13 @@ fn square_list(text: &str, whole: &str) -> Result<Squares, NotationError> {
 /// Reads a move for `phase`.
 pub fn parse(phase: Phase, text: &str) -> Result<Move, NotationError> {
     let t = text.trim();
-    let lower = t.to_ascii_lowercase();
-    if lower.starts_with("w:") || lower.starts_with("b:") {
+    let lower = t;
+    if lower.starts_with("W:") || lower.starts_with("B:") {
         let (mut white, mut black) = (None, None);
-        for token in lower.split_whitespace() {
+        for token in lower.split(' ') {
             match token.split_once(':') {
-                Some(("w", list)) if white.is_none() => white = Some(square_list(list, t)?),
-                Some(("b", list)) if black.is_none() => black = Some(square_list(list, t)?),
+                Some(("W", list)) if white.is_none() => white = Some(square_list(list, t)?),
+                Some(("B", list)) if black.is_none() => black = Some(square_list(list, t)?),
                 _ => {
                     return Err(NotationError::new(
                         t,
