@@ -110,6 +110,22 @@ fn now() -> u64 {
         .unwrap_or(0)
 }
 
+/// The events of one game kind, out of a list of any game's events.
+macro_rules! events_of {
+    ($events:expr, $kind:ident) => {
+        $events
+            .iter()
+            .filter_map(|e| {
+                if let AnyEvent::$kind(e) = e {
+                    Some(e.clone())
+                } else {
+                    None
+                }
+            })
+            .collect::<Vec<_>>()
+    };
+}
+
 impl Core {
     /// A core over `store`, with `prefix` for text commands (`!`).
     pub fn new(store: Arc<dyn GameStore>, prefix: &str) -> Core {
@@ -285,16 +301,7 @@ impl Core {
         let name = format!("{}-{:03}.png", record.id, record.moves.len());
         match game {
             AnyGame::Lanrick(g) => {
-                let events: Vec<_> = events
-                    .iter()
-                    .filter_map(|e| {
-                        if let AnyEvent::Lanrick(e) = e {
-                            Some(e.clone())
-                        } else {
-                            None
-                        }
-                    })
-                    .collect();
+                let events = events_of!(events, Lanrick);
                 Reply::Board {
                     png: muster_render::lanrick::png(g, &events, names),
                     alt: muster_render::lanrick::alt_text(g, names),
@@ -303,16 +310,7 @@ impl Core {
                 }
             }
             AnyGame::Lanrick1880(g) => {
-                let events: Vec<_> = events
-                    .iter()
-                    .filter_map(|e| {
-                        if let AnyEvent::Lanrick1880(e) = e {
-                            Some(e.clone())
-                        } else {
-                            None
-                        }
-                    })
-                    .collect();
+                let events = events_of!(events, Lanrick1880);
                 Reply::Board {
                     png: muster_render::lanrick1880::png(g, &events, names),
                     alt: muster_render::lanrick1880::alt_text(g, names),
@@ -321,16 +319,7 @@ impl Core {
                 }
             }
             AnyGame::Croquet(g) => {
-                let events: Vec<_> = events
-                    .iter()
-                    .filter_map(|e| {
-                        if let AnyEvent::Croquet(e) = e {
-                            Some(e.clone())
-                        } else {
-                            None
-                        }
-                    })
-                    .collect();
+                let events = events_of!(events, Croquet);
                 let alt = muster_render::croquet::alt_text(g, names);
                 Reply::Board {
                     png: muster_render::croquet::png(g, &events, names),
