@@ -4,7 +4,7 @@
 //! the squares where the mark may go are dotted).
 
 use muster_rules::Seat;
-use muster_rules::lanrick::{Lanrick, LanrickEvent, Phase, Square, squares};
+use muster_rules::lanrick::{Lanrick, LanrickEvent, Phase, Square, Squares, squares};
 use muster_rules::{Game, Outcome};
 
 use crate::canvas::{Align, Canvas, rgb, rgba};
@@ -61,15 +61,26 @@ pub struct LanrickView {
 }
 
 impl LanrickView {
+    /// A view of these men and this mark, with nothing highlighted yet; `live` when the
+    /// rendezvous is being played for. Both editions of Lanrick start from it.
+    pub fn of_men(white: Squares, black: Squares, mark: Option<Square>, live: bool) -> LanrickView {
+        LanrickView {
+            white: squares(white).collect(),
+            black: squares(black).collect(),
+            mark,
+            live_rendezvous: live,
+            ..LanrickView::default()
+        }
+    }
+
     /// The view of `game` after `events` (the last decision's), with the players' names.
     pub fn new(game: &Lanrick, events: &[LanrickEvent], names: [&str; 2]) -> LanrickView {
-        let mut view = LanrickView {
-            white: squares(game.men(Seat::WHITE)).collect(),
-            black: squares(game.men(Seat::BLACK)).collect(),
-            mark: game.mark(),
-            live_rendezvous: game.phase() == Phase::Play,
-            ..LanrickView::default()
-        };
+        let mut view = LanrickView::of_men(
+            game.men(Seat::WHITE),
+            game.men(Seat::BLACK),
+            game.mark(),
+            game.phase() == Phase::Play,
+        );
         for e in events {
             match e {
                 LanrickEvent::Stepped { seat, from, to } => view.trails.push((*from, *to, *seat)),

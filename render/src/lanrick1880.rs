@@ -52,13 +52,12 @@ fn headline(game: &Lanrick1880, names: [&str; 2]) -> String {
 
 /// The view of `game` after `events`, with the players' names.
 pub fn view(game: &Lanrick1880, events: &[Event], names: [&str; 2]) -> LanrickView {
-    let mut v = LanrickView {
-        white: squares(game.men(Seat::WHITE)).collect(),
-        black: squares(game.men(Seat::BLACK)).collect(),
-        mark: game.mark(),
-        live_rendezvous: game.phase() == Phase::Play,
-        ..LanrickView::default()
-    };
+    let mut v = LanrickView::of_men(
+        game.men(Seat::WHITE),
+        game.men(Seat::BLACK),
+        game.mark(),
+        game.phase() == Phase::Play,
+    );
     for e in events {
         match e {
             Event::Stepped { seat, from, to } => v.trails.push((*from, *to, *seat)),
