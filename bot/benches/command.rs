@@ -28,6 +28,7 @@ fn record(id: &str, channel: &str, moves: Vec<String>) -> GameRecord {
             name: name.into(),
         }),
         accepted: true,
+        hand: None,
     };
     GameRecord {
         schema: SCHEMA,

@@ -42,6 +42,10 @@ pub fn replay(id: GameId, record: &str) -> Replay {
     let mut game = AnyGame::new(id);
     let mut applied = 0;
     for (line, text) in record_lines(record) {
+        if game.outcome().is_some() && game.is_end_mark(text) {
+            // Lanko's `+++` closes a finished game's record; it is not a move.
+            continue;
+        }
         let result = match game.to_move() {
             Some(seat) => game
                 .play_text(seat, text)

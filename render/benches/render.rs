@@ -1,4 +1,5 @@
-//! Rendering benchmarks: drawing a Lanrick board, encoding it, and both, with the PNG's size.
+//! Rendering benchmarks: drawing a Lanrick board, encoding it, and both, with the PNG's size;
+//! the Croquet course and a Lanko board drawn and encoded.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use muster_render::lanrick::{LanrickView, draw};
@@ -71,5 +72,38 @@ fn course(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, render, course);
+fn lanko(c: &mut Criterion) {
+    use muster_rules::lanko::{Lanko, Variant};
+    // A busy Lanko-88 board: 49 pieces, a three-leg capture with its crosses, N to move.
+    let mut game = Lanko::from_position(
+        Variant::L88,
+        "P.SBSP/...P..Pp/...P....ps/spP..P..p./.b.......p/p......p.b/s........s/p........./......../.SBPSP w - 0",
+    )
+    .expect("position");
+    let seat = game.to_move().expect("to move");
+    let events = game.play_text(seat, "20;22;7;N4").expect("legal");
+    let names = ["Alice", "Bob", "Carol", "Dave"];
+    let view = muster_render::lanko::LankoView::new(&game, &events, names);
+    let canvas = muster_render::lanko::draw(&view);
+    eprintln!(
+        "lanko PNG: {} bytes (zlib level 1); {} bytes with a per-image palette and the fast compressor",
+        muster_render::lanko::encode(&canvas).len(),
+        muster_render::encode::png(&canvas.pixmap).len(),
+    );
+    c.bench_function("render/lanko draw", |b| {
+        b.iter(|| muster_render::lanko::draw(black_box(&view)))
+    });
+    c.bench_function("render/lanko encode", |b| {
+        b.iter(|| muster_render::lanko::encode(black_box(&canvas)))
+    });
+    c.bench_function("render/lanko view + draw + encode", |b| {
+        b.iter(|| muster_render::lanko::png(black_box(&game), black_box(&events), names))
+    });
+    let start = Lanko::new(Variant::L103);
+    c.bench_function("render/lanko103 start, view + draw + encode", |b| {
+        b.iter(|| muster_render::lanko::png(black_box(&start), &[], names))
+    });
+}
+
+criterion_group!(benches, render, course, lanko);
 criterion_main!(benches);

@@ -14,6 +14,7 @@
 pub mod canvas;
 pub mod croquet;
 pub mod encode;
+pub mod lanko;
 pub mod lanrick;
 pub mod lanrick1880;
 pub mod text;

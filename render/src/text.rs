@@ -1,5 +1,6 @@
 //! Plain-text boards, for terminals and transcripts.
 
+use muster_rules::lanko::{Lanko, Piece, Role};
 use muster_rules::lanrick::{Lanrick, Square};
 use muster_rules::{Game, Seat};
 
@@ -63,6 +64,32 @@ fn board(
     out
 }
 
+/// The Lanko board as text: the rows from north to south, one character per cell as in the
+/// machine interface (` ` no square, `-` a light square that plays no part, `.` an empty square,
+/// `B S P` White's big castle, small castle and pawn, `b s p` Black's), cells a space apart;
+/// then a caption line with whose turn it is (or the result) and the score.
+pub fn lanko(game: &Lanko) -> String {
+    let board = game.board();
+    let mut out = String::new();
+    for r in 0..board.rows {
+        let row: Vec<String> = (0..board.cols)
+            .map(|c| {
+                let ch = match board.cell(r, c) {
+                    None => ' ',
+                    Some(sq) if board.info(sq).role == Role::Unused => '-',
+                    Some(sq) => game.cells()[sq as usize].map_or('.', Piece::to_char),
+                };
+                ch.to_string()
+            })
+            .collect();
+        out.push_str(row.join(" ").trim_end());
+        out.push('\n');
+    }
+    let view = crate::lanko::LankoView::new(game, &[], ["", "", "", ""]);
+    out.push_str(&format!("{}. {}", view.headline, view.detail));
+    out
+}
+
 /// One line: whose decision, what it is, the budget and the men taken.
 pub fn caption(game: &Lanrick) -> String {
     let taken = format!(
@@ -114,5 +141,38 @@ mod tests {
             lines[10],
             "Black to play, budget 2. taken: White 0, Black 0"
         );
+    }
+
+    #[test]
+    fn the_lanko_text_board_follows_the_machine_interface() {
+        use muster_rules::lanko::Variant;
+        // Each row is the machine interface's row with the cells a space apart.
+        for variant in Variant::ALL {
+            let game = Lanko::new(variant);
+            let text = lanko(&game);
+            let lines: Vec<&str> = text.lines().collect();
+            let state = game.state_json();
+            let rows = state["board"].as_array().unwrap();
+            assert_eq!(lines.len(), rows.len() + 1);
+            for (line, row) in lines.iter().zip(rows) {
+                let cells: String = line.chars().step_by(2).collect();
+                assert_eq!(cells.trim_end(), row.as_str().unwrap().trim_end());
+                assert!(
+                    line.chars().skip(1).step_by(2).all(|c| c == ' '),
+                    "{line:?}"
+                );
+            }
+        }
+        let game = Lanko::from_position(
+            Variant::L103,
+            "P...P/.../....../...../......./.b......./......./...../....../.../P.... w - 0",
+        );
+        let game = game.unwrap_or_else(|e| panic!("{e}"));
+        let text = lanko(&game);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "    P - . . . - P");
+        assert_eq!(lines[1], "    - . - . - . -");
+        assert_eq!(lines[5], ". b - . . . . . - . .");
+        assert_eq!(lines[11], "W to move — Black. White 6 · Black 12");
     }
 }

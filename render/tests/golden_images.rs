@@ -133,3 +133,80 @@ fn a_lanrick1880_board_matches_its_golden_image() {
         &muster_render::lanrick1880::png(&game, &events, ["Alice", "Bob"]),
     );
 }
+
+/// The seats' names on the Lanko goldens, in turn order (s, w, n, e).
+const LANKO_NAMES: [&str; 4] = ["Alice", "Bob", "Carol", "Dave"];
+
+/// Lanko boards: each board's start, a capture on each kind of board (the path and the taken
+/// pieces) and a finished game with castles at home.
+fn lanko_boards() -> Vec<(&'static str, Vec<u8>)> {
+    use muster_rules::lanko::{Lanko, Variant};
+    let mut out = Vec::new();
+    for (name, variant) in [
+        ("lanko88-start", Variant::L88),
+        ("lanko68-start", Variant::L68),
+        ("lanko103-start", Variant::L103),
+    ] {
+        let game = Lanko::new(variant);
+        out.push((name, muster_render::lanko::png(&game, &[], LANKO_NAMES)));
+    }
+    let after = |variant, position: &str, text: &str| {
+        let mut game = Lanko::from_position(variant, position).expect("position");
+        let seat = game.to_move().expect("to move");
+        let events = game.play_text(seat, text).expect("legal");
+        muster_render::lanko::png(&game, &events, LANKO_NAMES)
+    };
+    // W's castle takes three White pieces, ending on N's border strip.
+    out.push((
+        "lanko88-capture",
+        after(
+            Variant::L88,
+            "P.SBSP/...P..Pp/...P....ps/spP..P..p./.b.......p/p......p.b/s........s/p........./......../.SBPSP w - 0",
+            "20;22;7;N4",
+        ),
+    ));
+    // E's pawn takes two White pieces diagonally; a White big castle stands on an end square.
+    out.push((
+        "lanko103-capture",
+        after(
+            Variant::L103,
+            "PS.S./.P./p.P.../..PBp/.....p./.....Bpbp/p....sS/pb.../ps...p/PP./PS..P e - 0",
+            "E1;N5;X1",
+        ),
+    ));
+    // A game the players agreed to end: castles of both colours at home, Black ahead on points.
+    let mut over = Lanko::from_position(
+        Variant::L68,
+        ".P.S/..B./....../P........./.....b..../....sB..../......s.../....../..../.... n - 0",
+    )
+    .expect("position");
+    over.agree_draw().expect("not over yet");
+    out.push((
+        "lanko68-over",
+        muster_render::lanko::png(&over, &[], LANKO_NAMES),
+    ));
+    out
+}
+
+#[test]
+fn lanko_boards_match_their_golden_images() {
+    for (name, png) in lanko_boards() {
+        check(name, &png);
+        // About 40 KB: 31–41 KB when blessed, the busy capture board the largest.
+        assert!(png.len() < 44 * 1024, "{name}: {} bytes", png.len());
+    }
+}
+
+/// The start boards are embedded in docs/rules/lanko.md; blessing rewrites them there too.
+#[test]
+fn lanko_start_boards_for_the_rules_document() {
+    if std::env::var_os("MUSTER_BLESS").is_none() {
+        return;
+    }
+    let dir = format!("{}/../docs/images", env!("CARGO_MANIFEST_DIR"));
+    for (name, png) in lanko_boards() {
+        if name.ends_with("-start") {
+            std::fs::write(format!("{dir}/{name}.png"), png).expect("write docs image");
+        }
+    }
+}

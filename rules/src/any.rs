@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::croquet::{Croquet, CroquetEvent};
 use crate::game::{Game, NotationError, Outcome, PlayError};
+use crate::lanko::{Lanko, LankoEvent, Variant};
 use crate::lanrick::{Lanrick, LanrickEvent};
 use crate::lanrick1880::{Event as Lanrick1880Event, Lanrick1880};
 use crate::seat::{Seat, Table};
@@ -20,11 +21,24 @@ pub enum GameId {
     Croquet,
     /// Lanrick, first version (1880).
     Lanrick1880,
+    /// Lanko-88.
+    Lanko88,
+    /// Lanko-68.
+    Lanko68,
+    /// Lanko-103.
+    Lanko103,
 }
 
 impl GameId {
     /// Every game, in the order help lists them.
-    pub const ALL: [GameId; 3] = [GameId::Lanrick, GameId::Lanrick1880, GameId::Croquet];
+    pub const ALL: [GameId; 6] = [
+        GameId::Lanrick,
+        GameId::Lanrick1880,
+        GameId::Croquet,
+        GameId::Lanko88,
+        GameId::Lanko68,
+        GameId::Lanko103,
+    ];
 
     /// The id as written in commands (`lanrick`).
     pub fn as_str(self) -> &'static str {
@@ -32,6 +46,9 @@ impl GameId {
             GameId::Lanrick => "lanrick",
             GameId::Croquet => "croquet",
             GameId::Lanrick1880 => "lanrick1880",
+            GameId::Lanko88 => "lanko88",
+            GameId::Lanko68 => "lanko68",
+            GameId::Lanko103 => "lanko103",
         }
     }
 
@@ -41,6 +58,19 @@ impl GameId {
             GameId::Lanrick => "Lanrick (Third Edition, 1881)",
             GameId::Croquet => "Arithmetical Croquet (1889)",
             GameId::Lanrick1880 => "Lanrick (first version, 1880)",
+            GameId::Lanko88 => "Lanko-88",
+            GameId::Lanko68 => "Lanko-68",
+            GameId::Lanko103 => "Lanko-103",
+        }
+    }
+
+    /// The Lanko board, for the Lanko games.
+    pub fn lanko(self) -> Option<Variant> {
+        match self {
+            GameId::Lanko88 => Some(Variant::L88),
+            GameId::Lanko68 => Some(Variant::L68),
+            GameId::Lanko103 => Some(Variant::L103),
+            _ => None,
         }
     }
 }
@@ -89,6 +119,8 @@ pub enum AnyGame {
     Croquet(Croquet),
     /// Lanrick, first version.
     Lanrick1880(Lanrick1880),
+    /// Lanko, on any of its boards.
+    Lanko(Lanko),
 }
 
 /// An event of any game.
@@ -101,6 +133,8 @@ pub enum AnyEvent {
     Croquet(CroquetEvent),
     /// A Lanrick (1880) event.
     Lanrick1880(Lanrick1880Event),
+    /// A Lanko event.
+    Lanko(LankoEvent),
 }
 
 macro_rules! each {
@@ -109,6 +143,7 @@ macro_rules! each {
             AnyGame::Lanrick($g) => $body,
             AnyGame::Croquet($g) => $body,
             AnyGame::Lanrick1880($g) => $body,
+            AnyGame::Lanko($g) => $body,
         }
     };
 }
@@ -120,6 +155,9 @@ impl AnyGame {
             GameId::Lanrick => AnyGame::Lanrick(Lanrick::new()),
             GameId::Croquet => AnyGame::Croquet(Croquet::new()),
             GameId::Lanrick1880 => AnyGame::Lanrick1880(Lanrick1880::new()),
+            GameId::Lanko88 => AnyGame::Lanko(Lanko::new(Variant::L88)),
+            GameId::Lanko68 => AnyGame::Lanko(Lanko::new(Variant::L68)),
+            GameId::Lanko103 => AnyGame::Lanko(Lanko::new(Variant::L103)),
         }
     }
 
@@ -129,6 +167,11 @@ impl AnyGame {
             AnyGame::Lanrick(_) => GameId::Lanrick,
             AnyGame::Croquet(_) => GameId::Croquet,
             AnyGame::Lanrick1880(_) => GameId::Lanrick1880,
+            AnyGame::Lanko(g) => match g.variant() {
+                Variant::L88 => GameId::Lanko88,
+                Variant::L68 => GameId::Lanko68,
+                Variant::L103 => GameId::Lanko103,
+            },
         }
     }
 
@@ -179,6 +222,11 @@ impl AnyGame {
                 .into_iter()
                 .map(AnyEvent::Lanrick1880)
                 .collect()),
+            AnyGame::Lanko(g) => Ok(g
+                .play_text(seat, text)?
+                .into_iter()
+                .map(AnyEvent::Lanko)
+                .collect()),
         }
     }
 
@@ -194,6 +242,7 @@ impl AnyGame {
         let spaced = text.split_whitespace().collect::<Vec<_>>().join(" ");
         match self {
             AnyGame::Croquet(_) => spaced,
+            AnyGame::Lanko(_) => spaced.replace(' ', "").to_ascii_uppercase(),
             AnyGame::Lanrick(_) => spaced.to_ascii_lowercase(),
             AnyGame::Lanrick1880(_) => {
                 let lower = spaced.to_ascii_lowercase();
@@ -212,6 +261,10 @@ impl AnyGame {
         match self {
             AnyGame::Lanrick(_) => crate::lanrick::parse_written(text).is_ok(),
             AnyGame::Croquet(_) => crate::croquet::parse_step(text).is_ok(),
+            AnyGame::Lanko(g) => {
+                let t = text.trim();
+                t != "+++" && g.parse_move(t).is_ok()
+            }
             AnyGame::Lanrick1880(_) => {
                 let t = text.trim();
                 t.starts_with('*') || crate::lanrick::parse_written(t).is_ok()
@@ -232,6 +285,24 @@ impl AnyGame {
     /// The game-specific state for the machine interface.
     pub fn state_json(&self) -> serde_json::Value {
         each!(self, g => g.state_json())
+    }
+
+    /// The move a seat has no choice about, if that is the only one (a Lanko pass): the bot
+    /// plays it for the seat so that nobody waits on it.
+    pub fn forced_move(&self) -> Option<String> {
+        match self {
+            AnyGame::Lanko(g) => {
+                let moves = g.legal_moves();
+                (moves == [crate::lanko::LankoMove::Pass]).then(|| "---".to_string())
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether `text` is the mark that closes a finished game's record (Lanko's `+++`); such
+    /// a line is read as the end of the record, not as a move.
+    pub fn is_end_mark(&self, text: &str) -> bool {
+        matches!(self, AnyGame::Lanko(_)) && text.trim() == "+++"
     }
 
     /// Ends the game drawn by agreement.
@@ -255,8 +326,9 @@ mod tests {
         assert_eq!("Lanrick".parse::<GameId>(), Ok(GameId::Lanrick));
         let err = "chess".parse::<GameId>().unwrap_err();
         assert!(
-            err.to_string()
-                .contains("the games are lanrick, lanrick1880, croquet")
+            err.to_string().contains(
+                "the games are lanrick, lanrick1880, croquet, lanko88, lanko68, lanko103"
+            )
         );
     }
 }

@@ -19,6 +19,7 @@ pub mod any;
 pub mod croquet;
 pub mod game;
 mod hash;
+pub mod lanko;
 pub mod lanrick;
 pub mod lanrick1880;
 pub mod seat;

@@ -31,17 +31,16 @@ pub(super) fn run(
         game,
         opponents,
         seat,
+        players,
     } = command
     {
-        return new(
-            core,
-            req,
-            key,
-            record.as_ref(),
-            game,
-            &opponents,
-            seat.as_deref(),
-        );
+        let want = NewGame {
+            id: game,
+            opponents: &opponents,
+            seat: seat.as_deref(),
+            players,
+        };
+        return new(core, req, key, record.as_ref(), want);
     }
     if let Command::Export(Some(id)) = &command {
         return export_archived(core, id);
@@ -124,15 +123,27 @@ fn resolve_user(req: &Request, token: &str) -> User {
         .unwrap_or_else(|| User::named(token))
 }
 
+/// What `new` asked for.
+struct NewGame<'a> {
+    id: GameId,
+    opponents: &'a [String],
+    seat: Option<&'a str>,
+    players: Option<usize>,
+}
+
 fn new(
     core: &Core,
     req: &Request,
     key: &ChannelKey,
     existing: Option<&GameRecord>,
-    id: GameId,
-    opponents: &[String],
-    seat: Option<&str>,
+    want: NewGame<'_>,
 ) -> Replies {
+    let NewGame {
+        id,
+        opponents,
+        seat,
+        players,
+    } = want;
     if let Some(r) = existing {
         let state = if r.status == Status::Open {
             "waiting for players"
@@ -148,12 +159,28 @@ fn new(
     let table = game.table();
     if opponents.len() >= table.len() {
         return private(format!(
-            "{} has {} seats: name at most {} opponent(s).",
+            "{} has {} seats: name at most {} other player(s).",
             id.title(),
             table.len(),
             table.len() - 1
         ));
     }
+    let count = match players {
+        Some(n) if n < opponents.len() + 1 => {
+            return private(format!(
+                "`for {n}` but you named {} other player(s).",
+                opponents.len()
+            ));
+        }
+        Some(n) => n,
+        None if opponents.is_empty() => table.len(),
+        None if table.len() == 4 => opponents.len() + 1,
+        None => table.len(),
+    };
+    let hands = match super::seating::hands(&game, count) {
+        Ok(h) => h,
+        Err(e) => return private(e),
+    };
     let mine = match seat {
         None => Seat::WHITE,
         Some(name) => match table.seat_named(name) {
@@ -170,13 +197,24 @@ fn new(
         id: req.user.id.clone(),
         name: req.user.name.clone(),
     };
-    let mut seats = vec![SeatEntry::default(); table.len()];
-    seats[mine.index()] = SeatEntry {
-        player: Some(me),
-        accepted: true,
+    let mut seats = super::seating::empty_table(&game, &hands);
+    let my_hand = hands
+        .iter()
+        .position(|h| h.contains(&mine))
+        .unwrap_or_default();
+    let sit = |seats: &mut Vec<SeatEntry>, hand: &[Seat], player: Player, accepted: bool| {
+        for s in hand {
+            seats[s.index()].player = Some(player.clone());
+            seats[s.index()].accepted = accepted;
+        }
     };
+    sit(&mut seats, &hands[my_hand], me, true);
     let mut invited = Vec::new();
-    let mut free = table.all().filter(|s| *s != mine);
+    let mut free = hands
+        .iter()
+        .enumerate()
+        .filter(|(h, _)| *h != my_hand)
+        .map(|(_, hand)| hand.clone());
     for token in opponents {
         if let Some(level) = super::bot::parse(&token.to_ascii_lowercase()) {
             let level = match level {
@@ -189,11 +227,8 @@ fn new(
                     id.title()
                 ));
             }
-            let Some(s) = free.next() else { break };
-            seats[s.index()] = SeatEntry {
-                player: Some(super::bot::player(level)),
-                accepted: true,
-            };
+            let Some(hand) = free.next() else { break };
+            sit(&mut seats, &hand, super::bot::player(level), true);
             continue;
         }
         let user = resolve_user(req, token);
@@ -202,14 +237,18 @@ fn new(
                 "You cannot challenge yourself: name another player, or leave the seat open.",
             );
         }
-        let Some(s) = free.next() else { break };
-        seats[s.index()] = SeatEntry {
-            player: Some(Player {
-                id: user.id.clone(),
-                name: user.name.clone(),
-            }),
-            accepted: false,
+        if invited.iter().any(|u: &User| u.id == user.id) {
+            return private(format!(
+                "{} is named twice: name each player once.",
+                user.name
+            ));
+        }
+        let Some(hand) = free.next() else { break };
+        let player = Player {
+            id: user.id.clone(),
+            name: user.name.clone(),
         };
+        sit(&mut seats, &hand, player, false);
         invited.push(user);
     }
     let id_text = match core.store.next_id() {
@@ -242,11 +281,16 @@ fn new(
         }
         Err(e) => return private(format!("The game could not be created ({e}).")),
     }
-    let table_text: Vec<String> = table
-        .all()
-        .map(|s| match record.player(s.index()) {
-            Some(p) => format!("{} plays {}", p.name, words::seat_title(&game, s)),
-            None => format!("{} is open", words::seat_title(&game, s)),
+    let table_text: Vec<String> = hands
+        .iter()
+        .map(|hand| {
+            let seats: Vec<usize> = hand.iter().map(|s| s.index()).collect();
+            let title = super::seating::hand_title(&game, &seats);
+            match record.player(seats[0]) {
+                Some(p) => format!("{} plays {title}", p.name),
+                None if seats.len() > 1 => format!("{title} are open"),
+                None => format!("{title} is open"),
+            }
         })
         .collect();
     let mut out = vec![Reply::Text(format!(
@@ -320,7 +364,14 @@ fn start_if_ready(
         Err(e) => return e,
     };
     if ready {
-        let table: Vec<String> = game.table().all().map(|s| who(&record, &game, s)).collect();
+        let table: Vec<String> = if game.table().len() > 2 {
+            [muster_rules::Team::WHITE, muster_rules::Team::BLACK]
+                .into_iter()
+                .map(|t| words::team_players(&record, &game, t))
+                .collect()
+        } else {
+            game.table().all().map(|s| who(&record, &game, s)).collect()
+        };
         out.push(Reply::Text(format!(
             "The game begins: {}.",
             table.join(" vs ")
@@ -337,6 +388,17 @@ fn bot_turns(record: &mut GameRecord, game: &mut AnyGame) -> Vec<AnyEvent> {
     let mut events = Vec::new();
     for _ in 0..32 {
         let Some(seat) = game.to_move() else { break };
+        if let Some(text) = game.forced_move() {
+            // A seat with no choice (a Lanko pass) is moved for, so that nobody waits on it.
+            match game.play_text(seat, &text) {
+                Ok(ev) => {
+                    record.moves.push(text);
+                    events.extend(ev);
+                    continue;
+                }
+                Err(_) => break,
+            }
+        }
         let Some(level) = record
             .player(seat.index())
             .and_then(|p| super::bot::level_of(&p.id))
@@ -366,10 +428,11 @@ fn said(record: &GameRecord, game: &AnyGame, events: &[AnyEvent]) -> Replies {
     if events.is_empty() {
         return Vec::new();
     }
-    let name = |s: Seat| {
-        record
-            .player(s.index())
-            .map_or_else(|| Core::seat_name(game, s), |p| p.name.clone())
+    let name = |s: Seat| match record.player(s.index()) {
+        // With more than two seats, a player may hold several: say which one acted.
+        Some(_) if game.table().len() > 2 => who(record, game, s),
+        Some(p) => p.name.clone(),
+        None => Core::seat_name(game, s),
     };
     vec![Reply::Text(words::events(events, &name, game).join(" "))]
 }
@@ -405,17 +468,22 @@ fn join(
             None => return private("Every seat of this game is taken."),
         },
     };
-    record.seats[wanted.index()] = SeatEntry {
-        player: Some(Player {
+    let hand = super::seating::hand_of(&record, wanted.index());
+    for i in &hand {
+        record.seats[*i].player = Some(Player {
             id: req.user.id.clone(),
             name: req.user.name.clone(),
-        }),
-        accepted: true,
-    };
+        });
+        record.seats[*i].accepted = true;
+    }
     let out = vec![Reply::Text(format!(
-        "{} takes the {} seat.",
+        "{} takes {}.",
         req.user.name,
-        words::seat_title(game, wanted)
+        if hand.len() == 1 {
+            format!("the {} seat", words::seat_title(game, wanted))
+        } else {
+            format!("the {} seats", super::seating::hand_title(game, &hand))
+        }
     ))];
     start_if_ready(core, key, record, game, out)
 }
@@ -434,7 +502,9 @@ fn accept(
     else {
         return private("There is no challenge to you in this channel.");
     };
-    record.seats[i].accepted = true;
+    for s in super::seating::hand_of(&record, i) {
+        record.seats[s].accepted = true;
+    }
     let out = vec![Reply::Text(format!(
         "{} accepts the challenge.",
         req.user.name

@@ -23,6 +23,8 @@ pub enum Command {
         opponents: Vec<String>,
         /// The seat the challenger wants, if named.
         seat: Option<String>,
+        /// How many players, for a Lanko game with open seats (`for 2`).
+        players: Option<usize>,
     },
     /// Take an open seat.
     Join {
@@ -109,6 +111,7 @@ pub fn parse(text: &str) -> Result<Command, String> {
             let game = game.parse::<GameId>().map_err(|e| e.to_string())?;
             let mut opponents = Vec::new();
             let mut seat = None;
+            let mut players = None;
             let mut it = rest.iter();
             while let Some(a) = it.next() {
                 match a.to_ascii_lowercase().as_str() {
@@ -119,6 +122,13 @@ pub fn parse(text: &str) -> Result<Command, String> {
                                 .to_ascii_lowercase(),
                         )
                     }
+                    "for" => {
+                        let n = it
+                            .next()
+                            .and_then(|n| n.parse::<usize>().ok())
+                            .ok_or("`for` needs the number of players, such as `for 2`")?;
+                        players = Some(n);
+                    }
                     "vs" | "against" => {}
                     _ => opponents.push(a.trim_start_matches('@').to_string()),
                 }
@@ -127,6 +137,7 @@ pub fn parse(text: &str) -> Result<Command, String> {
                 game,
                 opponents,
                 seat,
+                players,
             })
         }
         "join" | "sit" => Ok(Command::Join {
@@ -147,6 +158,7 @@ pub fn parse(text: &str) -> Result<Command, String> {
         "history" | "record" => Ok(Command::History),
         "export" | "pgn" => Ok(Command::Export(one("export")?.map(str::to_string))),
         "resign" => Ok(Command::Resign),
+        "declare" => Ok(Command::Move("===".into())),
         "draw" => Ok(Command::Draw(answer(one("draw")?, "draw")?)),
         "takeback" | "undo" => Ok(Command::Takeback(answer(one("takeback")?, "takeback")?)),
         "rules" => Ok(Command::Rules(game_arg(one("rules")?)?)),
@@ -173,7 +185,8 @@ mod tests {
             Ok(Command::New {
                 game: GameId::Lanrick,
                 opponents: vec!["bob".into()],
-                seat: Some("black".into())
+                seat: Some("black".into()),
+                players: None,
             })
         );
         assert_eq!(
@@ -181,9 +194,20 @@ mod tests {
             Ok(Command::New {
                 game: GameId::Lanrick,
                 opponents: vec![],
-                seat: None
+                seat: None,
+                players: None,
             })
         );
+        assert_eq!(
+            parse("new lanko88 for 3 as w"),
+            Ok(Command::New {
+                game: GameId::Lanko88,
+                opponents: vec![],
+                seat: Some("w".into()),
+                players: Some(3),
+            })
+        );
+        assert_eq!(parse("declare"), Ok(Command::Move("===".into())));
         assert_eq!(
             parse("move  c1-c3 d1-e2 "),
             Ok(Command::Move("c1-c3 d1-e2".into()))

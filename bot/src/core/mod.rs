@@ -6,7 +6,9 @@
 mod actions;
 pub mod bot;
 pub mod command;
+mod lanko_words;
 mod offers;
+mod seating;
 pub mod words;
 
 use std::sync::Arc;
@@ -325,6 +327,24 @@ impl Core {
                     png: muster_render::croquet::png(g, &events, names),
                     text: alt.clone(),
                     alt,
+                    name,
+                }
+            }
+            AnyGame::Lanko(g) => {
+                let all: Vec<String> = (0..4)
+                    .map(|i| record.player(i).map_or(String::new(), |p| p.name.clone()))
+                    .collect();
+                let four = [
+                    all[0].as_str(),
+                    all[1].as_str(),
+                    all[2].as_str(),
+                    all[3].as_str(),
+                ];
+                let events = events_of!(events, Lanko);
+                Reply::Board {
+                    png: muster_render::lanko::png(g, &events, four),
+                    alt: muster_render::lanko::alt_text_after(g, &events, four),
+                    text: muster_render::text::lanko(g),
                     name,
                 }
             }

@@ -110,9 +110,16 @@ pub(super) fn takeback(
     let p = &core.prefix;
     match (record.takeback, answer) {
         (Some(by), None | Some(Answer::Accept)) if !same_side(&game, by, seat) => {
-            let Some(undone) = record.moves.pop() else {
+            let Some(mut undone) = record.moves.pop() else {
                 return private("There is no move to take back.");
             };
+            // Passes the bot played for seats with no choice go back with the move before them.
+            while undone == "---" {
+                match record.moves.pop() {
+                    Some(m) => undone = m,
+                    None => break,
+                }
+            }
             record.takeback = None;
             record.draw_offer = None;
             let game = match record.rebuild() {

@@ -31,6 +31,7 @@ pub fn prompt(game: &AnyGame, prefix: &str) -> String {
         AnyGame::Lanrick(g) => lanrick_prompt(g),
         AnyGame::Croquet(g) => croquet_prompt(g),
         AnyGame::Lanrick1880(g) => lanrick1880_prompt(g),
+        AnyGame::Lanko(g) => super::lanko_words::prompt(g),
     };
     text.replace("`move ", &format!("`{prefix}move "))
 }
@@ -178,6 +179,12 @@ pub fn events(events: &[AnyEvent], name: &dyn Fn(Seat) -> String, game: &AnyGame
                 out.push(croquet_event(e, name));
                 continue;
             }
+            AnyEvent::Lanko(e) => {
+                if let AnyGame::Lanko(g) = game {
+                    out.push(super::lanko_words::event(e, g, name));
+                }
+                continue;
+            }
             AnyEvent::Lanrick1880(e) => {
                 if let Lanrick1880Event::Stepped { seat, from, to } = e {
                     stepper = Some(*seat);
@@ -208,7 +215,7 @@ pub fn events(events: &[AnyEvent], name: &dyn Fn(Seat) -> String, game: &AnyGame
             LanrickEvent::MarkSet { seat, square } => {
                 let zone = match game {
                     AnyGame::Lanrick(g) => span(g),
-                    AnyGame::Croquet(_) | AnyGame::Lanrick1880(_) => String::new(),
+                    _ => String::new(),
                 };
                 format!(
                     "{} set the mark on {square}: the rendezvous is {zone}.",
@@ -288,6 +295,10 @@ fn span(g: &Lanrick) -> String {
 
 /// The result in a sentence.
 pub fn result(record: &GameRecord, game: &AnyGame) -> String {
+    if let AnyGame::Lanko(g) = game {
+        let team_names = |team: muster_rules::Team| team_players(record, game, team);
+        return super::lanko_words::result(g, &team_names);
+    }
     match game.outcome() {
         Some(Outcome::Winner { team, reason }) => {
             let seats: Vec<String> = game
@@ -311,6 +322,37 @@ pub fn result(record: &GameRecord, game: &AnyGame) -> String {
     }
 }
 
+/// The players of a team: `White (Alice and Carol)`, or `Alice (S, N)` when one player holds
+/// both seats.
+pub fn team_players(record: &GameRecord, game: &AnyGame, team: muster_rules::Team) -> String {
+    let mut names: Vec<(String, Vec<String>)> = Vec::new();
+    for s in game
+        .table()
+        .all()
+        .filter(|s| game.table().team_of(*s) == team)
+    {
+        let name = record
+            .player(s.index())
+            .map_or("nobody".to_string(), |p| p.name.clone());
+        let seat = seat_title(game, s);
+        match names.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, seats)) => seats.push(seat),
+            None => names.push((name, vec![seat])),
+        }
+    }
+    let team_name = game.table().team_name(team);
+    let mut c = team_name.chars();
+    let team_title: String = c
+        .next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default();
+    let people: Vec<String> = names
+        .iter()
+        .map(|(n, seats)| format!("{n} ({})", seats.join(", ")))
+        .collect();
+    format!("{team_title}: {}", people.join(" and "))
+}
+
 /// The help text, or help on one command.
 pub fn help(topic: Option<&str>, prefix: &str) -> String {
     let p = prefix;
@@ -321,13 +363,14 @@ pub fn help(topic: Option<&str>, prefix: &str) -> String {
              • `{p}join` · `{p}accept` · `{p}decline` · `{p}abort` — seating, before the first move\n\
              • `{p}move <notation>` — play, e.g. `{p}move c1-c3 d1-e2` (in a game, the notation alone also works)\n\
              • `{p}board` · `{p}moves` · `{p}history` · `{p}export` — look at the game\n\
-             • `{p}resign` · `{p}draw` · `{p}takeback` — with the opponent's consent where needed\n\
+             • `{p}resign` · `{p}draw` · `{p}takeback` — with the opponent's consent where needed · `{p}declare` — Lanko\n\
+             • `{p}new lanko88 @a @b @c` — Lanko for 2, 3 or 4 players (also lanko68, lanko103)\n\
              • `{p}new croquet bot[:easy|good|perfect]` — play the bot · `{p}hint` — its advice, in games against it\n\
              • `{p}games [player]` — finished games · `{p}rules` · `{p}notation` · `{p}help <command>`"
         ),
         Some(t) => match t.trim_start_matches(prefix) {
             "new" => format!(
-                "`{p}new <game> [@opponent|bot[:level]] [as white|black]` starts a game in this channel. Name an opponent to challenge them (they `accept` or `decline`), name the bot (croquet; levels easy, good, perfect), or name nobody and the other seat is open: anyone may `join`. Games: lanrick, lanrick1880, croquet."
+                "`{p}new <game> [@opponent|bot[:level]] [as white|black]` starts a game in this channel. Name an opponent to challenge them (they `accept` or `decline`), name the bot (croquet; levels easy, good, perfect), or name nobody and the other seat is open: anyone may `join`. Games: lanrick, lanrick1880, croquet, lanko88, lanko68, lanko103. Lanko takes up to three others (`@a @b @c` sit W, N, E); with one other, each holds both seats of a colour; with two, the second holds W and E alone. For open seats say how many players: `{p}new lanko88 for 2|3|4`."
             ),
             "join" => format!(
                 "`{p}join [seat]` takes an open seat of this channel's game; the game starts when every seat is taken."
@@ -348,6 +391,9 @@ pub fn help(topic: Option<&str>, prefix: &str) -> String {
                 "`{p}export [game-id]` gives the record as a file that `muster replay` reads; without an id, this channel's game or your last finished one."
             ),
             "resign" => format!("`{p}resign` gives up the game (players only)."),
+            "declare" => format!(
+                "`{p}declare` (Lanko) declares, on your turn, that your castles will not go onto the middle (end) squares; you then still move. When every seat with castles has declared and no castle can be captured, the game ends."
+            ),
             "draw" => format!(
                 "`{p}draw` offers a draw; the opponent answers `{p}draw accept` or `{p}draw decline`. A move withdraws the offer."
             ),
@@ -405,6 +451,9 @@ step into a hoop, or a step from 91–99 unless the other is also at 91–99.\n\
 5. Whoever lands exactly on 100 wins. With no legal step a player passes.\n\
 Full rules, with every ruling: docs/rules/croquet.md."
             .into(),
+        GameId::Lanko88 | GameId::Lanko68 | GameId::Lanko103 => {
+            super::lanko_words::rules(game.lanko().expect("a Lanko game"))
+        }
     }
 }
 
@@ -427,5 +476,8 @@ pub fn notation(game: GameId) -> String {
         GameId::Croquet => "Croquet notation: a step is how far you move — `1` to `8` forward, `-1` to `-8` back \
 (back only to return below a missed hoop or the peg). Example: from 17, `6` goes to 23 and takes hoop 20."
             .into(),
+        GameId::Lanko88 | GameId::Lanko68 | GameId::Lanko103 => {
+            super::lanko_words::notation(game.lanko().expect("a Lanko game"))
+        }
     }
 }

@@ -127,6 +127,7 @@ mod tests {
                         name: "Alice".into(),
                     }),
                     accepted: true,
+                    hand: None,
                 },
                 SeatEntry {
                     player: Some(Player {
@@ -134,6 +135,7 @@ mod tests {
                         name: "Bob".into(),
                     }),
                     accepted: true,
+                    hand: None,
                 },
             ],
             status: Status::Active,

@@ -26,6 +26,10 @@ pub struct SeatEntry {
     pub player: Option<Player>,
     /// Whether the player has agreed to play (the challenger always has).
     pub accepted: bool,
+    /// Seats with the same hand are held by one player (Lanko for two or three players);
+    /// absent, the seat is a hand of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hand: Option<u8>,
 }
 
 /// Where a game is in its life.
@@ -179,6 +183,9 @@ impl GameRecord {
         for m in &self.moves {
             out.push_str(m);
             out.push('\n');
+        }
+        if game.outcome().is_some() && game.is_end_mark("+++") {
+            out.push_str("+++\n");
         }
         out
     }
