@@ -229,3 +229,21 @@ fn machine_interface_reads_lanko_records() {
     assert_eq!(run.code, 0, "{}", run.stdout);
     assert!(run.json()["result"].is_object());
 }
+
+// K-8, K-9: ending by agreement is scored as the board stands; either player of a pair may
+// answer for it.
+#[test]
+fn an_agreed_end_is_scored_by_points() {
+    let dir = data_dir("agreed");
+    let out = console(
+        &dir,
+        "alice g !new lanko88 @bob @carol\nbob g !accept\ncarol g !accept\nbob g !draw\n\
+         carol g !draw accept\n",
+    );
+    assert!(
+        out.contains("bob offers to end the game now, scored as the board stands."),
+        "{out}"
+    );
+    assert!(out.contains("carol agrees to end the game."), "{out}");
+    assert!(out.contains("Drawn: both sides have 76 points."), "{out}");
+}

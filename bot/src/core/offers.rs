@@ -45,7 +45,11 @@ pub(super) fn draw(
             if let Err(e) = game.agree_draw() {
                 return private(format!("{e}."));
             }
-            let said = format!("{} accepts the draw.", req.user.name);
+            let said = if matches!(game, AnyGame::Lanko(_)) {
+                format!("{} agrees to end the game.", req.user.name)
+            } else {
+                format!("{} accepts the draw.", req.user.name)
+            };
             finish(core, key, record, &game, Ending::DrawAgreed, said)
         }
         (Some(by), Some(Answer::Decline)) if !same_side(&game, by, seat) => {
@@ -68,7 +72,16 @@ pub(super) fn draw(
             let rivals = opponents(&record, &game, seat);
             match save(core, key, record) {
                 Ok(_) => {
-                    let mut out = vec![Reply::Text(format!("{} offers a draw.", req.user.name))];
+                    let offer = if matches!(game, AnyGame::Lanko(_)) {
+                        // Lanko has no draw by agreement: the agreed end is scored (K-8, K-9).
+                        format!(
+                            "{} offers to end the game now, scored as the board stands.",
+                            req.user.name
+                        )
+                    } else {
+                        format!("{} offers a draw.", req.user.name)
+                    };
+                    let mut out = vec![Reply::Text(offer)];
                     for user in rivals {
                         out.push(Reply::Mention {
                             user,
