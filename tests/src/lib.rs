@@ -51,3 +51,20 @@ pub fn run(bin: &std::path::Path, args: &[&str], input: &str) -> Run {
         code: out.status.code().unwrap_or(-1),
     }
 }
+
+/// A fresh, empty data directory for one test of `suite`, under the system's temporary
+/// directory (named after the process, so that parallel runs do not meet).
+pub fn data_dir(suite: &str, name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("muster-{suite}-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Runs a console script (`<user> <channel> <message>` lines) with `bin` on the data directory
+/// `dir`, and returns what the console printed; the run must succeed.
+pub fn console(bin: &std::path::Path, dir: &std::path::Path, script: &str) -> String {
+    let dir = dir.to_str().expect("a UTF-8 path");
+    let out = run(bin, &["console", "--data", dir, "--script", "-"], script);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    out.stdout
+}

@@ -14,9 +14,7 @@ fn muster(args: &[&str], input: &str) -> muster_tests::Run {
 const WHOLE_GAME: &str = include_str!("../../docs/examples/lanrick-whole-game.txt");
 
 fn data_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("muster-console-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+    muster_tests::data_dir("console", name)
 }
 
 /// The example game as script lines for `channel`, alice White and bob Black.
@@ -40,12 +38,7 @@ fn game_script(channel: &str, range: std::ops::Range<usize>) -> String {
 }
 
 fn console(dir: &Path, script: &str) -> String {
-    let run = muster(
-        &["console", "--data", dir.to_str().unwrap(), "--script", "-"],
-        script,
-    );
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    run.stdout
+    muster_tests::console(&muster_tests::muster_binary!(), dir, script)
 }
 
 #[test]

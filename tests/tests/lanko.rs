@@ -11,18 +11,11 @@ fn muster(args: &[&str], input: &str) -> muster_tests::Run {
 }
 
 fn data_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("muster-lanko-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+    muster_tests::data_dir("lanko", name)
 }
 
 fn console(dir: &Path, script: &str) -> String {
-    let run = muster(
-        &["console", "--data", dir.to_str().unwrap(), "--script", "-"],
-        script,
-    );
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    run.stdout
+    muster_tests::console(&muster_tests::muster_binary!(), dir, script)
 }
 
 fn golden(id: &str) -> Vec<String> {
