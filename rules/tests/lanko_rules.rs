@@ -584,6 +584,20 @@ fn k8_ends_by_declaration() {
     assert!(refused(&g, "S1-M3").contains("declared"));
 }
 
+// K-8: a capture the declared seat may not make (its castle onto a middle square) does not
+// keep the game going.
+#[test]
+fn k8_a_capture_forbidden_by_the_declaration_does_not_count() {
+    let mut g = setup_with(
+        L88,
+        &[("S3", 'B'), ("S1", 's'), ("S5", 'P'), ("1", 'P')],
+        "s",
+        "we",
+    );
+    play(&mut g, "===");
+    assert_eq!(g.ending(), Some(Ending::Declared));
+}
+
 // K-8: a position repeated for the third time with the same seat to move ends the game.
 #[test]
 fn k8_ends_on_the_third_repetition() {

@@ -386,7 +386,7 @@ impl Lanko {
         } else if (0..4)
             .filter_map(Seat::new)
             .all(|s| self.declared[s.index()] || !self.holds_castles(s))
-            && !moves::castle_capturable(board, &self.cells)
+            && !moves::castle_capturable(board, &self.cells, self.declared)
         {
             Some(Ending::Declared)
         } else if self.passes >= 4 {

@@ -284,15 +284,18 @@ pub fn legal(board: &Board, cells: &Cells, seat: Seat, declared: bool) -> Vec<La
     }
 }
 
-/// Whether any seat could capture a castle now (for the end by declaration, K-8).
-pub fn castle_capturable(board: &Board, cells: &Cells) -> bool {
+/// Whether any seat could capture a castle now, by a capture legal for it (a seat that has
+/// declared cannot capture onto a middle square with a castle), for the end by declaration, K-8.
+pub fn castle_capturable(board: &Board, cells: &Cells, declared: [bool; 4]) -> bool {
     (0..4).filter_map(Seat::new).any(|seat| {
-        captures(board, cells, seat, false).iter().any(|path| {
-            let mut work = cells.clone();
-            taken(board, &mut work, path)
-                .iter()
-                .any(|(_, p)| p.kind.is_castle())
-        })
+        captures(board, cells, seat, declared[seat.index()])
+            .iter()
+            .any(|path| {
+                let mut work = cells.clone();
+                taken(board, &mut work, path)
+                    .iter()
+                    .any(|(_, p)| p.kind.is_castle())
+            })
     })
 }
 
