@@ -299,10 +299,15 @@ impl AnyGame {
         }
     }
 
-    /// Whether `text` is the mark that closes a finished game's record (Lanko's `+++`); such
-    /// a line is read as the end of the record, not as a move.
+    /// The mark that closes a finished game's record, for games whose records have one
+    /// (Lanko's `+++`); such a line is read as the end of the record, not as a move.
+    pub fn end_mark(&self) -> Option<&'static str> {
+        matches!(self, AnyGame::Lanko(_)).then_some("+++")
+    }
+
+    /// Whether `text` is the game's end mark.
     pub fn is_end_mark(&self, text: &str) -> bool {
-        matches!(self, AnyGame::Lanko(_)) && text.trim() == "+++"
+        self.end_mark() == Some(text.trim())
     }
 
     /// Ends the game drawn by agreement.

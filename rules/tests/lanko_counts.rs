@@ -11,30 +11,18 @@ use muster_rules::Game;
 use muster_rules::lanko::{Lanko, LankoMove, Role, Variant};
 
 fn crowded(variant: Variant, rng: &mut Rng) -> String {
-    let board = variant.board();
-    let mut rows = Vec::new();
-    for r in 0..board.rows {
-        let mut row = String::new();
-        for c in 0..board.cols {
-            let Some(sq) = board.cell(r, c) else { continue };
-            let info = board.info(sq);
-            let ch = match info.role {
-                Role::Unused => continue,
-                Role::Standby | Role::End => '.',
-                Role::Middle if rng.chance(30) => 'B',
-                Role::Middle => '.',
-                _ if variant == Variant::L103 && !info.dark => '.',
-                _ => match rng.below(100) {
-                    0..=44 => ['p', 's', 'p', 'b'][rng.below(4)],
-                    45..=52 => ['P', 'S', 'B'][rng.below(3)],
-                    _ => '.',
-                },
-            };
-            row.push(ch);
-        }
-        rows.push(row);
-    }
-    format!("{} s - 0", rows.join("/"))
+    let rows = common::lanko_rows(variant, |info| match info.role {
+        Role::Standby | Role::End => '.',
+        Role::Middle if rng.chance(30) => 'B',
+        Role::Middle => '.',
+        _ if variant == Variant::L103 && !info.dark => '.',
+        _ => match rng.below(100) {
+            0..=44 => ['p', 's', 'p', 'b'][rng.below(4)],
+            45..=52 => ['P', 'S', 'B'][rng.below(3)],
+            _ => '.',
+        },
+    });
+    format!("{rows} s - 0")
 }
 
 fn count(variant: Variant, position: &str) -> usize {

@@ -1,6 +1,8 @@
 //! Lanko's rules, one scenario per ruling (RULINGS.md K-1 … K-9) on each board where it applies.
 //! Positions are set up with `setup`, which places pieces by their labels on an empty board.
 
+mod common;
+
 use muster_rules::lanko::{Ending, Lanko, LankoMove, Variant};
 use muster_rules::{Game, Outcome, Seat, Team};
 
@@ -34,28 +36,16 @@ fn setup_full(
     declared: &str,
     passes: u8,
 ) -> Lanko {
-    let board = variant.board();
-    let mut rows = Vec::new();
-    for r in 0..board.rows {
-        let mut row = String::new();
-        for c in 0..board.cols {
-            let Some(sq) = board.cell(r, c) else { continue };
-            let info = board.info(sq);
-            if info.role == muster_rules::lanko::Role::Unused {
-                continue;
-            }
-            let ch = pieces
-                .iter()
-                .find(|(l, _)| *l == info.label)
-                .map_or('.', |(_, p)| *p);
-            row.push(ch);
-        }
-        rows.push(row);
-    }
     for (label, _) in pieces {
-        assert!(board.square(label).is_some(), "no square {label}");
+        assert!(variant.board().square(label).is_some(), "no square {label}");
     }
-    let text = format!("{} {to_move} {declared} {passes}", rows.join("/"));
+    let rows = common::lanko_rows(variant, |info| {
+        pieces
+            .iter()
+            .find(|(l, _)| *l == info.label)
+            .map_or('.', |(_, p)| *p)
+    });
+    let text = format!("{rows} {to_move} {declared} {passes}");
     Lanko::from_position(variant, &text).unwrap()
 }
 

@@ -1,6 +1,6 @@
 //! What Muster says about Lanko: prompts, events, results, rules and notation.
 
-use muster_rules::lanko::{Ending, Lanko, LankoEvent, LankoMove, Variant};
+use muster_rules::lanko::{Ending, Kind, Lanko, LankoEvent, LankoMove, Piece, Variant};
 use muster_rules::{Game, Outcome, Seat, Team};
 
 /// What the seat to move is asked to do, with an example from the position.
@@ -33,20 +33,12 @@ fn label(g: &Lanko, sq: u8) -> &str {
     g.board().label(sq)
 }
 
-fn pieces(taken: &[(u8, muster_rules::lanko::Piece)]) -> String {
+fn pieces(taken: &[(u8, Piece)]) -> String {
     let mut parts = Vec::new();
     for (kind, one, many) in [
-        (
-            muster_rules::lanko::Kind::Big,
-            "a big castle",
-            "big castles",
-        ),
-        (
-            muster_rules::lanko::Kind::Small,
-            "a small castle",
-            "small castles",
-        ),
-        (muster_rules::lanko::Kind::Pawn, "a pawn", "pawns"),
+        (Kind::Big, "a big castle", "big castles"),
+        (Kind::Small, "a small castle", "small castles"),
+        (Kind::Pawn, "a pawn", "pawns"),
     ] {
         let n = taken.iter().filter(|(_, p)| p.kind == kind).count();
         match n {

@@ -296,10 +296,16 @@ impl Core {
     }
 
     fn board(&self, record: &GameRecord, game: &AnyGame, events: &[AnyEvent]) -> Reply {
-        let names: Vec<String> = (0..2)
+        let all: Vec<String> = (0..4)
             .map(|i| record.player(i).map_or(String::new(), |p| p.name.clone()))
             .collect();
-        let names = [names[0].as_str(), names[1].as_str()];
+        let four = [
+            all[0].as_str(),
+            all[1].as_str(),
+            all[2].as_str(),
+            all[3].as_str(),
+        ];
+        let names = [four[0], four[1]];
         let name = format!("{}-{:03}.png", record.id, record.moves.len());
         match game {
             AnyGame::Lanrick(g) => {
@@ -331,15 +337,6 @@ impl Core {
                 }
             }
             AnyGame::Lanko(g) => {
-                let all: Vec<String> = (0..4)
-                    .map(|i| record.player(i).map_or(String::new(), |p| p.name.clone()))
-                    .collect();
-                let four = [
-                    all[0].as_str(),
-                    all[1].as_str(),
-                    all[2].as_str(),
-                    all[3].as_str(),
-                ];
                 let events = events_of!(events, Lanko);
                 Reply::Board {
                     png: muster_render::lanko::png(g, &events, four),

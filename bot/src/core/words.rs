@@ -10,8 +10,12 @@ use crate::store::GameRecord;
 
 /// The seat's colour or name, capitalised (`White`).
 pub fn seat_title(game: &AnyGame, seat: Seat) -> String {
-    let name = game.table().seat_name(seat);
-    let mut c = name.chars();
+    capitalised(game.table().seat_name(seat))
+}
+
+/// `white` → `White`.
+fn capitalised(word: &str) -> String {
+    let mut c = word.chars();
     c.next()
         .map(|f| f.to_uppercase().chain(c).collect())
         .unwrap_or_default()
@@ -340,12 +344,7 @@ pub fn team_players(record: &GameRecord, game: &AnyGame, team: muster_rules::Tea
             None => names.push((name, vec![seat])),
         }
     }
-    let team_name = game.table().team_name(team);
-    let mut c = team_name.chars();
-    let team_title: String = c
-        .next()
-        .map(|f| f.to_uppercase().chain(c).collect())
-        .unwrap_or_default();
+    let team_title = capitalised(game.table().team_name(team));
     let people: Vec<String> = names
         .iter()
         .map(|(n, seats)| format!("{n} ({})", seats.join(", ")))

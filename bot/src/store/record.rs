@@ -184,8 +184,9 @@ impl GameRecord {
             out.push_str(m);
             out.push('\n');
         }
-        if game.outcome().is_some() && game.is_end_mark("+++") {
-            out.push_str("+++\n");
+        if let (Some(_), Some(mark)) = (game.outcome(), game.end_mark()) {
+            out.push_str(mark);
+            out.push('\n');
         }
         out
     }

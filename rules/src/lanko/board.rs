@@ -169,6 +169,18 @@ pub struct SquareInfo {
     pub black_movers: u8,
 }
 
+/// Whether a piece of `kind` may stand on a square of this role and colour: castles only on
+/// middle (end) squares, pawns only on standby squares, and on Lanko-103 only dark squares
+/// otherwise.
+pub fn can_stand(layout: Layout, role: Role, dark: bool, kind: Kind) -> bool {
+    match role {
+        Role::Unused => false,
+        Role::Middle | Role::End => kind.is_castle(),
+        Role::Standby => kind == Kind::Pawn,
+        _ => layout == Layout::Orthogonal || dark,
+    }
+}
+
 /// The eight directions, clockwise from north, as (row, column) steps.
 pub const DIRS: [(i8, i8); 8] = [
     (-1, 0),
@@ -495,12 +507,8 @@ impl Board {
                     },
                 };
                 if let Some(p) = piece {
-                    let fits = match role {
-                        Role::Unused | Role::Middle | Role::End => false,
-                        Role::Standby => p.kind == Kind::Pawn,
-                        _ => layout == Layout::Orthogonal || dark,
-                    };
-                    if !fits {
+                    // Castles begin off the middle (end) squares.
+                    if role.is_goal() || !can_stand(layout, role, dark, p.kind) {
                         return err(
                             start_layer[r].0,
                             format!("a {} cannot start on `{label}`", p.kind.word()),

@@ -291,7 +291,7 @@ impl Lanko {
         *n
     }
 
-    /// Whether the seat is the one to move and has not declared.
+    /// The legal moves of `seat`, as its declaration allows.
     fn legal_for(&self, seat: Seat) -> Vec<LankoMove> {
         legal(self.board(), &self.cells, seat, self.declared[seat.index()])
     }
@@ -301,13 +301,14 @@ impl Lanko {
         let board = self.board();
         let seat = self.to_move;
         let mut events = Vec::new();
-        if *mv == LankoMove::Declare {
-            self.declared[seat.index()] = true;
-            events.push(LankoEvent::Declared { seat });
-            self.check_end(&mut events, false);
-            return events;
-        }
         let landed = match mv {
+            LankoMove::Declare => {
+                // Not a move: the same seat still moves, and no position is counted.
+                self.declared[seat.index()] = true;
+                events.push(LankoEvent::Declared { seat });
+                self.check_end(&mut events, false);
+                return events;
+            }
             LankoMove::Pass => {
                 events.push(LankoEvent::Passed { seat });
                 None
@@ -339,7 +340,6 @@ impl Lanko {
                 });
                 Some((*path.last().unwrap(), piece))
             }
-            LankoMove::Declare => unreachable!(),
         };
         if let Some((square, piece)) = landed
             && board.info(square).role.is_goal()

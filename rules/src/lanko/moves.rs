@@ -102,15 +102,23 @@ fn step(board: &Board, sq: Sq, dir: usize) -> Option<Sq> {
 /// `declared` keeps castles out of the middle (end) squares.
 pub fn captures(board: &Board, cells: &Cells, seat: Seat, declared: bool) -> Vec<Vec<Sq>> {
     let mut out = Vec::new();
+    // One working copy: `extend` puts every piece it takes back before returning.
+    let mut work = cells.clone();
     for from in 0..board.len() as Sq {
         if !movable(board, cells, seat, from) || board.info(from).role == Role::Standby {
             continue;
         }
-        let piece = cells[from as usize].unwrap();
-        let mut work = cells.clone();
-        work[from as usize] = None;
+        let piece = work[from as usize].take();
         let mut path = vec![from];
-        extend(board, &mut work, piece, declared, &mut path, &mut out);
+        extend(
+            board,
+            &mut work,
+            piece.unwrap(),
+            declared,
+            &mut path,
+            &mut out,
+        );
+        work[from as usize] = piece;
     }
     out
 }

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use serde_json::json;
 
-use super::board::{Piece, Role, Sq};
+use super::board::{Piece, Role, Sq, can_stand};
 use super::{Lanko, TABLE, Variant};
 use crate::seat::Seat;
 
@@ -80,13 +80,8 @@ pub fn read(variant: Variant, text: &str) -> Result<Lanko, String> {
             }
             let p = Piece::from_char(ch)
                 .ok_or_else(|| format!("`{ch}` in row {} is not a piece or .", r + 1))?;
-            let role = board.info(sq).role;
-            let fits = match role {
-                Role::Middle | Role::End => p.kind.is_castle(),
-                Role::Standby => p.kind == super::Kind::Pawn,
-                _ => board.layout == super::Layout::Orthogonal || board.info(sq).dark,
-            };
-            if !fits {
+            let info = board.info(sq);
+            if !can_stand(board.layout, info.role, info.dark, p.kind) {
                 return Err(format!(
                     "a {} cannot stand on {}",
                     p.kind.word(),

@@ -68,3 +68,24 @@ pub fn moves(game: &Lanrick) -> Vec<String> {
         .map(|m| game.format_move(m))
         .collect()
 }
+
+/// The rows part of a Lanko position string (north first, `/` between rows), each square's
+/// character given by `piece`; light squares that play no part are left out, as the position
+/// string does.
+pub fn lanko_rows(
+    variant: muster_rules::lanko::Variant,
+    mut piece: impl FnMut(&muster_rules::lanko::SquareInfo) -> char,
+) -> String {
+    let board = variant.board();
+    let rows: Vec<String> = (0..board.rows)
+        .map(|r| {
+            (0..board.cols)
+                .filter_map(|c| board.cell(r, c))
+                .map(|sq| board.info(sq))
+                .filter(|info| info.role != muster_rules::lanko::Role::Unused)
+                .map(&mut piece)
+                .collect()
+        })
+        .collect();
+    rows.join("/")
+}
