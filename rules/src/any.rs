@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::croquet::{Croquet, CroquetEvent};
 use crate::game::{Game, NotationError, Outcome, PlayError};
 use crate::lanko::{Lanko, LankoEvent, Variant};
-use crate::lanrick::{Lanrick, LanrickEvent};
+use crate::lanrick::{Lanrick, LanrickEvent, Step};
 use crate::lanrick1880::{Event as Lanrick1880Event, Lanrick1880};
 use crate::seat::{Seat, Table};
 
@@ -270,6 +270,114 @@ impl AnyGame {
                 t.starts_with('*') || crate::lanrick::parse_written(t).is_ok()
             }
         }
+    }
+
+    /// Up to `limit` legal moves for a player who has typed `typed` so far, as canonical text,
+    /// for completion in chat. In a Lanrick play turn these are the turn built so far and its
+    /// legal next steps (`c1-c3` offers `c1-c3`, `c1-c3 d1-e2`, …), so a turn can be built up a
+    /// step at a time; otherwise the legal moves that begin with what was typed, then those
+    /// that contain it. Empty once the game is over or when nothing legal matches.
+    pub fn suggest(&self, typed: &str, limit: usize) -> Vec<String> {
+        let Some(seat) = self.to_move() else {
+            return Vec::new();
+        };
+        let typed_n = self.normalise(typed);
+        let partial_last = !typed.is_empty() && !typed.ends_with(char::is_whitespace);
+        let next: Option<&dyn Fn(&[Step]) -> Vec<Step>> = match self {
+            AnyGame::Lanrick(g) if self.phase_name() == "play" => Some(&|p| g.next_steps(p)),
+            AnyGame::Lanrick1880(g) if self.phase_name() == "play" => Some(&|p| g.next_steps(p)),
+            _ => None,
+        };
+        if let Some(next) = next {
+            return self.suggest_steps(seat, &typed_n, partial_last, next, limit);
+        }
+        let key = |t: &str| self.normalise(t).to_ascii_lowercase();
+        let want = key(&typed_n);
+        let all = self.legal_moves_text();
+        let mut out: Vec<String> = all
+            .iter()
+            .filter(|m| key(m).starts_with(&want))
+            .take(limit)
+            .cloned()
+            .collect();
+        if out.len() < limit {
+            let more: Vec<String> = all
+                .iter()
+                .filter(|m| !key(m).starts_with(&want) && key(m).contains(&want))
+                .take(limit - out.len())
+                .cloned()
+                .collect();
+            out.extend(more);
+        }
+        out
+    }
+
+    /// [`AnyGame::suggest`] for a Lanrick play turn: `next` gives the legal next steps.
+    fn suggest_steps(
+        &self,
+        seat: Seat,
+        typed: &str,
+        partial_last: bool,
+        next: &dyn Fn(&[Step]) -> Vec<Step>,
+        limit: usize,
+    ) -> Vec<String> {
+        let parse_step = |t: &str| -> Option<Step> {
+            let (a, b) = t.split_once('-')?;
+            Some(Step {
+                from: a.parse().ok()?,
+                to: b.parse().ok()?,
+            })
+        };
+        let text = |steps: &[Step]| {
+            steps
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let legal = |steps: &[Step]| {
+            !steps.is_empty() && self.clone().play_text(seat, &text(steps)).is_ok()
+        };
+        let mut tokens: Vec<&str> = typed.split(' ').filter(|t| !t.is_empty()).collect();
+        let partial = if partial_last {
+            tokens.pop().unwrap_or("")
+        } else {
+            ""
+        };
+        let Some(mut done) = tokens
+            .iter()
+            .map(|t| parse_step(t))
+            .collect::<Option<Vec<Step>>>()
+        else {
+            return Vec::new();
+        };
+        // A last word that is a whole legal step counts as typed: the turn so far is offered,
+        // then what may follow it.
+        if let Some(step) = parse_step(partial) {
+            done.push(step);
+            if legal(&done) {
+                return self.suggest_steps(seat, &(text(&done) + " "), false, next, limit);
+            }
+            done.pop();
+        }
+        if !done.is_empty() && !legal(&done) {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        if partial.is_empty() && !done.is_empty() {
+            out.push(text(&done));
+        }
+        for s in next(&done) {
+            if out.len() >= limit {
+                break;
+            }
+            if s.to_string().starts_with(partial) {
+                done.push(s);
+                out.push(text(&done));
+                done.pop();
+            }
+        }
+        out
     }
 
     /// The result, once the game is over.

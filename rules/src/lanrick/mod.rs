@@ -291,6 +291,23 @@ impl Lanrick {
         }
     }
 
+    /// In the play phase, the steps that may follow `prefix` in the turn of the player to move
+    /// (so a turn can be built up a step at a time); empty in other phases.
+    pub fn next_steps(&self, prefix: &[Step]) -> Vec<Step> {
+        if self.phase != Phase::Play {
+            return Vec::new();
+        }
+        let seat = self.side;
+        turns::next_steps(
+            self.men(seat),
+            self.men(other(seat)),
+            self.budget().unwrap_or(0),
+            self.rendezvous().unwrap_or(0),
+            prefix,
+            ManRule::SameLine,
+        )
+    }
+
     /// Where the mark may go now (Rule 5, L3-9); empty outside the mark phase.
     pub fn legal_marks(&self) -> Squares {
         if self.phase != Phase::Mark {

@@ -424,6 +424,53 @@ pub fn check_turn(
     Ok(Checked { own, won })
 }
 
+/// The steps that may follow `prefix` in a turn (in square order): each makes `prefix` plus
+/// that step a legal turn. Empty when `prefix` is itself not legal or has already won the
+/// rendezvous. Every non-empty legal prefix is a legal turn (a turn may use less than its
+/// budget), so a turn can be built up a step at a time from these.
+pub fn next_steps(
+    own: Squares,
+    opp: Squares,
+    budget: u8,
+    zone: Squares,
+    prefix: &[Step],
+    rule: ManRule,
+) -> Vec<Step> {
+    let after = if prefix.is_empty() {
+        own
+    } else {
+        match check_turn(own, opp, budget, zone, prefix, "", rule) {
+            Ok(c) if !c.won => c.own,
+            _ => return Vec::new(),
+        }
+    };
+    let used: u32 = prefix
+        .iter()
+        .filter_map(|s| line_between(s.from, s.to))
+        .map(|(_, n)| n as u32)
+        .sum();
+    let occupied = after | opp;
+    let mut steps = prefix.to_vec();
+    let mut out = Vec::new();
+    for from in squares(after) {
+        for to in squares(!occupied) {
+            // Only the line rules are left to `check_turn`: the cheap tests come first.
+            let Some((dir, n)) = line_between(from, to) else {
+                continue;
+            };
+            if used + n as u32 > budget as u32 || between(from, dir, n) & occupied != 0 {
+                continue;
+            }
+            steps.push(Step { from, to });
+            if check_turn(own, opp, budget, zone, &steps, "", rule).is_ok() {
+                out.push(Step { from, to });
+            }
+            steps.pop();
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

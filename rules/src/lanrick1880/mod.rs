@@ -258,6 +258,23 @@ impl Lanrick1880 {
         (self.phase == Phase::Play).then(|| self.men(self.side).count_ones() as u8)
     }
 
+    /// In the play phase, the steps that may follow `prefix` in the turn of the player to move
+    /// (so a turn can be built up a step at a time); empty in other phases.
+    pub fn next_steps(&self, prefix: &[Step]) -> Vec<Step> {
+        if self.phase != Phase::Play {
+            return Vec::new();
+        }
+        let seat = self.side;
+        turns::next_steps(
+            self.men(seat),
+            self.men(seat.opponent()),
+            self.budget().unwrap_or(0),
+            self.rendezvous().unwrap_or(0),
+            prefix,
+            ManRule::Once,
+        )
+    }
+
     /// The men a shift of the mark would carry: every man in the rendezvous (L0-4).
     pub fn carried(&self) -> Squares {
         self.rendezvous().unwrap_or(0) & self.occupied()
