@@ -12,6 +12,9 @@ use crate::lanrick::{Lanrick, LanrickEvent, Step};
 use crate::lanrick1880::{Event as Lanrick1880Event, Lanrick1880};
 use crate::seat::{Seat, Table};
 
+/// The legal next steps of a Lanrick turn after the steps given.
+type NextSteps<'a> = dyn Fn(&[Step]) -> Vec<Step> + 'a;
+
 /// The games Muster knows, by the id used in commands, storage and the command line.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum GameId {
@@ -283,7 +286,7 @@ impl AnyGame {
         };
         let typed_n = self.normalise(typed);
         let partial_last = !typed.is_empty() && !typed.ends_with(char::is_whitespace);
-        let next: Option<&dyn Fn(&[Step]) -> Vec<Step>> = match self {
+        let next: Option<&NextSteps<'_>> = match self {
             AnyGame::Lanrick(g) if self.phase_name() == "play" => Some(&|p| g.next_steps(p)),
             AnyGame::Lanrick1880(g) if self.phase_name() == "play" => Some(&|p| g.next_steps(p)),
             _ => None,
@@ -318,7 +321,7 @@ impl AnyGame {
         seat: Seat,
         typed: &str,
         partial_last: bool,
-        next: &dyn Fn(&[Step]) -> Vec<Step>,
+        next: &NextSteps<'_>,
         limit: usize,
     ) -> Vec<String> {
         let parse_step = |t: &str| -> Option<Step> {
