@@ -84,6 +84,7 @@ fn command_path(c: &mut Criterion) {
                         user: User::named(mover),
                         text: text.clone(),
                         mentions: vec![],
+                        policy: Default::default(),
                     }
                 },
                 |req| {

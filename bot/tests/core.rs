@@ -15,6 +15,7 @@ fn request(user: &str, channel: &str, text: &str) -> Request {
         user: User::named(user),
         text: text.into(),
         mentions: vec![],
+        policy: Default::default(),
     }
 }
 
@@ -374,5 +375,88 @@ fn players_may_type_moves_casually() {
             .error
             .map(|e| e.line),
         Some(1)
+    );
+}
+
+#[test]
+fn a_community_can_limit_the_games_and_name_organisers() {
+    let core = Core::new(Arc::new(MemoryStore::default()), "!");
+    let mut req = request("alice", "general", "new lanko88 @bob");
+    req.policy.games = Some(vec![muster_bot::core::GameId::Lanrick]);
+    let out = texts(&core.handle(&req));
+    assert_eq!(
+        out,
+        "P:Lanko-88 is not played here. The games here: lanrick."
+    );
+    req.text = "new lanrick @bob".into();
+    assert!(texts(&core.handle(&req)).contains("New game of Lanrick"));
+    // Once moves are made only an organiser may call the game off.
+    say(&core, "bob", "accept");
+    say(&core, "alice", "move h7");
+    let out = texts(&say(&core, "carol", "abort"));
+    assert!(
+        out.starts_with("P:Only a player at this game (or an organiser)"),
+        "{out}"
+    );
+    let out = texts(&say(&core, "alice", "abort"));
+    assert!(out.starts_with("P:The game has started"), "{out}");
+    let mut by = request("carol", "general", "abort");
+    by.policy.organiser = true;
+    let out = texts(&core.handle(&by));
+    assert!(
+        out.contains("carol called the game off as an organiser"),
+        "{out}"
+    );
+    let free = texts(&say(&core, "alice", "board"));
+    assert!(free.contains("There is no game in this channel"), "{free}");
+}
+
+#[test]
+fn the_player_to_move_is_offered_legal_moves_and_others_are_told_why_not() {
+    let core = started(Arc::new(MemoryStore::default()));
+    let alice = User::named("alice");
+    let labels = |user: &User, typed: &str| -> Vec<String> {
+        core.suggest("console", "general", user, typed, 25)
+            .into_iter()
+            .map(|s| s.label)
+            .collect()
+    };
+    // Rule 5: placement on the border — the squares that begin with what was typed.
+    let offered = labels(&alice, "a");
+    assert_eq!(offered.len(), 8, "{offered:?}");
+    assert!(offered.iter().all(|m| m.starts_with('a')));
+    let bob = labels(&User::named("bob"), "a");
+    assert_eq!(
+        bob,
+        vec!["Not your turn: alice (White) is to move".to_string()]
+    );
+    let none = labels(&alice, "d4");
+    assert_eq!(
+        none,
+        vec!["No legal move begins `d4` — see !moves".to_string()]
+    );
+    let elsewhere = core.suggest("console", "other", &alice, "a", 25);
+    assert_eq!(
+        elsewhere[0].label,
+        "No game in this channel — start one with new"
+    );
+    // Choosing an explanation changes nothing: its value is what was typed.
+    assert_eq!(elsewhere[0].value, "a");
+}
+
+#[test]
+fn a_croquet_turn_offers_its_steps_as_buttons() {
+    let core = Core::new(Arc::new(MemoryStore::default()), "!");
+    say(&core, "alice", "new croquet @bob");
+    let out = texts(&say(&core, "bob", "accept"));
+    let buttons = out.lines().find(|l| l.starts_with("K:")).unwrap_or("");
+    let steps = buttons.trim_start_matches("K:").split(',').count();
+    assert!((2..=9).contains(&steps), "{out}");
+    assert!(buttons.ends_with(",board"), "{out}");
+    let first = buttons.trim_start_matches("K:").split(',').next().unwrap();
+    let played = texts(&say(&core, "alice", first));
+    assert!(
+        played.contains("B:"),
+        "a step button plays the step: {played}"
     );
 }

@@ -15,6 +15,7 @@ fn say(core: &Core, user: &str, channel: &str, text: &str) -> Vec<Reply> {
         user: User::named(user),
         text: text.into(),
         mentions: vec![],
+        policy: Default::default(),
     })
 }
 

@@ -34,6 +34,19 @@ pub(super) fn run(
         players,
     } = command
     {
+        if let Some(allowed) = req.policy.games.as_ref().filter(|g| !g.contains(&game)) {
+            let names: Vec<&str> = allowed.iter().map(|g| g.as_str()).collect();
+            return private(if names.is_empty() {
+                "No games are enabled here; an administrator can enable them in Muster's settings."
+                    .to_string()
+            } else {
+                format!(
+                    "{} is not played here. The games here: {}.",
+                    game.title(),
+                    names.join(", ")
+                )
+            });
+        }
         let want = NewGame {
             id: game,
             opponents: &opponents,
@@ -538,18 +551,24 @@ fn decline(
 }
 
 fn abort(core: &Core, req: &Request, key: &ChannelKey, mut record: GameRecord) -> Replies {
-    if !record.is_player(&req.user.id) {
-        return private("Only a player at this game may abort it.");
+    let organiser = req.policy.organiser;
+    if !record.is_player(&req.user.id) && !organiser {
+        return private("Only a player at this game (or an organiser) may abort it.");
     }
-    if !record.moves.is_empty() {
+    if !record.moves.is_empty() && !organiser {
         return private(format!(
             "The game has started: `{p}resign`, or offer a `{p}draw`.",
             p = core.prefix
         ));
     }
+    let by_organiser = !record.is_player(&req.user.id) || !record.moves.is_empty();
     record.status = Status::Finished;
     record.ending = Some(Ending::Aborted);
     match save(core, key, record) {
+        Ok(_) if by_organiser => vec![Reply::Text(format!(
+            "{} called the game off as an organiser; no result is recorded and the channel is free.",
+            req.user.name
+        ))],
         Ok(_) => vec![Reply::Text(format!(
             "{} called the game off; the channel is free.",
             req.user.name

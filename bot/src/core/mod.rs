@@ -18,6 +18,7 @@ use muster_rules::{AnyEvent, AnyGame, Seat};
 use crate::store::{ChannelKey, GameRecord, GameStore, StoreError};
 
 pub use command::{Answer, Command};
+pub use muster_rules::GameId;
 
 /// A user of a chat platform.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -51,6 +52,28 @@ pub struct Request {
     pub text: String,
     /// Users the platform resolved from mentions in the text.
     pub mentions: Vec<User>,
+    /// What the place the command comes from allows this user.
+    pub policy: Policy,
+}
+
+/// What a community allows (a Discord server's settings): the games that may be started and
+/// whether the user counts as an organiser there. The default allows every game and makes no
+/// one an organiser.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Policy {
+    /// The games that may be started; `None` for all.
+    pub games: Option<Vec<GameId>>,
+    /// Whether the user is an organiser: organisers may call off any game in the channel.
+    pub organiser: bool,
+}
+
+/// A move offered for completion: what to show and what to insert.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Suggestion {
+    /// What the user sees.
+    pub label: String,
+    /// What is filled in.
+    pub value: String,
 }
 
 /// A suggested action: a label and the command it sends.
@@ -160,6 +183,7 @@ impl Core {
             user: user.clone(),
             text: text.into(),
             mentions: mentions.to_vec(),
+            policy: Policy::default(),
         };
         if let Some(command) = text.strip_prefix(self.prefix.as_str()) {
             return self.handle(&request(command));
@@ -196,13 +220,13 @@ impl Core {
             Command::Rules(game) => {
                 let id = game
                     .or_else(|| self.current_game(req))
-                    .unwrap_or(muster_rules::GameId::Lanrick);
+                    .unwrap_or(GameId::Lanrick);
                 return vec![Reply::Private(words::rules(id))];
             }
             Command::Notation(game) => {
                 let id = game
                     .or_else(|| self.current_game(req))
-                    .unwrap_or(muster_rules::GameId::Lanrick);
+                    .unwrap_or(GameId::Lanrick);
                 return vec![Reply::Private(words::notation(id))];
             }
             Command::Games(name) => return self.games(req, name),
@@ -221,7 +245,64 @@ impl Core {
         actions::run(self, req, &key, record, command)
     }
 
-    fn current_game(&self, req: &Request) -> Option<muster_rules::GameId> {
+    /// Moves to offer `user` in `channel` for what he has typed so far (at most `limit`): the
+    /// legal moves of the channel's game that match, or one entry saying why there are none
+    /// (whose value is what was typed, so choosing it changes nothing).
+    pub fn suggest(
+        &self,
+        platform: &str,
+        channel: &str,
+        user: &User,
+        typed: &str,
+        limit: usize,
+    ) -> Vec<Suggestion> {
+        let why = |label: String| {
+            vec![Suggestion {
+                label,
+                value: typed.to_string(),
+            }]
+        };
+        let key = ChannelKey::new(platform, channel);
+        let record = match self.store.load(&key) {
+            Ok(Some(r)) => r,
+            Ok(None) => return why("No game in this channel — start one with new".into()),
+            Err(_) => return Vec::new(),
+        };
+        let Ok(game) = record.rebuild() else {
+            return Vec::new();
+        };
+        if record.status != crate::store::Status::Active {
+            return why("The game has not started yet".into());
+        }
+        let Some(seat) = game.to_move() else {
+            return why("The game is over".into());
+        };
+        let mover = record.player(seat.index());
+        if mover.is_none_or(|p| p.id != user.id) {
+            let name = mover.map_or("the other side".to_string(), |p| p.name.clone());
+            return why(format!(
+                "Not your turn: {name} ({}) is to move",
+                words::seat_title(&game, seat)
+            ));
+        }
+        let moves = game.suggest(typed, limit);
+        if moves.is_empty() {
+            return why(format!(
+                "No legal move begins `{}` — see {}moves",
+                typed.trim(),
+                self.prefix
+            ));
+        }
+        moves
+            .into_iter()
+            .map(|m| Suggestion {
+                label: m.clone(),
+                value: m,
+            })
+            .collect()
+    }
+
+    fn current_game(&self, req: &Request) -> Option<GameId> {
         let key = ChannelKey::new(&req.platform, &req.channel);
         self.store
             .load(&key)
@@ -365,7 +446,26 @@ impl Core {
             words::seat_title(game, seat),
             words::prompt(game, &self.prefix)
         );
-        vec![Reply::Mention { user, text }]
+        vec![
+            Reply::Mention { user, text },
+            Reply::Buttons(Self::turn_buttons(game)),
+        ]
+    }
+
+    /// The buttons under a turn: Croquet's steps (there are at most eight), then the board.
+    fn turn_buttons(game: &AnyGame) -> Vec<Button> {
+        let mut buttons = Vec::new();
+        if let AnyGame::Croquet(_) = game {
+            buttons.extend(game.legal_moves_text().into_iter().map(|step| Button {
+                command: format!("move {step}"),
+                label: step,
+            }));
+        }
+        buttons.push(Button {
+            label: "Board".into(),
+            command: "board".into(),
+        });
+        buttons
     }
 
     fn seat_name(game: &AnyGame, seat: Seat) -> String {

@@ -18,6 +18,7 @@ struct Inner {
     live: BTreeMap<ChannelKey, Vec<u8>>,
     archive: BTreeMap<String, Vec<u8>>,
     aside: Vec<Vec<u8>>,
+    notes: BTreeMap<(ChannelKey, String), String>,
 }
 
 impl MemoryStore {
@@ -110,5 +111,24 @@ impl GameStore for MemoryStore {
 
     fn archived(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
         self.lock().archive.get(id).map(|b| read(b)).transpose()
+    }
+
+    fn note(&self, key: &ChannelKey, name: &str) -> Result<Option<String>, StoreError> {
+        Ok(self.lock().notes.get(&(key.clone(), name.into())).cloned())
+    }
+
+    fn set_note(
+        &self,
+        key: &ChannelKey,
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let mut inner = self.lock();
+        let k = (key.clone(), name.to_string());
+        match value {
+            Some(v) => inner.notes.insert(k, v.to_string()),
+            None => inner.notes.remove(&k),
+        };
+        Ok(())
     }
 }

@@ -102,6 +102,12 @@ pub trait GameStore: Send + Sync {
     fn games_of(&self, player_id: &str) -> Result<Vec<GameRecord>, StoreError>;
     /// A finished game by id.
     fn archived(&self, id: &str) -> Result<Option<GameRecord>, StoreError>;
+    /// A note an adapter keeps about a channel, by name (such as which message shows the
+    /// board, so its buttons can be removed when a newer board is posted).
+    fn note(&self, key: &ChannelKey, name: &str) -> Result<Option<String>, StoreError>;
+    /// Sets (or with `None` clears) a channel's note; durable on return.
+    fn set_note(&self, key: &ChannelKey, name: &str, value: Option<&str>)
+    -> Result<(), StoreError>;
 }
 
 #[cfg(test)]
@@ -174,6 +180,15 @@ mod tests {
         assert_eq!(store.archived(&done.id).unwrap(), Some(done.clone()));
         assert!(store.load(&other).unwrap().is_some());
         assert_ne!(store.next_id().unwrap(), store.next_id().unwrap());
+        // Notes, per channel and name.
+        assert_eq!(store.note(&key, "board").unwrap(), None);
+        store.set_note(&key, "board", Some("123")).unwrap();
+        store.set_note(&other, "board", Some("456")).unwrap();
+        assert_eq!(store.note(&key, "board").unwrap().as_deref(), Some("123"));
+        assert_eq!(store.note(&key, "other").unwrap(), None);
+        store.set_note(&key, "board", None).unwrap();
+        assert_eq!(store.note(&key, "board").unwrap(), None);
+        assert_eq!(store.note(&other, "board").unwrap().as_deref(), Some("456"));
     }
 
     #[test]

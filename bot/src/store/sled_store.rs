@@ -20,6 +20,7 @@ pub struct SledStore {
     archive: sled::Tree,
     by_player: sled::Tree,
     aside: sled::Tree,
+    notes: sled::Tree,
 }
 
 fn io(e: impl std::fmt::Display) -> StoreError {
@@ -44,6 +45,7 @@ impl SledStore {
             archive: db.open_tree("archive").map_err(io)?,
             by_player: db.open_tree("by_player").map_err(io)?,
             aside: db.open_tree("aside").map_err(io)?,
+            notes: db.open_tree("notes").map_err(io)?,
             db,
         };
         store.check_schema()?;
@@ -191,6 +193,25 @@ impl GameStore for SledStore {
         Ok(games)
     }
 
+    fn note(&self, key: &ChannelKey, name: &str) -> Result<Option<String>, StoreError> {
+        let value = self.notes.get(note_key(key, name)).map_err(io)?;
+        Ok(value.map(|v| String::from_utf8_lossy(&v).into_owned()))
+    }
+
+    fn set_note(
+        &self,
+        key: &ChannelKey,
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<(), StoreError> {
+        match value {
+            Some(v) => self.notes.insert(note_key(key, name), v.as_bytes()),
+            None => self.notes.remove(note_key(key, name)),
+        }
+        .map_err(io)?;
+        self.flush()
+    }
+
     fn archived(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
         self.archive
             .get(id.as_bytes())
@@ -239,4 +260,11 @@ mod tests {
         drop(store);
         let _ = std::fs::remove_dir_all(&dir);
     }
+}
+
+/// Where a channel's note is kept: the channel's key, a separator, the note's name.
+fn note_key(key: &ChannelKey, name: &str) -> Vec<u8> {
+    let mut bytes = key.bytes();
+    bytes.extend_from_slice(format!("\u{1f}{name}").as_bytes());
+    bytes
 }
