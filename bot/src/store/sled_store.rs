@@ -221,6 +221,13 @@ impl GameStore for SledStore {
     }
 }
 
+/// Where a channel's note is kept: the channel's key, a separator, the note's name.
+fn note_key(key: &ChannelKey, name: &str) -> Vec<u8> {
+    let mut bytes = key.bytes();
+    bytes.extend_from_slice(format!("\u{1f}{name}").as_bytes());
+    bytes
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::tests::contract;
@@ -260,11 +267,4 @@ mod tests {
         drop(store);
         let _ = std::fs::remove_dir_all(&dir);
     }
-}
-
-/// Where a channel's note is kept: the channel's key, a separator, the note's name.
-fn note_key(key: &ChannelKey, name: &str) -> Vec<u8> {
-    let mut bytes = key.bytes();
-    bytes.extend_from_slice(format!("\u{1f}{name}").as_bytes());
-    bytes
 }
