@@ -11,6 +11,8 @@ muster — Lewis Carroll's games, for chat
 
 Usage:
   muster                             open the console: a local chat in this terminal
+  muster serve                       serve the configured chats (Discord); `muster` alone
+                                     does this when a Discord token is set
   muster console [--data DIR] [--script FILE]
                                      the console; with a script (- for standard input),
                                      lines `<user> <channel> <message>`
@@ -24,7 +26,7 @@ Settings come from muster.toml and MUSTER_* variables (see muster.example.toml).
 
 A record has one move per line in the game's notation; blank lines and lines
 starting with # are skipped; without FILE it is read from standard input.
-Games: lanrick, lanrick1880, croquet. See docs/machine-interface.md and docs/rules/.
+Games: lanrick, lanrick1880, croquet, lanko88, lanko68, lanko103. See docs/machine-interface.md and docs/rules/.
 ";
 
 /// Exit status for bad usage or an unknown game.
@@ -134,6 +136,43 @@ fn console(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
     }
 }
 
+/// `muster serve`: runs the configured chat adapters on the embedded store.
+fn serve(args: &[String], err: &mut dyn Write) -> u8 {
+    if let Some(other) = args.first() {
+        return fail_usage(err, "serve", &format!("unexpected argument '{other}'"));
+    }
+    let settings = match muster_config::Settings::load() {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = writeln!(err, "muster: {e}");
+            return USAGE_ERROR;
+        }
+    };
+    let Some(discord) = settings.discord else {
+        let _ = writeln!(
+            err,
+            "muster serve: no chat is configured; set MUSTER_DISCORD_TOKEN and \
+             MUSTER_DISCORD_APPLICATION_ID (see docs/discord.md), or run `muster console`"
+        );
+        return USAGE_ERROR;
+    };
+    let store = match crate::store::SledStore::open(&settings.data_dir.join("store")) {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = writeln!(err, "muster: {e}");
+            return 1;
+        }
+    };
+    std::thread::spawn(|| muster_rules::croquet::solve::table().len());
+    match crate::discord::run(std::sync::Arc::new(store), discord) {
+        Ok(()) => 0,
+        Err(e) => {
+            let _ = writeln!(err, "muster serve: {e}");
+            1
+        }
+    }
+}
+
 fn fail_usage(err: &mut dyn Write, command: &str, msg: &str) -> u8 {
     let _ = writeln!(err, "muster {command}: {msg}\n\n{USAGE}");
     USAGE_ERROR
@@ -142,10 +181,15 @@ fn fail_usage(err: &mut dyn Write, command: &str, msg: &str) -> u8 {
 /// Runs the command line `args` (without the program name); returns the exit status.
 pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let Some(command) = args.first() else {
-        return console(&[], stdin, out, err);
+        // With chat credentials configured, serve the chats; without, open the console.
+        return match muster_config::Settings::load() {
+            Ok(s) if s.discord.is_some() => serve(&[], err),
+            _ => console(&[], stdin, out, err),
+        };
     };
     match command.as_str() {
         "console" => console(&args[1..], stdin, out, err),
+        "serve" => serve(&args[1..], err),
         "help" | "--help" | "-h" => {
             let _ = write!(out, "{USAGE}");
             0

@@ -19,5 +19,6 @@
 pub mod cli;
 pub mod console;
 pub mod core;
+pub mod discord;
 pub mod machine;
 pub mod store;

@@ -16,6 +16,10 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+pub mod discord;
+
+pub use discord::{Discord, Mode, Register, Secret};
+
 /// The validated settings.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Settings {
@@ -23,6 +27,8 @@ pub struct Settings {
     pub data_dir: PathBuf,
     /// The command prefix in text chats (`prefix`, `MUSTER_PREFIX`).
     pub prefix: String,
+    /// Discord, when a token is configured (`[discord]`, `MUSTER_DISCORD_*`).
+    pub discord: Option<Discord>,
 }
 
 impl Default for Settings {
@@ -30,6 +36,7 @@ impl Default for Settings {
         Settings {
             data_dir: PathBuf::from("muster-data"),
             prefix: "!".into(),
+            discord: None,
         }
     }
 }
@@ -40,6 +47,7 @@ impl Default for Settings {
 struct File {
     data_dir: Option<String>,
     prefix: Option<String>,
+    discord: Option<discord::File>,
 }
 
 /// A setting that could not be used.
@@ -127,6 +135,7 @@ impl Settings {
     /// Builds settings from a file's text (if any) and environment pairs.
     pub fn load_from(file: Option<&str>, env: &[(&str, &str)]) -> Result<Settings, ConfigError> {
         let mut s = Settings::default();
+        let mut discord = discord::Raw::default();
         if let Some(text) = file {
             let parsed: File = toml::from_str(text).map_err(|e| ConfigError {
                 source: "muster.toml".into(),
@@ -139,14 +148,20 @@ impl Settings {
             if let Some(prefix) = parsed.prefix {
                 s.prefix = check_prefix("muster.toml", "prefix", &prefix)?;
             }
+            if let Some(d) = parsed.discord {
+                discord = discord::Raw::from_file(d);
+            }
         }
         for (key, value) in env {
             match *key {
                 "MUSTER_DATA_DIR" => s.data_dir = check_dir(key, "data_dir", value)?,
                 "MUSTER_PREFIX" => s.prefix = check_prefix(key, "prefix", value)?,
-                _ => {}
+                _ => {
+                    discord.env(key, value);
+                }
             }
         }
+        s.discord = discord.build()?;
         Ok(s)
     }
 }
@@ -154,6 +169,69 @@ impl Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const KEY: &str = "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a";
+
+    #[test]
+    fn discord_is_off_without_a_token_and_checked_with_one() {
+        assert_eq!(Settings::load_from(None, &[]).unwrap().discord, None);
+        let e = Settings::load_from(None, &[("MUSTER_DISCORD_TOKEN", "abc")]).unwrap_err();
+        assert_eq!(e.key, "discord.application_id");
+        let env = [
+            ("MUSTER_DISCORD_TOKEN", "abc.def"),
+            ("MUSTER_DISCORD_APPLICATION_ID", "1234"),
+        ];
+        let d = Settings::load_from(None, &env).unwrap().discord.unwrap();
+        assert_eq!(
+            (d.application_id, d.mode, d.register),
+            (1234, Mode::Gateway, Register::Global)
+        );
+        assert_eq!(d.token.expose(), "abc.def");
+        // The token is never shown.
+        assert!(!format!("{d:?}").contains("abc"), "{d:?}");
+        let e = Settings::load_from(None, &[env[0], env[1], ("MUSTER_DISCORD_MODE", "http")])
+            .unwrap_err();
+        assert_eq!(e.key, "discord.public_key");
+        let d = Settings::load_from(
+            None,
+            &[
+                env[0],
+                env[1],
+                ("MUSTER_DISCORD_MODE", "http"),
+                ("MUSTER_DISCORD_PUBLIC_KEY", KEY),
+            ],
+        )
+        .unwrap()
+        .discord
+        .unwrap();
+        assert_eq!((d.mode, d.public_key.unwrap()[0]), (Mode::Http, 0xd7));
+    }
+
+    #[test]
+    fn servers_choose_their_games_and_organisers() {
+        let file = "[discord]\ntoken = \"t\"\napplication_id = \"99\"\nguild = \"42\"\n\
+                    [discord.guilds.42]\ngames = [\"lanrick\", \"croquet\"]\norganisers = [\"7\"]\n";
+        let d = Settings::load_from(Some(file), &[])
+            .unwrap()
+            .discord
+            .unwrap();
+        assert_eq!(d.register, Register::Guild(42));
+        let g = &d.guilds[&42];
+        assert_eq!(
+            g.games.as_deref(),
+            Some(&["lanrick".to_string(), "croquet".to_string()][..])
+        );
+        assert_eq!(g.organisers, vec![7]);
+        let bad = file.replace("\"croquet\"", "\"chess\"");
+        let e = Settings::load_from(Some(&bad), &[]).unwrap_err();
+        assert_eq!(e.key, "discord.guilds.42.games");
+        assert!(e.reason.contains("chess"), "{e}");
+        let bad = file.replace("\"7\"", "\"mods\"");
+        assert_eq!(
+            Settings::load_from(Some(&bad), &[]).unwrap_err().key,
+            "discord.guilds.42.organisers"
+        );
+    }
 
     #[test]
     fn environment_overrides_file_overrides_defaults() {

@@ -163,10 +163,17 @@ fn new(
         } else {
             "being played"
         };
-        return private(format!(
+        let mut out = private(format!(
             "This channel already has a game ({} {}, {state}). One game per channel: finish or `{}abort` it, or start yours in another channel or thread.",
             r.game, r.id, core.prefix
         ));
+        if req.policy.threads {
+            out.push(Reply::Buttons(vec![Button {
+                label: "Start it in a new thread".into(),
+                command: format!("{} {}", super::THREAD, req.text.trim()),
+            }]));
+        }
+        return out;
     }
     let game = AnyGame::new(id);
     let table = game.table();

@@ -65,6 +65,21 @@ pub struct Policy {
     pub games: Option<Vec<GameId>>,
     /// Whether the user is an organiser: organisers may call off any game in the channel.
     pub organiser: bool,
+    /// Whether the platform can open a thread here for a new game (offered when the channel
+    /// is busy, as a button running [`THREAD`] followed by the `new` command).
+    pub threads: bool,
+}
+
+/// The word before a command that the adapter runs in a new thread (see [`Policy::threads`]).
+pub const THREAD: &str = "thread";
+
+/// The name of a thread opened for `command` (a `new` command) by `user`.
+pub fn thread_name(command: &str, user: &User) -> String {
+    let game = command::parse(command).ok().and_then(|c| match c {
+        Command::New { game, .. } => Some(game.title()),
+        _ => None,
+    });
+    format!("{} — {}", game.unwrap_or("Game"), user.name)
 }
 
 /// A move offered for completion: what to show and what to insert.
@@ -159,6 +174,11 @@ impl Core {
             prefix: prefix.to_string(),
             clock: now,
         }
+    }
+
+    /// The store the core works on (adapters keep their channel notes there).
+    pub fn store(&self) -> &dyn GameStore {
+        self.store.as_ref()
     }
 
     /// The command prefix.

@@ -1,0 +1,171 @@
+//! HTTP mode: Discord POSTs each interaction to this endpoint (behind the operator's TLS proxy).
+//! The raw body's Ed25519 signature is checked before anything is read (401 otherwise, as
+//! Discord requires), stale timestamps are refused, PING is answered with PONG, and every other
+//! interaction is answered through the same REST callback the gateway mode uses — the HTTP
+//! request then gets 202 with no body. Nothing is kept between requests but the store.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::{Bytes, Incoming};
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper::{Method, Request, Response, StatusCode};
+use hyper_util::rt::TokioIo;
+use poise::serenity_prelude as serenity;
+use serenity::interactions_endpoint::Verifier;
+use serenity::{Http, Interaction};
+
+use super::Shared;
+
+/// The largest body accepted.
+const MAX_BODY: usize = 1 << 20;
+/// How far a request's timestamp may be from now (replays older than this are refused).
+pub const MAX_AGE: Duration = Duration::from_secs(5 * 60);
+
+/// What the endpoint needs for each request.
+struct Endpoint {
+    shared: Arc<Shared>,
+    http: Arc<Http>,
+    verifier: Verifier,
+}
+
+type Reply = Response<Full<Bytes>>;
+
+fn status(code: StatusCode, body: &str) -> Reply {
+    let mut r = Response::new(Full::new(Bytes::from(body.to_string())));
+    *r.status_mut() = code;
+    r
+}
+
+fn json(body: &str) -> Reply {
+    let mut r = status(StatusCode::OK, body);
+    r.headers_mut().insert(
+        hyper::header::CONTENT_TYPE,
+        hyper::header::HeaderValue::from_static("application/json"),
+    );
+    r
+}
+
+/// Whether `timestamp` (Unix seconds) is within [`MAX_AGE`] of now.
+pub fn fresh(timestamp: &str, now: SystemTime) -> bool {
+    let Ok(ts) = timestamp.trim().parse::<u64>() else {
+        return false;
+    };
+    let now = now.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    now.abs_diff(ts) <= MAX_AGE.as_secs()
+}
+
+impl Endpoint {
+    async fn serve(self: Arc<Self>, req: Request<Incoming>) -> Result<Reply, Infallible> {
+        if req.method() != Method::POST {
+            return Ok(status(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "POST interactions here\n",
+            ));
+        }
+        let header = |name: &str| {
+            req.headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string)
+        };
+        let (Some(signature), Some(timestamp)) = (
+            header("x-signature-ed25519"),
+            header("x-signature-timestamp"),
+        ) else {
+            return Ok(status(StatusCode::UNAUTHORIZED, "missing signature\n"));
+        };
+        let body = match Limited::new(req.into_body(), MAX_BODY).collect().await {
+            Ok(b) => b.to_bytes(),
+            Err(_) => return Ok(status(StatusCode::PAYLOAD_TOO_LARGE, "body too large\n")),
+        };
+        if self.verifier.verify(&signature, &timestamp, &body).is_err() {
+            return Ok(status(
+                StatusCode::UNAUTHORIZED,
+                "invalid request signature\n",
+            ));
+        }
+        if !fresh(&timestamp, SystemTime::now()) {
+            return Ok(status(
+                StatusCode::UNAUTHORIZED,
+                "stale request timestamp\n",
+            ));
+        }
+        let interaction: Interaction = match serde_json::from_slice(&body) {
+            Ok(i) => i,
+            Err(e) => {
+                eprintln!(
+                    "discord: an interaction could not be read ({e}): {}",
+                    String::from_utf8_lossy(&body)
+                );
+                return Ok(status(StatusCode::BAD_REQUEST, "unreadable interaction\n"));
+            }
+        };
+        let http = self.http.clone();
+        let shared = self.shared.clone();
+        match interaction {
+            Interaction::Ping(_) => Ok(json("{\"type\":1}")),
+            Interaction::Command(c) => {
+                super::respond::command(&shared, &http, &c).await;
+                Ok(status(StatusCode::ACCEPTED, ""))
+            }
+            Interaction::Autocomplete(c) => {
+                super::respond::autocomplete(&shared, &http, &c).await;
+                Ok(status(StatusCode::ACCEPTED, ""))
+            }
+            Interaction::Component(c) => {
+                super::respond::component(&shared, &http, &c).await;
+                Ok(status(StatusCode::ACCEPTED, ""))
+            }
+            _ => Ok(status(
+                StatusCode::BAD_REQUEST,
+                "interaction type not handled\n",
+            )),
+        }
+    }
+}
+
+/// Registers the commands, then serves the endpoint until the process is stopped.
+pub async fn run(shared: Arc<Shared>) -> Result<(), String> {
+    let key = shared
+        .settings
+        .public_key
+        .ok_or("HTTP mode needs discord.public_key")?;
+    let verifier = Verifier::try_new(key)
+        .map_err(|_| "discord.public_key is not a valid Ed25519 public key")?;
+    let http = Arc::new(super::http(&shared.settings));
+    super::gateway::register(&http, &shared).await?;
+    let listener = tokio::net::TcpListener::bind(&shared.settings.listen)
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e}", shared.settings.listen))?;
+    let local = listener.local_addr().map_err(|e| e.to_string())?;
+    eprintln!("discord: interactions endpoint listening on http://{local}/");
+    let endpoint = Arc::new(Endpoint {
+        shared,
+        http,
+        verifier,
+    });
+    loop {
+        let (stream, _) = match listener.accept().await {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("discord: accepting a connection failed: {e}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let endpoint = endpoint.clone();
+        tokio::spawn(async move {
+            let service = service_fn(move |req| endpoint.clone().serve(req));
+            if let Err(e) = http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), service)
+                .await
+            {
+                eprintln!("discord: an HTTP connection failed: {e}");
+            }
+        });
+    }
+}

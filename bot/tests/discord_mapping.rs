@@ -1,0 +1,180 @@
+//! The Discord adapter's translation, without a network: slash command options to the core's
+//! text command, and the core's replies to Discord messages.
+
+use muster_bot::core::{Button, Reply, User};
+use muster_bot::discord::commands::{self, CHOICES};
+use muster_bot::discord::respond::plan;
+use poise::serenity_prelude as serenity;
+
+fn data(json: serde_json::Value) -> serenity::CommandData {
+    serde_json::from_value(json).expect("command data as Discord sends it")
+}
+
+#[test]
+fn every_command_word_has_a_slash_command_and_move_completes() {
+    let all = commands::all();
+    let names: Vec<&str> = all.iter().map(|c| c.name.as_str()).collect();
+    for word in [
+        "new", "join", "accept", "decline", "abort", "move", "declare", "board", "moves",
+        "history", "export", "resign", "draw", "takeback", "hint", "rules", "notation", "help",
+        "games",
+    ] {
+        assert!(names.contains(&word), "/{word} is missing: {names:?}");
+    }
+    let registered = poise::builtins::create_application_commands(&all);
+    let json = serde_json::to_value(&registered).unwrap();
+    let new = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "new")
+        .unwrap();
+    let game = &new["options"][0];
+    assert_eq!(game["name"], "game");
+    assert_eq!(game["required"], true);
+    assert_eq!(game["choices"].as_array().unwrap().len(), 6);
+    assert_eq!(game["choices"][2]["name"], "Arithmetical Croquet");
+    assert_eq!(new["options"][1]["type"], 6, "opponents are user options");
+    let mv = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "move")
+        .unwrap();
+    assert_eq!(mv["options"][0]["autocomplete"], true);
+    for c in json.as_array().unwrap() {
+        let d = c["description"].as_str().unwrap();
+        assert!(!d.is_empty() && d.len() <= 100, "{}: {d}", c["name"]);
+    }
+}
+
+#[test]
+fn options_become_the_core_s_words_in_its_order() {
+    let defs = commands::defs(&commands::all());
+    let d = data(serde_json::json!({
+        "id": "1", "name": "new", "type": 1,
+        "options": [
+            {"name": "seat", "type": 3, "value": "black"},
+            {"name": "opponent", "type": 6, "value": "80351110224678912"},
+            {"name": "game", "type": 4, "value": 2}
+        ],
+        "resolved": {
+            "users": {"80351110224678912": {"id": "80351110224678912", "username": "nelly",
+                "global_name": "Nelly", "discriminator": "0", "avatar": null}},
+            "members": {"80351110224678912": {"nick": "Nell", "roles": [], "joined_at": "2025-01-01T00:00:00.000000+00:00",
+                "deaf": false, "mute": false, "flags": 0, "pending": false, "permissions": "0", "avatar": null,
+                "premium_since": null, "communication_disabled_until": null, "banner": null}}
+        }
+    }));
+    let (text, mentions) = commands::text(&defs, &d).unwrap();
+    assert_eq!(text, "new croquet 80351110224678912 as black");
+    assert_eq!(
+        mentions,
+        vec![User {
+            id: "80351110224678912".into(),
+            name: "Nell".into()
+        }]
+    );
+    let d = data(serde_json::json!({"id": "2", "name": "draw", "type": 1,
+        "options": [{"name": "answer", "type": 4, "value": 1}]}));
+    assert_eq!(commands::text(&defs, &d).unwrap().0, "draw accept");
+    let d = data(serde_json::json!({"id": "3", "name": "move", "type": 1,
+        "options": [{"name": "notation", "type": 3, "value": "  c1-c3 d1-e2 "}]}));
+    assert_eq!(commands::text(&defs, &d).unwrap().0, "move c1-c3 d1-e2");
+    let d = data(serde_json::json!({"id": "4", "name": "new", "type": 1,
+        "options": [{"name": "game", "type": 4, "value": 0}, {"name": "bot", "type": 4, "value": 2},
+                    {"name": "players", "type": 4, "value": 3}]}));
+    assert_eq!(
+        commands::text(&defs, &d).unwrap().0,
+        "new lanrick bot:perfect for 3"
+    );
+    // A choice index Discord could not have sent is refused rather than guessed.
+    let d = data(serde_json::json!({"id": "5", "name": "new", "type": 1,
+        "options": [{"name": "game", "type": 4, "value": 9}]}));
+    assert_eq!(commands::text(&defs, &d), None);
+    assert_eq!(CHOICES[0].1.len(), muster_rules::GameId::ALL.len());
+    for (id, (_, token)) in muster_rules::GameId::ALL.iter().zip(CHOICES[0].1) {
+        assert_eq!(id.as_str(), *token);
+    }
+}
+
+fn board(name: &str) -> Reply {
+    Reply::Board {
+        png: vec![1, 2, 3],
+        alt: format!("alt of {name}"),
+        text: String::new(),
+        name: name.into(),
+    }
+}
+
+#[test]
+fn replies_become_messages_with_the_board_buttons_and_only_the_right_pings() {
+    let bob = User {
+        id: "42".into(),
+        name: "bob".into(),
+    };
+    let out = plan(vec![
+        Reply::Text("alice played c1-c3.".into()),
+        board("g1-001.png"),
+        Reply::Mention {
+            user: bob.clone(),
+            text: "your turn.".into(),
+        },
+        Reply::Buttons(vec![Button {
+            label: "Board".into(),
+            command: "board".into(),
+        }]),
+        Reply::Private("Only you see this.".into()),
+    ]);
+    assert_eq!(out.len(), 2);
+    assert_eq!(out[0].content, "alice played c1-c3.\n<@42> your turn.");
+    assert_eq!(out[0].pings, vec![42]);
+    assert_eq!(out[0].files[0].0, "g1-001.png");
+    assert_eq!(out[0].files[0].2.as_deref(), Some("alt of g1-001.png"));
+    assert_eq!(out[0].buttons.len(), 1);
+    assert!(!out[0].ephemeral);
+    assert!(out[1].ephemeral && out[1].content == "Only you see this.");
+    // Two boards (the player's move and the bot's reply) are two messages.
+    let out = plan(vec![
+        board("a.png"),
+        Reply::Text("the bot plays".into()),
+        board("b.png"),
+    ]);
+    assert_eq!(out.len(), 2);
+    // Buttons after a private reply stay private; the same command twice is one button.
+    let accept = Button {
+        label: "Accept".into(),
+        command: "accept".into(),
+    };
+    let out = plan(vec![
+        Reply::Mention {
+            user: bob.clone(),
+            text: "challenged".into(),
+        },
+        Reply::Buttons(vec![accept.clone()]),
+        Reply::Mention {
+            user: User {
+                id: "43".into(),
+                name: "carol".into(),
+            },
+            text: "challenged".into(),
+        },
+        Reply::Buttons(vec![accept.clone()]),
+        Reply::Private("busy".into()),
+        Reply::Buttons(vec![Button {
+            label: "Thread".into(),
+            command: "thread new lanrick".into(),
+        }]),
+    ]);
+    assert_eq!(out[0].buttons, vec![accept]);
+    assert_eq!(out[0].pings, vec![42, 43]);
+    assert!(out[1].ephemeral && out[1].buttons[0].command == "thread new lanrick");
+    // Discord's 2000-character limit: long text is split at line ends, files go last.
+    let long: Vec<String> = (0..300).map(|i| format!("line {i:04}")).collect();
+    let out = plan(vec![Reply::Text(long.join("\n")), board("c.png")]);
+    assert!(out.len() >= 2);
+    assert!(out.iter().all(|o| o.content.chars().count() <= 2000));
+    assert!(out[0].files.is_empty() && !out.last().unwrap().files.is_empty());
+    let joined: Vec<String> = out.iter().map(|o| o.content.clone()).collect();
+    assert_eq!(joined.join("\n"), long.join("\n"));
+}

@@ -1,0 +1,344 @@
+//! The Discord adapter's settings: `[discord]` in `muster.toml` and `MUSTER_DISCORD_*`.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Deserialize;
+
+use crate::ConfigError;
+
+/// The game ids a server may allow (the same as the rules' game ids).
+pub const GAME_IDS: [&str; 6] = [
+    "lanrick",
+    "lanrick1880",
+    "croquet",
+    "lanko88",
+    "lanko68",
+    "lanko103",
+];
+
+/// A value that must never be shown: its `Debug` and `Display` print `***`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    /// The secret itself, for the one place that needs it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("***")
+    }
+}
+
+impl fmt::Display for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("***")
+    }
+}
+
+/// How Discord delivers interactions to Muster.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Mode {
+    /// A gateway (WebSocket) connection: one process.
+    Gateway,
+    /// An HTTP interactions endpoint: stateless, behind the operator's TLS proxy.
+    Http,
+}
+
+/// Where the slash commands are registered.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Register {
+    /// For every server (production; Discord may take a while to show changes).
+    Global,
+    /// In one server only, at once (development).
+    Guild(u64),
+}
+
+/// One server's settings.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Guild {
+    /// The games that may be started there; `None` for all.
+    pub games: Option<Vec<String>>,
+    /// Role or user ids whose holders count as organisers.
+    pub organisers: Vec<u64>,
+}
+
+/// The validated Discord settings; present when a token is configured.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Discord {
+    /// The bot token (`token`, `MUSTER_DISCORD_TOKEN`).
+    pub token: Secret,
+    /// The application id (`application_id`, `MUSTER_DISCORD_APPLICATION_ID`).
+    pub application_id: u64,
+    /// Gateway or HTTP (`mode`, `MUSTER_DISCORD_MODE`).
+    pub mode: Mode,
+    /// The application's public key, hex (`public_key`, `MUSTER_DISCORD_PUBLIC_KEY`); needed
+    /// in HTTP mode.
+    pub public_key: Option<[u8; 32]>,
+    /// Where the HTTP endpoint listens (`listen`, `MUSTER_DISCORD_LISTEN`).
+    pub listen: String,
+    /// Where commands are registered (`guild`, `MUSTER_DISCORD_GUILD`: a server id for
+    /// development; absent for global).
+    pub register: Register,
+    /// A Discord API proxy to send REST calls through (`api_url`, `MUSTER_DISCORD_API_URL`).
+    pub api_url: Option<String>,
+    /// After how many milliseconds of work a reply is deferred (`defer_after_ms`,
+    /// `MUSTER_DISCORD_DEFER_AFTER_MS`; default 1000, 0 defers every reply). Discord allows
+    /// 3 seconds for the first response.
+    pub defer_after_ms: u64,
+    /// Settings per server (`[discord.guilds.<id>]`).
+    pub guilds: BTreeMap<u64, Guild>,
+}
+
+/// What `[discord]` may contain.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct File {
+    token: Option<String>,
+    application_id: Option<String>,
+    mode: Option<String>,
+    public_key: Option<String>,
+    listen: Option<String>,
+    guild: Option<String>,
+    api_url: Option<String>,
+    defer_after_ms: Option<u64>,
+    #[serde(default)]
+    guilds: BTreeMap<String, GuildFile>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct GuildFile {
+    games: Option<Vec<String>>,
+    #[serde(default)]
+    organisers: Vec<String>,
+}
+
+/// The raw values, file first, then the environment over them.
+#[derive(Default)]
+pub(crate) struct Raw {
+    token: Option<(String, String)>,
+    application_id: Option<(String, String)>,
+    mode: Option<(String, String)>,
+    public_key: Option<(String, String)>,
+    listen: Option<(String, String)>,
+    guild: Option<(String, String)>,
+    api_url: Option<(String, String)>,
+    defer_after_ms: Option<(String, String)>,
+    guilds: BTreeMap<String, GuildFile>,
+}
+
+const FILE: &str = "muster.toml";
+
+impl Raw {
+    pub(crate) fn from_file(file: File) -> Raw {
+        let at = |v: Option<String>| v.map(|v| (FILE.to_string(), v));
+        Raw {
+            token: at(file.token),
+            application_id: at(file.application_id),
+            mode: at(file.mode),
+            public_key: at(file.public_key),
+            listen: at(file.listen),
+            guild: at(file.guild),
+            api_url: at(file.api_url),
+            defer_after_ms: at(file.defer_after_ms.map(|v| v.to_string())),
+            guilds: file.guilds,
+        }
+    }
+
+    /// Takes `MUSTER_DISCORD_*`; false for any other variable.
+    pub(crate) fn env(&mut self, key: &str, value: &str) -> bool {
+        let slot = match key {
+            "MUSTER_DISCORD_TOKEN" => &mut self.token,
+            "MUSTER_DISCORD_APPLICATION_ID" => &mut self.application_id,
+            "MUSTER_DISCORD_MODE" => &mut self.mode,
+            "MUSTER_DISCORD_PUBLIC_KEY" => &mut self.public_key,
+            "MUSTER_DISCORD_LISTEN" => &mut self.listen,
+            "MUSTER_DISCORD_GUILD" => &mut self.guild,
+            "MUSTER_DISCORD_API_URL" => &mut self.api_url,
+            "MUSTER_DISCORD_DEFER_AFTER_MS" => &mut self.defer_after_ms,
+            _ => return false,
+        };
+        *slot = Some((key.to_string(), value.to_string()));
+        true
+    }
+
+    /// The settings, or `None` when no token is set (Discord is off).
+    pub(crate) fn build(self) -> Result<Option<Discord>, ConfigError> {
+        let Some((source, token)) = self.token.filter(|(_, t)| !t.trim().is_empty()) else {
+            return Ok(None);
+        };
+        let err = |source: &str, key: &str, reason: String| ConfigError {
+            source: source.into(),
+            key: key.into(),
+            reason,
+        };
+        let token = token.trim().trim_start_matches("Bot ").to_string();
+        if token.contains(char::is_whitespace) {
+            return Err(err(
+                &source,
+                "discord.token",
+                "must be the bot token from the Developer Portal, without spaces".into(),
+            ));
+        }
+        let Some((src, app)) = self.application_id else {
+            return Err(err(
+                "MUSTER_DISCORD_APPLICATION_ID",
+                "discord.application_id",
+                "must be set when a Discord token is: the application id from the Developer Portal"
+                    .into(),
+            ));
+        };
+        let application_id = snowflake(&src, "discord.application_id", &app)?;
+        let mode = match self.mode.as_ref().map(|(s, m)| (s, m.to_ascii_lowercase())) {
+            None => Mode::Gateway,
+            Some((_, m)) if m == "gateway" => Mode::Gateway,
+            Some((_, m)) if m == "http" => Mode::Http,
+            Some((s, _)) => {
+                return Err(err(
+                    s,
+                    "discord.mode",
+                    "must be \"gateway\" or \"http\"".into(),
+                ));
+            }
+        };
+        let public_key = match self.public_key {
+            None => None,
+            Some((s, k)) => Some(hex32(k.trim()).ok_or_else(|| {
+                err(
+                    &s,
+                    "discord.public_key",
+                    "must be the application's public key: 64 hexadecimal digits".into(),
+                )
+            })?),
+        };
+        if mode == Mode::Http && public_key.is_none() {
+            return Err(err(
+                "MUSTER_DISCORD_PUBLIC_KEY",
+                "discord.public_key",
+                "must be set in HTTP mode: the application's public key from the Developer Portal"
+                    .into(),
+            ));
+        }
+        let listen = match self.listen {
+            None => "127.0.0.1:8080".to_string(),
+            Some((s, l)) => {
+                if l.parse::<std::net::SocketAddr>().is_err() {
+                    return Err(err(
+                        &s,
+                        "discord.listen",
+                        "must be an address and port, such as \"127.0.0.1:8080\"".into(),
+                    ));
+                }
+                l
+            }
+        };
+        let register = match self.guild {
+            None => Register::Global,
+            Some((_, g)) if g.trim().is_empty() => Register::Global,
+            Some((s, g)) => Register::Guild(snowflake(&s, "discord.guild", &g)?),
+        };
+        let api_url = match self.api_url {
+            None => None,
+            Some((s, u)) => {
+                let u = u.trim().trim_end_matches('/').to_string();
+                if !(u.starts_with("http://") || u.starts_with("https://")) {
+                    return Err(err(
+                        &s,
+                        "discord.api_url",
+                        "must be an http:// or https:// address".into(),
+                    ));
+                }
+                Some(u)
+            }
+        };
+        let defer_after_ms = match self.defer_after_ms {
+            None => 1000,
+            Some((s, v)) => v
+                .trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|&v| v <= 2500)
+                .ok_or_else(|| {
+                    err(
+                        &s,
+                        "discord.defer_after_ms",
+                        "must be a number of milliseconds from 0 to 2500".into(),
+                    )
+                })?,
+        };
+        let mut guilds = BTreeMap::new();
+        for (id, g) in self.guilds {
+            let key = format!("discord.guilds.{id}");
+            let gid = snowflake(FILE, &key, &id)?;
+            if let Some(bad) = g
+                .games
+                .iter()
+                .flatten()
+                .find(|x| !GAME_IDS.contains(&x.as_str()))
+            {
+                return Err(err(
+                    FILE,
+                    &format!("{key}.games"),
+                    format!(
+                        "names an unknown game \"{bad}\"; the games are {}",
+                        GAME_IDS.join(", ")
+                    ),
+                ));
+            }
+            let organisers = g
+                .organisers
+                .iter()
+                .map(|o| snowflake(FILE, &format!("{key}.organisers"), o))
+                .collect::<Result<Vec<_>, _>>()?;
+            guilds.insert(
+                gid,
+                Guild {
+                    games: g.games,
+                    organisers,
+                },
+            );
+        }
+        Ok(Some(Discord {
+            token: Secret(token),
+            application_id,
+            mode,
+            public_key,
+            listen,
+            register,
+            api_url,
+            defer_after_ms,
+            guilds,
+        }))
+    }
+}
+
+fn snowflake(source: &str, key: &str, value: &str) -> Result<u64, ConfigError> {
+    value
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|&v| v > 0)
+        .ok_or_else(|| ConfigError {
+            source: source.into(),
+            key: key.into(),
+            reason: format!(
+                "must be a Discord id (a number such as \"123456789012345678\"), not \"{value}\""
+            ),
+        })
+}
+
+fn hex32(text: &str) -> Option<[u8; 32]> {
+    if text.len() != 64 || !text.is_ascii() {
+        return None;
+    }
+    let mut out = [0u8; 32];
+    for (i, byte) in out.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(&text[2 * i..2 * i + 2], 16).ok()?;
+    }
+    Some(out)
+}
