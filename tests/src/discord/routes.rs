@@ -1,0 +1,433 @@
+//! The REST routes: what Discord answers, and what each request does to the stand-in's state.
+
+use serde_json::{Value, json};
+
+use super::objects::{self, error, snowflake};
+use super::state::{Attachment, Interaction, Message, State, or_empty};
+
+/// A file part of a multipart body.
+pub(crate) struct FilePart {
+    pub(crate) name: String,
+    pub(crate) filename: String,
+    pub(crate) content_type: Option<String>,
+    pub(crate) bytes: Vec<u8>,
+}
+
+/// A request, parsed.
+pub(crate) struct Incoming {
+    pub(crate) method: String,
+    pub(crate) path: String,
+    pub(crate) authorization: Option<String>,
+    pub(crate) json: Value,
+    pub(crate) files: Vec<FilePart>,
+}
+
+/// An answer: status and JSON body (`None`: empty).
+pub(crate) type Answer = (u16, Option<Value>);
+
+fn not_found() -> Answer {
+    (404, Some(error(0, "404: Not Found")))
+}
+
+fn unknown_message() -> Answer {
+    (404, Some(error(10008, "Unknown Message")))
+}
+
+fn unknown_webhook() -> Answer {
+    (404, Some(error(10015, "Unknown Webhook")))
+}
+
+fn unknown_interaction() -> Answer {
+    (404, Some(error(10062, "Unknown interaction")))
+}
+
+fn invalid_form(why: &str) -> Answer {
+    let errors =
+        json!({ "type": { "_errors": [{ "code": "BASE_TYPE_CHOICES", "message": why }] } });
+    (
+        400,
+        Some(json!({ "code": 50035, "errors": errors, "message": "Invalid Form Body" })),
+    )
+}
+
+fn ok(v: Value) -> Answer {
+    (200, Some(v))
+}
+
+/// Answers one request.
+pub(crate) fn route(state: &mut State, req: &Incoming) -> Answer {
+    let Some(rest) = req.path.strip_prefix("/api/v10/") else {
+        return not_found();
+    };
+    let segments: Vec<&str> = rest.trim_end_matches('/').split('/').collect();
+    let app = state.app();
+    let open = matches!(segments.first(), Some(&"interactions" | &"webhooks"));
+    let authorized = req
+        .authorization
+        .as_deref()
+        .is_some_and(|a| a.starts_with("Bot "));
+    if !open && !authorized {
+        return (401, Some(error(0, "401: Unauthorized")));
+    }
+    match (req.method.as_str(), segments.as_slice()) {
+        ("GET", ["gateway"]) => ok(json!({ "url": state.gateway_url })),
+        ("GET", ["gateway", "bot"]) => ok(objects::gateway_bot(&state.gateway_url)),
+        ("GET", ["oauth2", "applications", "@me"] | ["applications", "@me"]) => {
+            let owner = super::fixtures::owner();
+            let owner = objects::user(&owner.id, &owner.name);
+            ok(objects::application(
+                &app,
+                &owner,
+                &super::fixtures::public_key_hex(),
+            ))
+        }
+        ("GET", ["users", "@me"]) => ok(objects::current_user(&app)),
+        ("PUT" | "GET", ["applications", a, "commands"]) if *a == app => {
+            commands(state, &req.method, None, &req.json)
+        }
+        ("PUT" | "GET", ["applications", a, "guilds", guild, "commands"]) if *a == app => {
+            commands(state, &req.method, Some(guild), &req.json)
+        }
+        ("POST", ["interactions", id, token, "callback"]) => callback(state, id, token, req),
+        (_, ["webhooks", a, token, rest @ ..]) => {
+            if *a != app
+                || state
+                    .interactions
+                    .get(*token)
+                    .is_none_or(|ix| ix.responded.is_none())
+            {
+                return unknown_webhook();
+            }
+            webhook(state, token, rest, req)
+        }
+        ("POST", ["channels", channel, "messages"]) => {
+            let mut m = new_message(channel, req, None);
+            m.kind = if req.json["message_reference"].is_object() {
+                19
+            } else {
+                0
+            };
+            m.message_reference = req.json["message_reference"].clone();
+            state.messages.push(m);
+            ok(objects::message(
+                state,
+                state.messages.last().expect("just pushed"),
+            ))
+        }
+        (method, ["channels", channel, "messages", id]) => {
+            let visible = state
+                .find_message(id)
+                .is_some_and(|m| m.channel_id == *channel && m.flags & 64 == 0);
+            if !visible {
+                return unknown_message();
+            }
+            match method {
+                "GET" => ok(objects::message(
+                    state,
+                    state.find_message(id).expect("found"),
+                )),
+                "PATCH" => edit(state, id, &req.json, &req.files),
+                "DELETE" => {
+                    state.messages.retain(|m| m.id != *id);
+                    (204, None)
+                }
+                _ => not_found(),
+            }
+        }
+        ("POST", ["channels", channel, "threads"]) => {
+            let id = snowflake();
+            thread(state, &id, channel, &req.json)
+        }
+        ("POST", ["channels", channel, "messages", id, "threads"]) => {
+            if state
+                .find_message(id)
+                .is_none_or(|m| m.channel_id != *channel)
+            {
+                return unknown_message();
+            }
+            let id = (*id).to_owned();
+            thread(state, &id, channel, &req.json)
+        }
+        _ => not_found(),
+    }
+}
+
+fn thread(state: &mut State, id: &str, parent: &str, body: &Value) -> Answer {
+    let guild = state
+        .channel_guild
+        .get(parent)
+        .cloned()
+        .unwrap_or_else(|| objects::UNKNOWN_GUILD.to_owned());
+    let channel = objects::thread(&state.app(), id, parent, &guild, body);
+    state.channel_guild.insert(id.to_owned(), guild);
+    state.threads.push(channel.clone());
+    (201, Some(channel))
+}
+
+fn commands(state: &mut State, method: &str, guild: Option<&str>, body: &Value) -> Answer {
+    let key = guild.map(str::to_owned);
+    if method == "GET" {
+        return ok(state
+            .commands
+            .get(&key)
+            .cloned()
+            .unwrap_or_else(|| json!([])));
+    }
+    let Some(sent) = body.as_array() else {
+        return invalid_form("an array of commands");
+    };
+    let app = state.app();
+    let out: Vec<Value> = sent
+        .iter()
+        .map(|c| objects::command(&app, guild, c))
+        .collect();
+    state.commands.insert(key, Value::Array(out.clone()));
+    ok(Value::Array(out))
+}
+
+/// `POST /interactions/{id}/{token}/callback`.
+fn callback(state: &mut State, id: &str, token: &str, req: &Incoming) -> Answer {
+    let Some(ix) = state.interactions.get(token).filter(|ix| ix.id == id) else {
+        return unknown_interaction();
+    };
+    if ix.responded.is_some() {
+        return (
+            400,
+            Some(error(40060, "Interaction has already been acknowledged.")),
+        );
+    }
+    let Some(kind) = req.json["type"].as_u64() else {
+        return invalid_form("missing type");
+    };
+    let allowed: &[u64] = match ix.kind {
+        1 => &[1],
+        2 => &[4, 5, 9],
+        3 => &[4, 5, 6, 7, 9],
+        4 => &[8],
+        5 => &[4, 5, 6, 7],
+        _ => &[],
+    };
+    if !allowed.contains(&kind) {
+        return invalid_form("this response type is not valid for this interaction");
+    }
+    let ix = ix.clone();
+    let data = &req.json["data"];
+    let original = match kind {
+        4 | 5 => {
+            let mut m = new_message(&ix.channel_id, req, Some(&ix));
+            if kind == 5 {
+                m.content.clear();
+                m.components = json!([]);
+                m.embeds = json!([]);
+                m.attachments.clear();
+                m.flags = data["flags"].as_u64().unwrap_or(0) | 128;
+            }
+            let id = m.id.clone();
+            state.messages.push(m);
+            Some(id)
+        }
+        6 | 7 => {
+            let Some(on) = ix.message_id.clone() else {
+                return unknown_message();
+            };
+            if state.find_message(&on).is_none() {
+                return unknown_message();
+            }
+            if kind == 7 {
+                let edited = edit(state, &on, data, &req.files);
+                if edited.0 != 200 {
+                    return edited;
+                }
+            }
+            Some(on)
+        }
+        _ => None,
+    };
+    let known = state.interactions.get_mut(token).expect("looked up above");
+    known.responded = Some(kind);
+    known.original = original;
+    known.deferred = kind == 5;
+    (204, None)
+}
+
+/// `/webhooks/{app}/{token}/...` for an interaction that has been responded to.
+fn webhook(state: &mut State, token: &str, rest: &[&str], req: &Incoming) -> Answer {
+    let ix = state
+        .interactions
+        .get(token)
+        .expect("checked by the caller")
+        .clone();
+    match (req.method.as_str(), rest) {
+        ("POST", []) => {
+            if ix.deferred {
+                // The first followup after a deferral edits the "thinking" message.
+                let original = ix.original.clone().expect("a deferral has a message");
+                return edit_original(state, token, &original, req);
+            }
+            let m = new_message(&ix.channel_id, req, Some(&ix));
+            state.messages.push(m);
+            ok(objects::message(
+                state,
+                state.messages.last().expect("just pushed"),
+            ))
+        }
+        (method, ["messages", which]) => {
+            let id = if *which == "@original" {
+                match ix.original.clone() {
+                    Some(id) => id,
+                    None => return unknown_message(),
+                }
+            } else {
+                (*which).to_owned()
+            };
+            let mine = state.find_message(&id).is_some_and(|m| {
+                m.interaction_token.as_deref() == Some(token) || ix.original.as_deref() == Some(&id)
+            });
+            if !mine {
+                return unknown_message();
+            }
+            match method {
+                "GET" => ok(objects::message(
+                    state,
+                    state.find_message(&id).expect("mine"),
+                )),
+                "PATCH" if ix.original.as_deref() == Some(id.as_str()) => {
+                    edit_original(state, token, &id, req)
+                }
+                "PATCH" => edit(state, &id, &req.json, &req.files),
+                "DELETE" => {
+                    state.messages.retain(|m| m.id != id);
+                    (204, None)
+                }
+                _ => not_found(),
+            }
+        }
+        _ => not_found(),
+    }
+}
+
+fn edit_original(state: &mut State, token: &str, id: &str, req: &Incoming) -> Answer {
+    if let Some(ix) = state.interactions.get_mut(token) {
+        ix.deferred = false;
+    }
+    edit(state, id, &req.json, &req.files)
+}
+
+/// A new message in `channel` from the request's body (or, for a callback, its `data`).
+fn new_message(channel: &str, req: &Incoming, from: Option<&Interaction>) -> Message {
+    let callback = req.path.ends_with("/callback");
+    let body = if callback {
+        &req.json["data"]
+    } else {
+        &req.json
+    };
+    let mut m = Message {
+        id: snowflake(),
+        channel_id: channel.to_owned(),
+        kind: match from {
+            Some(ix) if ix.kind == 2 && ix.command_type == Some(1) => 20,
+            Some(ix) if ix.kind == 2 => 23,
+            _ => 0,
+        },
+        content: String::new(),
+        components: json!([]),
+        embeds: json!([]),
+        attachments: Vec::new(),
+        flags: body["flags"].as_u64().unwrap_or(0) & !128,
+        allowed_mentions: Value::Null,
+        tts: body["tts"].as_bool().unwrap_or(false),
+        timestamp: objects::now(),
+        edited_timestamp: None,
+        interaction_token: from.map(|ix| ix.token.clone()),
+        webhook: from.is_some(),
+        author: None,
+        message_reference: Value::Null,
+    };
+    apply(&mut m, body, &req.files);
+    m.edited_timestamp = None;
+    m
+}
+
+/// `PATCH` of message `id` with `body` and `files`.
+fn edit(state: &mut State, id: &str, body: &Value, files: &[FilePart]) -> Answer {
+    let Some(m) = state.find_message_mut(id) else {
+        return unknown_message();
+    };
+    let was_loading = m.flags & 128 != 0;
+    apply(m, body, files);
+    m.flags &= !128;
+    if !was_loading {
+        m.edited_timestamp = Some(objects::now());
+    }
+    let m = state.find_message(id).expect("just edited");
+    ok(objects::message(state, m))
+}
+
+/// Applies a message body: fields present replace; files are added as Discord does (with an
+/// `attachments` array, exactly those kept or described; without one, existing ones kept).
+fn apply(m: &mut Message, body: &Value, files: &[FilePart]) {
+    if let Some(content) = body.get("content") {
+        m.content = content.as_str().unwrap_or_default().to_owned();
+    }
+    if let Some(components) = body.get("components") {
+        m.components = or_empty(components);
+    }
+    if let Some(embeds) = body.get("embeds") {
+        m.embeds = or_empty(embeds);
+    }
+    if let Some(mentions) = body.get("allowed_mentions") {
+        m.allowed_mentions = mentions.clone();
+    }
+    if let Some(flags) = body.get("flags").and_then(Value::as_u64) {
+        m.flags = (m.flags & (64 | 128)) | (flags & !128);
+    }
+    let new_file = |f: &FilePart, described: Option<&Value>| Attachment {
+        id: snowflake(),
+        filename: described
+            .and_then(|d| d["filename"].as_str())
+            .unwrap_or(&f.filename)
+            .to_owned(),
+        description: described
+            .and_then(|d| d["description"].as_str())
+            .map(str::to_owned),
+        content_type: f
+            .content_type
+            .clone()
+            .unwrap_or_else(|| objects::content_type(&f.filename)),
+        bytes: f.bytes.clone(),
+        adopted: None,
+    };
+    let mut used = vec![false; files.len()];
+    let mut next = Vec::new();
+    match body.get("attachments").and_then(Value::as_array) {
+        Some(listed) => {
+            for entry in listed {
+                let id = match &entry["id"] {
+                    Value::String(s) => s.clone(),
+                    Value::Number(n) => n.to_string(),
+                    _ => continue,
+                };
+                let part = format!("files[{id}]");
+                if let Some(i) = files.iter().position(|f| f.name == part) {
+                    used[i] = true;
+                    next.push(new_file(&files[i], Some(entry)));
+                } else if let Some(kept) = m.attachments.iter().find(|a| a.id == id) {
+                    let mut kept = kept.clone();
+                    if let Some(d) = entry["description"].as_str() {
+                        kept.description = Some(d.to_owned());
+                    }
+                    next.push(kept);
+                }
+            }
+        }
+        None => next = m.attachments.clone(),
+    }
+    for (i, f) in files.iter().enumerate() {
+        if !used[i] && f.name.starts_with("file") {
+            next.push(new_file(f, None));
+        }
+    }
+    if body.get("attachments").is_some() || !files.is_empty() {
+        m.attachments = next;
+    }
+}
