@@ -266,7 +266,13 @@ impl Target<'_> {
     async fn defer(&self, http: &Http) -> serenity::Result<()> {
         match self {
             Target::Command(i) => i.defer(http).await,
-            Target::Component(i) => i.defer(http).await,
+            // Not serenity's `defer` (a deferred *update* of the pressed message): the answer
+            // is a new message, like a command's.
+            Target::Component(i) => {
+                let defer =
+                    CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new());
+                i.create_response(http, defer).await
+            }
         }
     }
 

@@ -297,6 +297,12 @@ fn webhook(state: &mut State, token: &str, rest: &[&str], req: &Incoming) -> Ans
                 "PATCH" => edit(state, &id, &req.json, &req.files),
                 "DELETE" => {
                     state.messages.retain(|m| m.id != id);
+                    // With the deferred "thinking" message gone, a followup is a new message.
+                    if let Some(ix) = state.interactions.get_mut(token)
+                        && ix.original.as_deref() == Some(id.as_str())
+                    {
+                        ix.deferred = false;
+                    }
                     (204, None)
                 }
                 _ => not_found(),
