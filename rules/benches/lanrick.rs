@@ -57,6 +57,23 @@ fn marks_and_checks(c: &mut Criterion) {
     });
 }
 
+/// Completion as a player types a move (chat autocomplete): the first step, then the steps
+/// after one typed step, in the largest known position.
+fn suggestions(c: &mut Criterion) {
+    let game =
+        muster_rules::AnyGame::Lanrick(Lanrick::from_position(POSITIONS[2].1).expect("valid"));
+    let mut group = c.benchmark_group("lanrick/suggest (25 at most)");
+    group.bench_function("nothing typed yet", |b| {
+        b.iter(|| black_box(&game).suggest("", 25))
+    });
+    let first = game.suggest("", 1)[0].clone();
+    let typed = format!("{first} ");
+    group.bench_function("after one step", |b| {
+        b.iter(|| black_box(&game).suggest(black_box(&typed), 25))
+    });
+    group.finish();
+}
+
 /// A small seeded generator, so every run plays the same games.
 struct Rng(u64);
 
@@ -123,5 +140,11 @@ fn whole_games(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, turn_generation, marks_and_checks, whole_games);
+criterion_group!(
+    benches,
+    turn_generation,
+    marks_and_checks,
+    suggestions,
+    whole_games
+);
 criterion_main!(benches);
