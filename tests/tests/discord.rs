@@ -480,6 +480,7 @@ async fn lanrick_game(
         last.components
     );
     assert!(checked_autocomplete);
+    timings(&bot.log());
 }
 
 /// A whole Croquet game played with the step buttons only.
@@ -502,6 +503,16 @@ async fn croquet_game(standin: &StandIn, bot: &Bot) {
             .unwrap_or_else(|| panic!("no step buttons: {ids:?}"));
         assert!(ids.contains(&"muster:board".to_string()));
         let out = press(standin, bot, mover, step, &board).await;
+        let edits = out
+            .iter()
+            .filter(|r| r.is("PATCH", &format!("/messages/{}", board.id)))
+            .count();
+        assert_eq!(
+            edits,
+            1,
+            "the pressed board's buttons are removed once: {:?}",
+            paths(&out)
+        );
         assert!(!ephemeral(&callback(&out)), "{}", text(&callback(&out)));
         assert!(
             button_ids(&standin.message(&board.id).unwrap()).is_empty(),
@@ -510,6 +521,41 @@ async fn croquet_game(standin: &StandIn, bot: &Bot) {
     }
     let last = last_board(standin);
     assert!(last.content.contains("wins"), "{}", last.content);
+    timings(&bot.log());
+}
+
+/// Prints the bot's own timings (`MUSTER_DISCORD_TIMINGS`): from the interaction's arrival to
+/// the last REST call of its answer, per command; figures for docs/performance.md, never
+/// asserted.
+fn timings(log: &str) {
+    let mut by: std::collections::BTreeMap<String, Vec<f64>> = Default::default();
+    for line in log.lines() {
+        let Some(rest) = line.strip_prefix("discord: ") else {
+            continue;
+        };
+        let Some((what, ms)) = rest.split_once(" answered in ") else {
+            continue;
+        };
+        let what = what
+            .split_whitespace()
+            .take(2)
+            .collect::<Vec<_>>()
+            .join(" ");
+        if let Ok(ms) = ms.trim_end_matches(" ms").parse::<f64>() {
+            by.entry(what).or_default().push(ms);
+        }
+    }
+    for (what, mut ms) in by {
+        ms.sort_by(f64::total_cmp);
+        let p = |q: f64| ms[((ms.len() - 1) as f64 * q).round() as usize];
+        eprintln!(
+            "timing {what}: n={} p50={:.2} ms p90={:.2} ms max={:.2} ms",
+            ms.len(),
+            p(0.5),
+            p(0.9),
+            p(1.0)
+        );
+    }
 }
 
 fn runtime() -> tokio::runtime::Runtime {

@@ -521,19 +521,27 @@ pub async fn component(shared: &Shared, http: &Http, interaction: &ComponentInte
     let public = replies
         .iter()
         .any(|r| !matches!(r, Reply::Private(_) | Reply::Buttons(_)));
-    send(shared, http, &target, replies, deferred).await;
-    if public
-        && !interaction.message.components.is_empty()
-        && !interaction
-            .message
-            .flags
-            .is_some_and(|f| f.contains(serenity::MessageFlags::EPHEMERAL))
-    {
-        let key = ChannelKey::new(PLATFORM, interaction.channel_id.to_string());
+    let key = ChannelKey::new(PLATFORM, interaction.channel_id.to_string());
+    let noted = || {
         let note = shared.core.store().note(&key, BUTTONS_NOTE).ok().flatten();
-        let pressed = (interaction.channel_id, interaction.message.id);
-        if note.as_deref().and_then(parse_note) != Some(pressed) {
+        note.as_deref().and_then(parse_note)
+    };
+    let pressed = (interaction.channel_id, interaction.message.id);
+    let before = noted();
+    send(shared, http, &target, replies, deferred).await;
+    let ephemeral = interaction
+        .message
+        .flags
+        .is_some_and(|f| f.contains(serenity::MessageFlags::EPHEMERAL));
+    if public && !ephemeral && !interaction.message.components.is_empty() {
+        // A newer message with buttons has already taken them off the pressed one if it was
+        // the channel's newest; otherwise they come off here.
+        let after = noted();
+        if before != Some(pressed) {
             clear_buttons(http, pressed.0, pressed.1).await;
+        } else if after == Some(pressed) {
+            clear_buttons(http, pressed.0, pressed.1).await;
+            let _ = shared.core.store().set_note(&key, BUTTONS_NOTE, None);
         }
     }
     log_time("button", command, started);
