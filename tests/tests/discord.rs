@@ -128,30 +128,33 @@ async fn deliver(standin: &StandIn, bot: &Bot, interaction: Value) {
     }
 }
 
-/// Waits until the bot has answered `interaction` and made no further request for a moment;
-/// returns the requests it made meanwhile.
-async fn answered(standin: &StandIn, mark: usize, token: &str) -> Vec<Recorded> {
-    let what = format!("the response to interaction {token}");
-    standin
-        .wait_for_since(mark, &what, |r| r.path.contains(token), WAIT)
-        .await;
-    let mut seen = standin.requests().len();
-    loop {
-        tokio::time::sleep(Duration::from_millis(60)).await;
-        let now = standin.requests().len();
-        if now == seen {
-            return standin.requests().split_off(mark);
-        }
-        seen = now;
-    }
-}
-
-/// Sends an interaction and returns the requests the bot made in answer.
+/// Sends an interaction and returns the requests the bot made in answer: it has answered when
+/// it logs the interaction's timing (`MUSTER_DISCORD_TIMINGS`), after its last REST call.
+/// (poise answers autocompletion just after the log line, so that waits for the callback.)
 async fn interact(standin: &StandIn, bot: &Bot, interaction: Value) -> Vec<Recorded> {
     let token = interaction["token"].as_str().unwrap().to_string();
+    let done = |log: &str| log.matches(" answered in ").count();
+    let before = done(&bot.log());
     let mark = standin.mark();
     deliver(standin, bot, interaction).await;
-    answered(standin, mark, &token).await
+    let deadline = std::time::Instant::now() + WAIT;
+    while done(&bot.log()) == before {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no answer to {token}:\n{}",
+            bot.log()
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    standin
+        .wait_for_since(
+            mark,
+            &format!("the response to interaction {token}"),
+            |r| r.path.contains(&token) && r.callback_type() != Some(5),
+            WAIT,
+        )
+        .await;
+    standin.requests().split_off(mark)
 }
 
 async fn slash(

@@ -194,9 +194,13 @@ async fn complete_move(ctx: Context<'_>, partial: &str) -> Vec<AutocompleteChoic
     let poise::Context::Application(app) = ctx else {
         return Vec::new();
     };
+    let started = std::time::Instant::now();
     let i = app.interaction;
     let user = super::user(&i.user, i.member.as_deref());
-    move_choices(ctx.data(), &i.channel_id.to_string(), &user, partial)
+    let choices = move_choices(ctx.data(), &i.channel_id.to_string(), &user, partial);
+    // poise sends the answer after this returns.
+    super::respond::log_time("autocomplete", "move", started);
+    choices
 }
 
 /// Start a game here: challenge players, leave seats open, or play the bot

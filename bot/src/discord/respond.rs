@@ -507,7 +507,9 @@ pub async fn component(shared: &Shared, http: &Http, interaction: &ComponentInte
     let in_thread = in_thread(interaction.channel.as_ref().map(|c| c.kind));
     let policy = shared.policy(interaction.guild_id, interaction.member.as_ref(), in_thread);
     if let Some(new) = command.strip_prefix(THREAD).map(str::trim) {
-        return thread(shared, http, interaction, new, user, policy).await;
+        thread(shared, http, interaction, new, user, policy).await;
+        log_time("button", THREAD, started);
+        return;
     }
     let request = Request {
         platform: PLATFORM.into(),
@@ -641,7 +643,8 @@ async fn named_users(http: &Http, text: &str) -> Vec<User> {
     users
 }
 
-fn log_time(kind: &str, what: &str, started: Instant) {
+/// With `MUSTER_DISCORD_TIMINGS` set, logs how long an interaction took to answer.
+pub fn log_time(kind: &str, what: &str, started: Instant) {
     if std::env::var_os("MUSTER_DISCORD_TIMINGS").is_some() {
         eprintln!(
             "discord: {kind} {what} answered in {:.2} ms",
@@ -652,6 +655,7 @@ fn log_time(kind: &str, what: &str, started: Instant) {
 
 /// Answers an autocomplete interaction.
 pub async fn autocomplete(shared: &Shared, http: &Http, interaction: &CommandInteraction) {
+    let started = Instant::now();
     let typed = super::commands::focused(&interaction.data);
     let user = super::user(&interaction.user, interaction.member.as_deref());
     let choices =
@@ -663,4 +667,5 @@ pub async fn autocomplete(shared: &Shared, http: &Http, interaction: &CommandInt
     {
         eprintln!("discord: autocomplete could not be answered: {e}");
     }
+    log_time("autocomplete", &interaction.data.name, started);
 }
