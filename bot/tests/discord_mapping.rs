@@ -178,3 +178,12 @@ fn replies_become_messages_with_the_board_buttons_and_only_the_right_pings() {
     let joined: Vec<String> = out.iter().map(|o| o.content.clone()).collect();
     assert_eq!(joined.join("\n"), long.join("\n"));
 }
+
+#[test]
+fn the_settings_know_the_same_games_as_the_rules() {
+    let ids: Vec<&str> = muster_rules::GameId::ALL
+        .iter()
+        .map(|g| g.as_str())
+        .collect();
+    assert_eq!(muster_config::discord::GAME_IDS.to_vec(), ids);
+}

@@ -152,7 +152,6 @@ pub fn text(defs: &[Def], data: &CommandData) -> Option<(String, Vec<User>)> {
         }
         words.push(value);
     }
-    // `move` is registered as `move`; the core reads the same word.
     Some((words.join(" "), mentions))
 }
 

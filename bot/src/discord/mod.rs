@@ -52,7 +52,7 @@ impl Shared {
         &self,
         guild: Option<GuildId>,
         member: Option<&Member>,
-        in_thread: bool,
+        no_threads: bool,
     ) -> Policy {
         let Some(guild) = guild else {
             return Policy::default();
@@ -76,7 +76,7 @@ impl Shared {
         Policy {
             games,
             organiser,
-            threads: !in_thread,
+            threads: !no_threads,
         }
     }
 }

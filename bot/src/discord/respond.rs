@@ -212,39 +212,43 @@ fn pings(out: &Outgoing) -> CreateAllowedMentions {
     CreateAllowedMentions::new().users(out.pings.iter().map(|&id| serenity::UserId::new(id)))
 }
 
+/// One of serenity's message builders filled from `out`: text, pings, buttons, then each file
+/// added with `$add` (the builders share these methods but no trait).
+macro_rules! built {
+    ($builder:expr, $out:expr, $add:ident) => {{
+        let out = $out;
+        let mut m = $builder
+            .content(out.content.clone())
+            .allowed_mentions(pings(out))
+            .components(rows(&out.buttons));
+        for file in attachments(out) {
+            m = m.$add(file);
+        }
+        m
+    }};
+}
+
 fn message(out: &Outgoing) -> CreateInteractionResponseMessage {
-    let mut m = CreateInteractionResponseMessage::new()
-        .content(out.content.clone())
-        .allowed_mentions(pings(out))
-        .ephemeral(out.ephemeral)
-        .components(rows(&out.buttons));
-    for file in attachments(out) {
-        m = m.add_file(file);
-    }
-    m
+    built!(CreateInteractionResponseMessage::new(), out, add_file).ephemeral(out.ephemeral)
 }
 
 fn followup(out: &Outgoing) -> CreateInteractionResponseFollowup {
-    let mut m = CreateInteractionResponseFollowup::new()
-        .content(out.content.clone())
-        .allowed_mentions(pings(out))
-        .ephemeral(out.ephemeral)
-        .components(rows(&out.buttons));
-    for file in attachments(out) {
-        m = m.add_file(file);
-    }
-    m
+    built!(CreateInteractionResponseFollowup::new(), out, add_file).ephemeral(out.ephemeral)
 }
 
 fn edit(out: &Outgoing) -> EditInteractionResponse {
-    let mut m = EditInteractionResponse::new()
-        .content(out.content.clone())
-        .allowed_mentions(pings(out))
-        .components(rows(&out.buttons));
-    for file in attachments(out) {
-        m = m.new_attachment(file);
-    }
-    m
+    built!(EditInteractionResponse::new(), out, new_attachment)
+}
+
+/// `$body` with `$i` bound to whichever interaction `$target` holds (both kinds have the same
+/// response methods but no common trait).
+macro_rules! either {
+    ($target:expr, $i:ident => $body:expr) => {
+        match $target {
+            Target::Command($i) => $body,
+            Target::Component($i) => $body,
+        }
+    };
 }
 
 /// The interaction being answered.
@@ -257,10 +261,7 @@ pub enum Target<'a> {
 
 impl Target<'_> {
     fn channel(&self) -> ChannelId {
-        match self {
-            Target::Command(i) => i.channel_id,
-            Target::Component(i) => i.channel_id,
-        }
+        either!(self, i => i.channel_id)
     }
 
     async fn defer(&self, http: &Http) -> serenity::Result<()> {
@@ -277,17 +278,11 @@ impl Target<'_> {
     }
 
     async fn respond(&self, http: &Http, r: CreateInteractionResponse) -> serenity::Result<()> {
-        match self {
-            Target::Command(i) => i.create_response(http, r).await,
-            Target::Component(i) => i.create_response(http, r).await,
-        }
+        either!(self, i => i.create_response(http, r).await)
     }
 
     async fn original(&self, http: &Http) -> serenity::Result<serenity::Message> {
-        match self {
-            Target::Command(i) => i.get_response(http).await,
-            Target::Component(i) => i.get_response(http).await,
-        }
+        either!(self, i => i.get_response(http).await)
     }
 
     async fn edit_original(
@@ -295,17 +290,11 @@ impl Target<'_> {
         http: &Http,
         e: EditInteractionResponse,
     ) -> serenity::Result<serenity::Message> {
-        match self {
-            Target::Command(i) => i.edit_response(http, e).await,
-            Target::Component(i) => i.edit_response(http, e).await,
-        }
+        either!(self, i => i.edit_response(http, e).await)
     }
 
     async fn delete_original(&self, http: &Http) -> serenity::Result<()> {
-        match self {
-            Target::Command(i) => i.delete_response(http).await,
-            Target::Component(i) => i.delete_response(http).await,
-        }
+        either!(self, i => i.delete_response(http).await)
     }
 
     async fn follow(
@@ -313,10 +302,7 @@ impl Target<'_> {
         http: &Http,
         f: CreateInteractionResponseFollowup,
     ) -> serenity::Result<serenity::Message> {
-        match self {
-            Target::Command(i) => i.create_followup(http, f).await,
-            Target::Component(i) => i.create_followup(http, f).await,
-        }
+        either!(self, i => i.create_followup(http, f).await)
     }
 }
 
@@ -465,7 +451,7 @@ pub async fn command(shared: &Shared, http: &Http, interaction: &CommandInteract
         send(shared, http, &target, replies, false).await;
         return;
     };
-    let in_thread = in_thread(interaction.channel.as_ref().map(|c| c.kind));
+    let no_threads = no_threads(interaction.channel.as_ref().map(|c| c.kind));
     let request = Request {
         platform: PLATFORM.into(),
         channel: interaction.channel_id.to_string(),
@@ -475,7 +461,7 @@ pub async fn command(shared: &Shared, http: &Http, interaction: &CommandInteract
         policy: shared.policy(
             interaction.guild_id,
             interaction.member.as_deref(),
-            in_thread,
+            no_threads,
         ),
     };
     let (replies, deferred) = run_core(shared, http, &target, request).await;
@@ -483,7 +469,8 @@ pub async fn command(shared: &Shared, http: &Http, interaction: &CommandInteract
     log_time("command", &interaction.data.name, started);
 }
 
-fn in_thread(kind: Option<ChannelType>) -> bool {
+/// Whether no thread can be opened from this channel: it is a thread already, or a DM.
+fn no_threads(kind: Option<ChannelType>) -> bool {
     matches!(
         kind,
         Some(
@@ -504,8 +491,12 @@ pub async fn component(shared: &Shared, http: &Http, interaction: &ComponentInte
     };
     let target = Target::Component(interaction);
     let user = super::user(&interaction.user, interaction.member.as_ref());
-    let in_thread = in_thread(interaction.channel.as_ref().map(|c| c.kind));
-    let policy = shared.policy(interaction.guild_id, interaction.member.as_ref(), in_thread);
+    let no_threads = no_threads(interaction.channel.as_ref().map(|c| c.kind));
+    let policy = shared.policy(
+        interaction.guild_id,
+        interaction.member.as_ref(),
+        no_threads,
+    );
     if let Some(new) = command.strip_prefix(THREAD).map(str::trim) {
         thread(shared, http, interaction, new, user, policy).await;
         log_time("button", THREAD, started);
@@ -604,13 +595,7 @@ async fn thread(
         .await
         .unwrap_or_default();
     for out in plan(replies).iter().filter(|o| !o.ephemeral) {
-        let mut m = CreateMessage::new()
-            .content(out.content.clone())
-            .allowed_mentions(pings(out))
-            .components(rows(&out.buttons));
-        for file in attachments(out) {
-            m = m.add_file(file);
-        }
+        let m = built!(CreateMessage::new(), out, add_file);
         match thread.id.send_message(http, m).await {
             Ok(sent) if out.board || !out.buttons.is_empty() => {
                 newest_buttons(shared, http, thread.id, sent.id, !out.buttons.is_empty()).await;
