@@ -11,8 +11,8 @@ muster — Lewis Carroll's games, for chat
 
 Usage:
   muster                             open the console: a local chat in this terminal
-  muster serve                       serve the configured chats (Discord); `muster` alone
-                                     does this when a Discord token is set
+  muster serve                       serve the configured chats (Discord, Matrix); `muster`
+                                     alone does this when either is configured
   muster console [--data DIR] [--script FILE]
                                      the console; with a script (- for standard input),
                                      lines `<user> <channel> <message>`
@@ -148,14 +148,15 @@ fn serve(args: &[String], err: &mut dyn Write) -> u8 {
             return USAGE_ERROR;
         }
     };
-    let Some(discord) = settings.discord else {
+    if settings.discord.is_none() && settings.matrix.is_none() {
         let _ = writeln!(
             err,
             "muster serve: no chat is configured; set MUSTER_DISCORD_TOKEN and \
-             MUSTER_DISCORD_APPLICATION_ID (see docs/discord.md), or run `muster console`"
+             MUSTER_DISCORD_APPLICATION_ID (see docs/discord.md) or MUSTER_MATRIX_HOMESERVER, \
+             MUSTER_MATRIX_USER and MUSTER_MATRIX_PASSWORD (see docs/matrix.md), or run `muster console`"
         );
         return USAGE_ERROR;
-    };
+    }
     let store = match crate::store::SledStore::open(&settings.data_dir.join("store")) {
         Ok(s) => s,
         Err(e) => {
@@ -164,12 +165,59 @@ fn serve(args: &[String], err: &mut dyn Write) -> u8 {
         }
     };
     std::thread::spawn(|| muster_rules::croquet::solve::table().len());
-    match crate::discord::run(std::sync::Arc::new(store), discord) {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            let _ = writeln!(err, "muster serve: cannot start the async runtime: {e}");
+            return 1;
+        }
+    };
+    let store: std::sync::Arc<dyn crate::store::GameStore> = std::sync::Arc::new(store);
+    let result = runtime.block_on(serve_chats(store, settings));
+    // Requests still in flight (a long-polling sync) are not waited for.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    match result {
         Ok(()) => 0,
         Err(e) => {
             let _ = writeln!(err, "muster serve: {e}");
             1
         }
+    }
+}
+
+/// Runs every configured adapter; returns when one fails, or when the process is asked to
+/// stop (the Matrix adapter finishes the batch it is handling first).
+async fn serve_chats(
+    store: std::sync::Arc<dyn crate::store::GameStore>,
+    settings: muster_config::Settings,
+) -> Result<(), String> {
+    let muster_config::Settings {
+        data_dir,
+        prefix,
+        discord,
+        matrix,
+    } = settings;
+    let discord = async {
+        match discord {
+            Some(d) => crate::discord::serve(store.clone(), d).await,
+            None => std::future::pending().await,
+        }
+    };
+    let matrix = async {
+        match matrix {
+            Some(m) => crate::matrix::serve(store.clone(), &data_dir, &prefix, m).await,
+            None => {
+                crate::matrix::shutdown().await;
+                Ok(())
+            }
+        }
+    };
+    tokio::select! {
+        r = discord => r,
+        r = matrix => r,
     }
 }
 
@@ -183,7 +231,7 @@ pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
     let Some(command) = args.first() else {
         // With chat credentials configured, serve the chats; without, open the console.
         return match muster_config::Settings::load() {
-            Ok(s) if s.discord.is_some() => serve(&[], err),
+            Ok(s) if s.discord.is_some() || s.matrix.is_some() => serve(&[], err),
             _ => console(&[], stdin, out, err),
         };
     };

@@ -21,4 +21,5 @@ pub mod console;
 pub mod core;
 pub mod discord;
 pub mod machine;
+pub mod matrix;
 pub mod store;

@@ -22,6 +22,11 @@ pub const GAME_IDS: [&str; 6] = [
 pub struct Secret(String);
 
 impl Secret {
+    /// A secret holding `value`.
+    pub fn new(value: &str) -> Secret {
+        Secret(value.to_string())
+    }
+
     /// The secret itself, for the one place that needs it.
     pub fn expose(&self) -> &str {
         &self.0

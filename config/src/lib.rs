@@ -17,8 +17,10 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 pub mod discord;
+pub mod matrix;
 
 pub use discord::{Discord, Mode, Register, Secret};
+pub use matrix::{AutoJoin, Login, Matrix};
 
 /// The validated settings.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -29,6 +31,8 @@ pub struct Settings {
     pub prefix: String,
     /// Discord, when a token is configured (`[discord]`, `MUSTER_DISCORD_*`).
     pub discord: Option<Discord>,
+    /// Matrix, when a homeserver is configured (`[matrix]`, `MUSTER_MATRIX_*`).
+    pub matrix: Option<Matrix>,
 }
 
 impl Default for Settings {
@@ -37,6 +41,7 @@ impl Default for Settings {
             data_dir: PathBuf::from("muster-data"),
             prefix: "!".into(),
             discord: None,
+            matrix: None,
         }
     }
 }
@@ -48,6 +53,7 @@ struct File {
     data_dir: Option<String>,
     prefix: Option<String>,
     discord: Option<discord::File>,
+    matrix: Option<matrix::File>,
 }
 
 /// A setting that could not be used.
@@ -136,6 +142,7 @@ impl Settings {
     pub fn load_from(file: Option<&str>, env: &[(&str, &str)]) -> Result<Settings, ConfigError> {
         let mut s = Settings::default();
         let mut discord = discord::Raw::default();
+        let mut matrix = matrix::Raw::default();
         if let Some(text) = file {
             let parsed: File = toml::from_str(text).map_err(|e| ConfigError {
                 source: "muster.toml".into(),
@@ -151,17 +158,21 @@ impl Settings {
             if let Some(d) = parsed.discord {
                 discord = discord::Raw::from_file(d);
             }
+            if let Some(m) = parsed.matrix {
+                matrix = matrix::Raw::from_file(m);
+            }
         }
         for (key, value) in env {
             match *key {
                 "MUSTER_DATA_DIR" => s.data_dir = check_dir(key, "data_dir", value)?,
                 "MUSTER_PREFIX" => s.prefix = check_prefix(key, "prefix", value)?,
                 _ => {
-                    discord.env(key, value);
+                    let _ = discord.env(key, value) || matrix.env(key, value);
                 }
             }
         }
         s.discord = discord.build()?;
+        s.matrix = matrix.build()?;
         Ok(s)
     }
 }

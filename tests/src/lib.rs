@@ -2,6 +2,8 @@
 //! this library holds what the suites share.
 
 pub mod discord;
+pub mod matrix;
+pub mod synapse;
 use std::io::Write;
 use std::process::{Command, Stdio};
 

@@ -131,7 +131,11 @@ pub(super) fn save(
 fn resolve_user(req: &Request, token: &str) -> User {
     req.mentions
         .iter()
-        .find(|m| m.id == token || m.name.eq_ignore_ascii_case(token))
+        .find(|m| {
+            m.id == token
+                || m.id.strip_prefix('@') == Some(token)
+                || m.name.eq_ignore_ascii_case(token)
+        })
         .cloned()
         .unwrap_or_else(|| User::named(token))
 }

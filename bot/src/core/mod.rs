@@ -196,36 +196,56 @@ impl Core {
         text: &str,
         mentions: &[User],
     ) -> Vec<Reply> {
-        let text = text.trim();
-        let request = |text: &str| Request {
+        let Some(command) = self.command_in(platform, channel, user, text) else {
+            return Vec::new();
+        };
+        self.handle(&Request {
             platform: platform.into(),
             channel: channel.into(),
             user: user.clone(),
-            text: text.into(),
+            text: command,
             mentions: mentions.to_vec(),
             policy: Policy::default(),
-        };
+        })
+    }
+
+    /// The command a chat message carries, without the prefix: the text after the prefix,
+    /// or `move …` for a legal move written on its own in a channel whose live game waits on
+    /// `user`. `None` for other chat, which gets no reply.
+    pub fn command_in(
+        &self,
+        platform: &str,
+        channel: &str,
+        user: &User,
+        text: &str,
+    ) -> Option<String> {
+        let text = text.trim();
         if let Some(command) = text.strip_prefix(self.prefix.as_str()) {
-            return self.handle(&request(command));
+            return Some(command.to_string());
+        }
+        if text.is_empty() || text.lines().count() > 1 {
+            return None;
         }
         let key = ChannelKey::new(platform, channel);
-        let Ok(Some(record)) = self.store.load(&key) else {
-            return Vec::new();
-        };
-        let Ok(game) = record.rebuild() else {
-            return Vec::new();
-        };
+        let record = self.store.load(&key).ok()??;
+        if record.status != crate::store::Status::Active {
+            return None;
+        }
+        let game = record.rebuild().ok()?;
         let waits_on_user = game
             .to_move()
             .and_then(|s| record.player(s.index()))
             .is_some_and(|p| p.id == user.id);
-        if record.status == crate::store::Status::Active
-            && waits_on_user
-            && game.is_notation(&game.normalise(text))
-        {
-            return self.handle(&request(&format!("move {text}")));
+        (waits_on_user && game.is_notation(&game.normalise(text))).then(|| format!("move {text}"))
+    }
+
+    /// A core like this one with another command prefix (a room's own).
+    pub fn with_prefix(&self, prefix: &str) -> Core {
+        Core {
+            store: Arc::clone(&self.store),
+            prefix: prefix.to_string(),
+            clock: self.clock,
         }
-        Vec::new()
     }
 
     /// Handles one command.

@@ -104,16 +104,10 @@ pub fn http(settings: &Discord) -> Http {
 }
 
 /// Runs the Discord adapter until it fails or the process is stopped.
-pub fn run(store: Arc<dyn GameStore>, settings: Discord) -> Result<(), String> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+pub async fn serve(store: Arc<dyn GameStore>, settings: Discord) -> Result<(), String> {
     let shared = Arc::new(Shared::new(store, settings));
-    runtime.block_on(async move {
-        match shared.settings.mode {
-            muster_config::Mode::Gateway => gateway::run(shared).await,
-            muster_config::Mode::Http => endpoint::run(shared).await,
-        }
-    })
+    match shared.settings.mode {
+        muster_config::Mode::Gateway => gateway::run(shared).await,
+        muster_config::Mode::Http => endpoint::run(shared).await,
+    }
 }

@@ -1,0 +1,207 @@
+//! Signing in: the first start logs in (password or access token) and keeps the session in
+//! `<data>/matrix/session.json`; every later start restores it, so the bot stays one device
+//! with one set of encryption keys (kept in `<data>/matrix/store`, an SQLite store).
+
+use std::path::Path;
+
+use matrix_sdk::authentication::matrix::MatrixSession;
+use matrix_sdk::ruma::{OwnedDeviceId, OwnedUserId};
+use matrix_sdk::{Client, SessionMeta, SessionTokens};
+use muster_config::{Login, Matrix};
+use serde::{Deserialize, Serialize};
+
+/// What is kept of a session. The access token is a secret: the file is readable by its
+/// owner only.
+#[derive(Serialize, Deserialize)]
+struct Saved {
+    homeserver: String,
+    user_id: String,
+    device_id: String,
+    access_token: String,
+}
+
+fn session_path(dir: &Path) -> std::path::PathBuf {
+    dir.join("session.json")
+}
+
+async fn client(homeserver: &str, store: Option<&Path>) -> Result<Client, String> {
+    let mut builder = Client::builder().homeserver_url(homeserver);
+    if let Some(path) = store {
+        builder = builder.sqlite_store(path, None);
+    }
+    builder
+        .build()
+        .await
+        .map_err(|e| format!("cannot set up the Matrix client for {homeserver}: {e}"))
+}
+
+fn write_session(dir: &Path, saved: &Saved) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(saved).map_err(|e| e.to_string())?;
+    let path = session_path(dir);
+    let tmp = dir.join("session.json.tmp");
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let result = (|| {
+        use std::io::Write;
+        let mut f = options.open(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, &path)
+    })();
+    result.map_err(|e| format!("cannot keep the Matrix session in {}: {e}", path.display()))
+}
+
+fn restore_from(saved: &Saved) -> Result<MatrixSession, String> {
+    let user_id: OwnedUserId = saved
+        .user_id
+        .parse()
+        .map_err(|e| format!("the stored session names a bad user id: {e}"))?;
+    let device_id: OwnedDeviceId = saved.device_id.as_str().into();
+    Ok(MatrixSession {
+        meta: SessionMeta { user_id, device_id },
+        tokens: SessionTokens {
+            access_token: saved.access_token.clone(),
+            refresh_token: None,
+        },
+    })
+}
+
+/// The session a configured access token belongs to (asked of the homeserver).
+async fn token_session(settings: &Matrix, token: &str) -> Result<MatrixSession, String> {
+    let probe = client(&settings.homeserver, None).await?;
+    let placeholder: OwnedUserId = if settings.user.starts_with('@') {
+        settings
+            .user
+            .parse()
+            .map_err(|e| format!("matrix.user: {e}"))?
+    } else {
+        "@muster:invalid".parse().map_err(|e| format!("{e}"))?
+    };
+    probe
+        .matrix_auth()
+        .restore_session(
+            MatrixSession {
+                meta: SessionMeta {
+                    user_id: placeholder,
+                    device_id: "MUSTERPROBE".into(),
+                },
+                tokens: SessionTokens {
+                    access_token: token.to_string(),
+                    refresh_token: None,
+                },
+            },
+            matrix_sdk::store::RoomLoadSettings::default(),
+        )
+        .await
+        .map_err(|e| format!("cannot use the access token: {e}"))?;
+    let me = probe.whoami().await.map_err(|e| {
+        format!("the homeserver refused the access token (matrix.access_token): {e}")
+    })?;
+    let device_id = me.device_id.ok_or(
+        "the access token has no device (use a token from a login, or a password: see docs/matrix.md)",
+    )?;
+    Ok(MatrixSession {
+        meta: SessionMeta {
+            user_id: me.user_id,
+            device_id,
+        },
+        tokens: SessionTokens {
+            access_token: token.to_string(),
+            refresh_token: None,
+        },
+    })
+}
+
+/// A client signed in as the bot, its session and keys kept in `dir`.
+pub async fn connect(settings: &Matrix, dir: &Path) -> Result<Client, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let stored: Option<Saved> = match std::fs::read_to_string(session_path(dir)) {
+        Ok(text) => Some(serde_json::from_str(&text).map_err(|e| {
+            format!(
+                "{} cannot be read ({e}); move the directory {} aside to log in afresh",
+                session_path(dir).display(),
+                dir.display()
+            )
+        })?),
+        Err(_) => None,
+    };
+    let stored = stored.filter(|s| {
+        let same = s.homeserver == settings.homeserver
+            && (!settings.user.starts_with('@') || s.user_id == settings.user);
+        if !same {
+            eprintln!(
+                "muster: Matrix: the stored session is for {} on {}; logging in as configured",
+                s.user_id, s.homeserver
+            );
+        }
+        same
+    });
+    let store = dir.join("store");
+    if stored.is_none() && store.exists() {
+        // Keys of another device: set them aside rather than mixing two devices.
+        let aside = dir.join(format!(
+            "store.old-{}",
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs())
+        ));
+        std::fs::rename(&store, &aside)
+            .map_err(|e| format!("cannot move {} aside: {e}", store.display()))?;
+    }
+    let client = client(&settings.homeserver, Some(&store)).await?;
+    if let Some(saved) = stored {
+        client
+            .restore_session(restore_from(&saved)?)
+            .await
+            .map_err(|e| format!("cannot restore the Matrix session: {e}"))?;
+        eprintln!(
+            "muster: Matrix: restored {} (device {})",
+            saved.user_id, saved.device_id
+        );
+        return Ok(client);
+    }
+    let session = match &settings.login {
+        Login::Password(password) => {
+            client
+                .matrix_auth()
+                .login_username(&settings.user, password.expose())
+                .initial_device_display_name(&settings.device_name)
+                .send()
+                .await
+                .map_err(|e| {
+                    format!(
+                        "the homeserver refused the login of {} (matrix.user / matrix.password): {e}",
+                        settings.user
+                    )
+                })?;
+            client
+                .matrix_auth()
+                .session()
+                .ok_or("the login gave no session")?
+        }
+        Login::Token(token) => {
+            let session = token_session(settings, token.expose()).await?;
+            client
+                .restore_session(session.clone())
+                .await
+                .map_err(|e| format!("cannot use the access token: {e}"))?;
+            session
+        }
+    };
+    write_session(
+        dir,
+        &Saved {
+            homeserver: settings.homeserver.clone(),
+            user_id: session.meta.user_id.to_string(),
+            device_id: session.meta.device_id.to_string(),
+            access_token: session.tokens.access_token.clone(),
+        },
+    )?;
+    eprintln!(
+        "muster: Matrix: logged in as {} (new device {})",
+        session.meta.user_id, session.meta.device_id
+    );
+    Ok(client)
+}

@@ -1,0 +1,432 @@
+//! The Matrix adapter's settings: `[matrix]` in `muster.toml` and `MUSTER_MATRIX_*`.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use crate::discord::{GAME_IDS, Secret};
+use crate::{ConfigError, check_prefix};
+
+/// How the bot account signs in.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Login {
+    /// With the account's password (a new device on the first start; the session is kept).
+    Password(Secret),
+    /// With an access token issued for the account (its device is the bot's device).
+    Token(Secret),
+}
+
+/// Whose invitations the bot accepts.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct AutoJoin {
+    /// Everyone's (`"*"`).
+    pub everyone: bool,
+    /// These users' (`"@alice:example.org"`).
+    pub users: Vec<String>,
+    /// Users of these servers (`"example.org"`).
+    pub servers: Vec<String>,
+}
+
+impl AutoJoin {
+    /// Whether an invitation from `user` (a full Matrix id) is accepted.
+    pub fn accepts(&self, user: &str) -> bool {
+        let server = user.split_once(':').map_or("", |(_, s)| s);
+        self.everyone
+            || self.users.iter().any(|u| u == user)
+            || self.servers.iter().any(|s| s == server)
+    }
+}
+
+/// One room's settings.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Room {
+    /// The command prefix there, instead of the adapter's.
+    pub prefix: Option<String>,
+    /// The games that may be started there; `None` for all.
+    pub games: Option<Vec<String>>,
+}
+
+/// The validated Matrix settings; present when a homeserver is configured.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Matrix {
+    /// The homeserver's client address (`homeserver`, `MUSTER_MATRIX_HOMESERVER`).
+    pub homeserver: String,
+    /// The bot's account: a full id or a localpart (`user`, `MUSTER_MATRIX_USER`).
+    pub user: String,
+    /// Password or access token (`password` / `access_token`, `MUSTER_MATRIX_PASSWORD` /
+    /// `MUSTER_MATRIX_ACCESS_TOKEN`). Used only when no session is stored yet.
+    pub login: Login,
+    /// The name of the bot's device (`device_name`, `MUSTER_MATRIX_DEVICE_NAME`).
+    pub device_name: String,
+    /// The command prefix in rooms (`prefix`, `MUSTER_MATRIX_PREFIX`; default: the top-level
+    /// `prefix`).
+    pub prefix: Option<String>,
+    /// Whose invitations are accepted (`auto_join`, `MUSTER_MATRIX_AUTO_JOIN`, comma-separated;
+    /// default: nobody's).
+    pub auto_join: AutoJoin,
+    /// Users who count as organisers in every room (`organisers`, `MUSTER_MATRIX_ORGANISERS`);
+    /// room moderators (power level 50 or more) count there too.
+    pub organisers: Vec<String>,
+    /// Commands each user may send per minute (`rate_per_minute`,
+    /// `MUSTER_MATRIX_RATE_PER_MINUTE`; default 30, 0 for no limit). Commands that move a
+    /// game on are not counted.
+    pub rate_per_minute: u32,
+    /// How many commands may come at once before the rate applies (`rate_burst`,
+    /// `MUSTER_MATRIX_RATE_BURST`; default 10).
+    pub rate_burst: u32,
+    /// Settings per room (`[matrix.rooms."!id:server"]`).
+    pub rooms: BTreeMap<String, Room>,
+}
+
+/// What `[matrix]` may contain.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct File {
+    homeserver: Option<String>,
+    user: Option<String>,
+    password: Option<String>,
+    access_token: Option<String>,
+    device_name: Option<String>,
+    prefix: Option<String>,
+    auto_join: Option<Vec<String>>,
+    organisers: Option<Vec<String>>,
+    rate_per_minute: Option<u32>,
+    rate_burst: Option<u32>,
+    #[serde(default)]
+    rooms: BTreeMap<String, RoomFile>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RoomFile {
+    prefix: Option<String>,
+    games: Option<Vec<String>>,
+}
+
+type Value = Option<(String, String)>;
+
+/// The raw values, file first, then the environment over them.
+#[derive(Default)]
+pub(crate) struct Raw {
+    homeserver: Value,
+    user: Value,
+    password: Value,
+    access_token: Value,
+    device_name: Value,
+    prefix: Value,
+    auto_join: Value,
+    organisers: Value,
+    rate_per_minute: Value,
+    rate_burst: Value,
+    rooms: BTreeMap<String, RoomFile>,
+}
+
+const FILE: &str = "muster.toml";
+
+fn err(source: &str, key: &str, reason: impl Into<String>) -> ConfigError {
+    ConfigError {
+        source: source.into(),
+        key: key.into(),
+        reason: reason.into(),
+    }
+}
+
+fn list(items: &[String]) -> String {
+    items.join(",")
+}
+
+fn split(value: &str) -> impl Iterator<Item = String> + '_ {
+    value
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+}
+
+fn is_user_id(s: &str) -> bool {
+    s.strip_prefix('@')
+        .and_then(|s| s.split_once(':'))
+        .is_some_and(|(local, server)| {
+            !local.is_empty() && !server.is_empty() && !s.contains(char::is_whitespace)
+        })
+}
+
+impl Raw {
+    pub(crate) fn from_file(file: File) -> Raw {
+        let at = |v: Option<String>| v.map(|v| (FILE.to_string(), v));
+        Raw {
+            homeserver: at(file.homeserver),
+            user: at(file.user),
+            password: at(file.password),
+            access_token: at(file.access_token),
+            device_name: at(file.device_name),
+            prefix: at(file.prefix),
+            auto_join: at(file.auto_join.as_deref().map(list)),
+            organisers: at(file.organisers.as_deref().map(list)),
+            rate_per_minute: at(file.rate_per_minute.map(|v| v.to_string())),
+            rate_burst: at(file.rate_burst.map(|v| v.to_string())),
+            rooms: file.rooms,
+        }
+    }
+
+    /// Takes `MUSTER_MATRIX_*`; false for any other variable.
+    pub(crate) fn env(&mut self, key: &str, value: &str) -> bool {
+        let slot = match key {
+            "MUSTER_MATRIX_HOMESERVER" => &mut self.homeserver,
+            "MUSTER_MATRIX_USER" => &mut self.user,
+            "MUSTER_MATRIX_PASSWORD" => &mut self.password,
+            "MUSTER_MATRIX_ACCESS_TOKEN" => &mut self.access_token,
+            "MUSTER_MATRIX_DEVICE_NAME" => &mut self.device_name,
+            "MUSTER_MATRIX_PREFIX" => &mut self.prefix,
+            "MUSTER_MATRIX_AUTO_JOIN" => &mut self.auto_join,
+            "MUSTER_MATRIX_ORGANISERS" => &mut self.organisers,
+            "MUSTER_MATRIX_RATE_PER_MINUTE" => &mut self.rate_per_minute,
+            "MUSTER_MATRIX_RATE_BURST" => &mut self.rate_burst,
+            _ => return false,
+        };
+        *slot = Some((key.to_string(), value.to_string()));
+        true
+    }
+
+    /// The settings, or `None` when no homeserver is set (Matrix is off).
+    pub(crate) fn build(self) -> Result<Option<Matrix>, ConfigError> {
+        let Some((source, homeserver)) = self.homeserver.filter(|(_, h)| !h.trim().is_empty())
+        else {
+            return Ok(None);
+        };
+        let homeserver = homeserver.trim().trim_end_matches('/').to_string();
+        if !(homeserver.starts_with("http://") || homeserver.starts_with("https://")) {
+            return Err(err(
+                &source,
+                "matrix.homeserver",
+                "must be the homeserver's client address, such as \"https://matrix.example.org\"",
+            ));
+        }
+        let Some((source, user)) = self.user.filter(|(_, u)| !u.trim().is_empty()) else {
+            return Err(err(
+                "MUSTER_MATRIX_USER",
+                "matrix.user",
+                "must be set when a homeserver is: the bot's account, such as \"@muster:example.org\"",
+            ));
+        };
+        let user = user.trim().to_string();
+        if user.contains(char::is_whitespace) || (user.starts_with('@') && !is_user_id(&user)) {
+            return Err(err(
+                &source,
+                "matrix.user",
+                "must be a Matrix id such as \"@muster:example.org\" or a localpart such as \"muster\"",
+            ));
+        }
+        let nonempty = |v: Value| v.filter(|(_, s)| !s.trim().is_empty());
+        let login = match (nonempty(self.password), nonempty(self.access_token)) {
+            (_, Some((_, t))) => Login::Token(Secret::new(t.trim())),
+            (Some((_, p)), None) => Login::Password(Secret::new(&p)),
+            (None, None) => {
+                return Err(err(
+                    "MUSTER_MATRIX_PASSWORD",
+                    "matrix.password",
+                    "or `matrix.access_token` must be set when a homeserver is",
+                ));
+            }
+        };
+        let device_name = nonempty(self.device_name).map_or("Muster".to_string(), |(_, d)| d);
+        let prefix = match self.prefix {
+            None => None,
+            Some((s, p)) => Some(check_prefix(&s, "matrix.prefix", p.trim())?),
+        };
+        let mut auto_join = AutoJoin::default();
+        if let Some((s, v)) = self.auto_join {
+            for item in split(&v) {
+                if item == "*" {
+                    auto_join.everyone = true;
+                } else if item.starts_with('@') {
+                    if !is_user_id(&item) {
+                        return Err(err(
+                            &s,
+                            "matrix.auto_join",
+                            format!(
+                                "lists \"{item}\"; write users as \"@alice:example.org\", servers as \"example.org\", or \"*\" for everyone"
+                            ),
+                        ));
+                    }
+                    auto_join.users.push(item);
+                } else if item.contains(['@', '/', ' ']) || !item.contains(|c: char| c != '.') {
+                    return Err(err(
+                        &s,
+                        "matrix.auto_join",
+                        format!("lists \"{item}\", which is neither a user id nor a server name"),
+                    ));
+                } else {
+                    auto_join.servers.push(item);
+                }
+            }
+        }
+        let mut organisers = Vec::new();
+        if let Some((s, v)) = self.organisers {
+            for item in split(&v) {
+                if !is_user_id(&item) {
+                    return Err(err(
+                        &s,
+                        "matrix.organisers",
+                        format!("lists \"{item}\"; write users as \"@alice:example.org\""),
+                    ));
+                }
+                organisers.push(item);
+            }
+        }
+        let count = |v: Value, key: &str, default: u32| -> Result<u32, ConfigError> {
+            match v {
+                None => Ok(default),
+                Some((s, n)) => n
+                    .trim()
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|&n| n <= 10_000)
+                    .ok_or_else(|| err(&s, key, "must be a whole number from 0 to 10000")),
+            }
+        };
+        let rate_per_minute = count(self.rate_per_minute, "matrix.rate_per_minute", 30)?;
+        let rate_burst = count(self.rate_burst, "matrix.rate_burst", 10)?.max(1);
+        let mut rooms = BTreeMap::new();
+        for (id, r) in self.rooms {
+            let key = format!("matrix.rooms.\"{id}\"");
+            if !id.starts_with('!') || !id.contains(':') {
+                return Err(err(
+                    FILE,
+                    &key,
+                    "must be a room id such as \"!abcdef:example.org\" (Room settings → Advanced in Element)",
+                ));
+            }
+            if let Some(bad) = r
+                .games
+                .iter()
+                .flatten()
+                .find(|x| !GAME_IDS.contains(&x.as_str()))
+            {
+                return Err(err(
+                    FILE,
+                    &format!("{key}.games"),
+                    format!(
+                        "names an unknown game \"{bad}\"; the games are {}",
+                        GAME_IDS.join(", ")
+                    ),
+                ));
+            }
+            let prefix = match r.prefix {
+                None => None,
+                Some(p) => Some(check_prefix(FILE, &format!("{key}.prefix"), p.trim())?),
+            };
+            rooms.insert(
+                id,
+                Room {
+                    prefix,
+                    games: r.games,
+                },
+            );
+        }
+        Ok(Some(Matrix {
+            homeserver,
+            user,
+            login,
+            device_name,
+            prefix,
+            auto_join,
+            organisers,
+            rate_per_minute,
+            rate_burst,
+            rooms,
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Settings;
+
+    use super::*;
+
+    const BASE: [(&str, &str); 3] = [
+        ("MUSTER_MATRIX_HOMESERVER", "http://127.0.0.1:8008/"),
+        ("MUSTER_MATRIX_USER", "@muster:localhost"),
+        ("MUSTER_MATRIX_PASSWORD", "hunter2"),
+    ];
+
+    #[test]
+    fn matrix_is_off_without_a_homeserver_and_checked_with_one() {
+        assert_eq!(Settings::load_from(None, &[]).unwrap().matrix, None);
+        let e = Settings::load_from(None, &BASE[..1]).unwrap_err();
+        assert_eq!(e.key, "matrix.user");
+        let e = Settings::load_from(None, &BASE[..2]).unwrap_err();
+        assert_eq!(e.key, "matrix.password");
+        let m = Settings::load_from(None, &BASE).unwrap().matrix.unwrap();
+        assert_eq!(m.homeserver, "http://127.0.0.1:8008");
+        assert_eq!(m.login, Login::Password(Secret::new("hunter2")));
+        assert_eq!((m.rate_per_minute, m.rate_burst), (30, 10));
+        // Nobody's invitations are accepted unless configured.
+        assert!(!m.auto_join.accepts("@alice:localhost"));
+        // The password is never shown.
+        assert!(!format!("{m:?}").contains("hunter2"), "{m:?}");
+        let mut env = BASE.to_vec();
+        env.push(("MUSTER_MATRIX_ACCESS_TOKEN", "syt_abc"));
+        let m = Settings::load_from(None, &env).unwrap().matrix.unwrap();
+        assert_eq!(m.login, Login::Token(Secret::new("syt_abc")));
+        assert!(!format!("{m:?}").contains("syt_abc"));
+        let e =
+            Settings::load_from(None, &[("MUSTER_MATRIX_HOMESERVER", "matrix.org")]).unwrap_err();
+        assert_eq!(e.key, "matrix.homeserver");
+    }
+
+    #[test]
+    fn invitations_come_from_listed_users_or_servers() {
+        let mut env = BASE.to_vec();
+        env.push((
+            "MUSTER_MATRIX_AUTO_JOIN",
+            "@alice:example.org, club.example",
+        ));
+        let m = Settings::load_from(None, &env).unwrap().matrix.unwrap();
+        assert!(m.auto_join.accepts("@alice:example.org"));
+        assert!(m.auto_join.accepts("@bob:club.example"));
+        assert!(!m.auto_join.accepts("@bob:example.org"));
+        assert!(!m.auto_join.accepts("@mallory:evil.example"));
+        env.pop();
+        env.push(("MUSTER_MATRIX_AUTO_JOIN", "*"));
+        let m = Settings::load_from(None, &env).unwrap().matrix.unwrap();
+        assert!(m.auto_join.accepts("@anyone:anywhere.example"));
+        env.pop();
+        env.push(("MUSTER_MATRIX_AUTO_JOIN", "@alice"));
+        let e = Settings::load_from(None, &env).unwrap_err();
+        assert_eq!(e.key, "matrix.auto_join");
+        assert!(e.reason.contains("\"@alice\""), "{e}");
+        env.pop();
+        // A bare name is a server (such as localhost).
+        env.push(("MUSTER_MATRIX_AUTO_JOIN", "localhost"));
+        let m = Settings::load_from(None, &env).unwrap().matrix.unwrap();
+        assert!(m.auto_join.accepts("@alice:localhost"));
+    }
+
+    #[test]
+    fn rooms_choose_their_prefix_and_games() {
+        let file = "[matrix]\nhomeserver = \"https://matrix.example.org\"\nuser = \"muster\"\n\
+                    password = \"pw\"\nprefix = \"?\"\norganisers = [\"@carol:example.org\"]\n\
+                    [matrix.rooms.\"!abc:example.org\"]\nprefix = \"&\"\ngames = [\"croquet\"]\n";
+        let m = Settings::load_from(Some(file), &[])
+            .unwrap()
+            .matrix
+            .unwrap();
+        assert_eq!(m.prefix.as_deref(), Some("?"));
+        assert_eq!(m.organisers, vec!["@carol:example.org".to_string()]);
+        let room = &m.rooms["!abc:example.org"];
+        assert_eq!(room.prefix.as_deref(), Some("&"));
+        assert_eq!(room.games.as_deref(), Some(&["croquet".to_string()][..]));
+        let bad = file.replace("\"&\"", "\"go\"");
+        let e = Settings::load_from(Some(&bad), &[]).unwrap_err();
+        assert_eq!(e.key, "matrix.rooms.\"!abc:example.org\".prefix");
+        let bad = file.replace("!abc:example.org", "#games:example.org");
+        assert!(Settings::load_from(Some(&bad), &[]).is_err());
+        let bad = file.replace("\"@carol:example.org\"", "\"carol\"");
+        assert_eq!(
+            Settings::load_from(Some(&bad), &[]).unwrap_err().key,
+            "matrix.organisers"
+        );
+    }
+}

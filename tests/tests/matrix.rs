@@ -1,0 +1,544 @@
+//! Muster on Matrix, end to end: the real `muster serve` binary against a real Synapse
+//! started on 127.0.0.1 (`muster_tests::synapse`), with the players as real Matrix clients
+//! (`muster_tests::matrix::Player`, matrix-sdk). Everything is checked as the players see it.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use muster_tests::matrix::{Player, Seen};
+use muster_tests::synapse::{Account, Synapse};
+use muster_tests::{data_dir, muster_binary};
+
+const WAIT: u64 = 30;
+const LANRICK: &str = include_str!("../../docs/examples/lanrick-whole-game.txt");
+const CROQUET: &str = include_str!("../../docs/examples/croquet-game.txt");
+
+fn record(text: &str) -> Vec<&str> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect()
+}
+
+/// The squares a move names (`xd2` → `d2`).
+fn squares(mv: &str) -> Vec<String> {
+    let b = mv.as_bytes();
+    (0..b.len().saturating_sub(1))
+        .filter(|&i| (b'a'..=b'h').contains(&b[i]) && (b'1'..=b'8').contains(&b[i + 1]))
+        .map(|i| mv[i..i + 2].to_string())
+        .collect()
+}
+
+/// The `muster serve` process under test.
+struct Bot {
+    child: Child,
+    log: Arc<Mutex<String>>,
+}
+
+impl Drop for Bot {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Bot {
+    fn log(&self) -> String {
+        self.log.lock().unwrap().clone()
+    }
+
+    /// Asks the bot to stop (SIGTERM) and waits until it has.
+    fn stop(mut self) {
+        let pid = self.child.id().to_string();
+        let _ = Command::new("kill").args(["-TERM", &pid]).status();
+        let deadline = Instant::now() + Duration::from_secs(WAIT);
+        while self.child.try_wait().unwrap().is_none() {
+            assert!(
+                Instant::now() < deadline,
+                "muster did not stop:\n{}",
+                self.log()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let status = self.child.wait().unwrap();
+        assert!(
+            status.success(),
+            "muster stopped with {status}:\n{}",
+            self.log()
+        );
+    }
+
+    /// The resident memory of the process, in KiB.
+    fn rss_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap()
+    }
+}
+
+/// Starts `muster serve` as `bot` on `synapse`, accepting invitations from alice, and waits
+/// until it listens.
+async fn start(
+    synapse: &Synapse,
+    bot: &Account,
+    dir: &std::path::Path,
+    extra: &[(&str, &str)],
+) -> Bot {
+    std::fs::create_dir_all(dir).unwrap();
+    let mut cmd = Command::new(muster_binary!());
+    cmd.arg("serve")
+        .current_dir(dir)
+        .env_remove("MUSTER_CONFIG")
+        .env("MUSTER_DATA_DIR", dir.join("data"))
+        .env("MUSTER_MATRIX_HOMESERVER", synapse.url())
+        .env("MUSTER_MATRIX_USER", &bot.user_id)
+        .env("MUSTER_MATRIX_PASSWORD", &bot.password)
+        .env("MUSTER_MATRIX_AUTO_JOIN", synapse.user_id("alice"))
+        .env("MUSTER_MATRIX_TIMINGS", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    for (k, v) in extra {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("muster serve starts");
+    let log = Arc::new(Mutex::new(String::new()));
+    let stderr = child.stderr.take().unwrap();
+    let sink = log.clone();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let mut log = sink.lock().unwrap();
+            log.push_str(&line);
+            log.push('\n');
+        }
+    });
+    let mut bot = Bot { child, log };
+    let deadline = Instant::now() + Duration::from_secs(WAIT);
+    while !bot.log().contains("listening as") {
+        assert!(
+            Instant::now() < deadline,
+            "muster did not start:\n{}",
+            bot.log()
+        );
+        assert!(
+            bot.child.try_wait().unwrap().is_none(),
+            "muster exited:\n{}",
+            bot.log()
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    bot
+}
+
+/// The bot's first answer to the event `to` in `room`, as `player` sees it.
+async fn answer(player: &Player, room: &str, bot: &str, to: &str) -> Seen {
+    player
+        .wait_for(room, WAIT, |s| {
+            s.sender == bot
+                && (s.in_reply_to.as_deref() == Some(to)
+                    || s.thread_root.is_some() && s.in_reply_to.as_deref() == Some(to))
+        })
+        .await
+}
+
+/// Every answer of the bot to the event `to` seen so far.
+fn answers(player: &Player, room: &str, bot: &str, to: &str) -> Vec<Seen> {
+    player
+        .messages(room)
+        .into_iter()
+        .filter(|s| s.sender == bot && s.in_reply_to.as_deref() == Some(to))
+        .collect()
+}
+
+/// A board as Matrix clients show it: an `m.image` PNG with its size and dimensions.
+fn assert_board(seen: &Seen) {
+    assert_eq!(seen.msgtype, "m.image", "{seen:?}");
+    let image = seen.image.as_ref().expect("image info");
+    assert_eq!(image.mimetype.as_deref(), Some("image/png"), "{seen:?}");
+    assert!(image.size.unwrap_or(0) > 1000, "{seen:?}");
+    assert!(
+        (600..=1000).contains(&image.width.unwrap_or(0)) && image.height.unwrap_or(0) >= 400,
+        "{seen:?}"
+    );
+    assert!(
+        seen.filename
+            .as_deref()
+            .is_some_and(|f| f.ends_with(".png")),
+        "{seen:?}"
+    );
+}
+
+/// The player a board's caption asks to move (the one it mentions).
+fn to_move<'a>(board: &Seen, players: &[&'a Player]) -> &'a Player {
+    players
+        .iter()
+        .copied()
+        .find(|p| board.mentions.contains(&p.user_id()))
+        .unwrap_or_else(|| panic!("the board mentions nobody to move: {board:?}"))
+}
+
+struct Table {
+    synapse: Synapse,
+    bot: Account,
+    alice: Player,
+    bob: Player,
+    carol: Player,
+}
+
+async fn table() -> Table {
+    let synapse = Synapse::start();
+    let accounts = synapse.register_many(&[
+        ("muster", "bot-password"),
+        ("alice", "alice-password"),
+        ("bob", "bob-password"),
+        ("carol", "carol-password"),
+    ]);
+    let alice = Player::login(&synapse, &accounts[1]).await;
+    let bob = Player::login(&synapse, &accounts[2]).await;
+    let carol = Player::login(&synapse, &accounts[3]).await;
+    Table {
+        bot: accounts[0].clone(),
+        synapse,
+        alice,
+        bob,
+        carol,
+    }
+}
+
+/// Alice opens a room with bob (encrypted or not) and invites the bot, which joins.
+async fn open_room(t: &Table, name: &str, encrypted: bool) -> String {
+    let bob = t.bob.user_id();
+    let room = t.alice.create_room(name, &[&bob], encrypted).await;
+    t.bob.join(&room).await;
+    t.alice.wait_until_joined(&room, &bob, WAIT).await;
+    room
+}
+
+async fn invite_bot(t: &Table, room: &str) {
+    t.alice.invite(room, &t.bot.user_id).await;
+    t.alice.wait_until_joined(room, &t.bot.user_id, WAIT).await;
+}
+
+/// Alice challenges bob to `game`; bob accepts; returns the first board.
+async fn challenge(t: &Table, room: &str, game: &str) -> Seen {
+    let bob = t.bob.user_id();
+    let ev = t
+        .alice
+        .send_with_mentions(room, &format!("!new {game} {bob}"), &[&bob])
+        .await;
+    let said = answer(&t.bob, room, &t.bot.user_id, &ev).await;
+    assert!(said.body.contains("challenges you"), "{said:?}");
+    assert!(said.mentions.contains(&bob), "bob is notified: {said:?}");
+    let ev = t.bob.send_text(room, "!accept").await;
+    let board = t
+        .alice
+        .wait_for(room, WAIT, |s| {
+            s.in_reply_to.as_deref() == Some(ev.as_str()) && s.msgtype == "m.image"
+        })
+        .await;
+    assert_board(&board);
+    board
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_lanrick_game_by_room_messages_survives_restarts() {
+    let t = table().await;
+    let dir = data_dir("matrix", "lanrick");
+    let bot_id = t.bot.user_id.clone();
+    let room = open_room(&t, "Lanrick", false).await;
+    // History from before the bot was there is never answered.
+    let old = t.alice.send_text(&room, "!help").await;
+    let mut bot = start(&t.synapse, &t.bot, &dir, &[]).await;
+    invite_bot(&t, &room).await;
+    let mut board = challenge(&t, &room, "lanrick").await;
+    // The board can be downloaded and is the PNG its info describes.
+    let png = t.bob.download(&board.image.as_ref().unwrap().url).await;
+    assert!(png.starts_with(b"\x89PNG"));
+    assert_eq!(
+        png.len() as u64,
+        board.image.as_ref().unwrap().size.unwrap()
+    );
+    let players = [&t.alice, &t.bob];
+    let moves = record(LANRICK);
+    let mut events = Vec::new();
+    for (i, mv) in moves.iter().enumerate() {
+        let mover = to_move(&board, &players);
+        let other = if std::ptr::eq(mover, &t.alice) {
+            &t.bob
+        } else {
+            &t.alice
+        };
+        if i == 3 {
+            // The wrong player is answered with a reply that mentions him; nothing changes.
+            let ev = other.send_text(&room, &format!("!move {mv}")).await;
+            let said = answer(other, &room, &bot_id, &ev).await;
+            assert_eq!(said.msgtype, "m.text");
+            assert!(said.mentions.contains(&other.user_id()), "{said:?}");
+            let ev = mover.send_text(&room, "!move z9").await;
+            let said = answer(mover, &room, &bot_id, &ev).await;
+            assert!(
+                said.body.contains("z9") && said.mentions.contains(&mover.user_id()),
+                "{said:?}"
+            );
+        }
+        if i + 1 == moves.len() {
+            // Before the last move, the record holds every move so far exactly once.
+            let ev = t.bob.send_text(&room, "!export").await;
+            let export = answer(&t.bob, &room, &bot_id, &ev).await;
+            assert_eq!(export.msgtype, "m.file", "{export:?}");
+            let url = export.content["url"].as_str().unwrap_or_default();
+            let file = String::from_utf8(t.bob.download(url).await).unwrap();
+            assert_eq!(record(&file), moves[..i].to_vec(), "{file}");
+        }
+        // Half the moves are written on their own, half as commands.
+        let text = if i % 2 == 0 {
+            format!("!move {mv}")
+        } else {
+            mv.to_string()
+        };
+        let mark = other.mark();
+        let ev = if i == moves.len() / 2 {
+            // The bot is stopped; the move is sent while it is away; it answers on its return.
+            bot.stop();
+            let ev = mover.send_text(&room, &text).await;
+            bot = start(&t.synapse, &t.bot, &dir, &[]).await;
+            ev
+        } else if i == moves.len() / 2 + 6 {
+            // The bot is killed just after a move arrives; the move counts once.
+            let ev = mover.send_text(&room, &text).await;
+            tokio::time::sleep(Duration::from_millis(5)).await;
+            drop(bot);
+            bot = start(&t.synapse, &t.bot, &dir, &[]).await;
+            ev
+        } else {
+            mover.send_text(&room, &text).await
+        };
+        // The opponent sees the board, in reply to the move, naming the move.
+        board = other
+            .wait_for_after(mark, &room, WAIT, |s| {
+                s.sender == bot_id
+                    && s.in_reply_to.as_deref() == Some(ev.as_str())
+                    && s.msgtype == "m.image"
+            })
+            .await;
+        assert_board(&board);
+        assert!(
+            squares(mv)
+                .iter()
+                .all(|sq| board.body.contains(sq.as_str())),
+            "the caption names the move {mv}: {board:?}"
+        );
+        events.push(ev);
+        if i + 1 == moves.len() {
+            assert!(
+                board.mentions.is_empty() || board.body.to_lowercase().contains("win"),
+                "{board:?}"
+            );
+        }
+    }
+    // Each move was answered once, the old `!help` never.
+    for ev in &events {
+        let boards: Vec<Seen> = answers(&t.alice, &room, &bot_id, ev)
+            .into_iter()
+            .filter(|s| s.msgtype == "m.image")
+            .collect();
+        assert!(!boards.is_empty() && boards.len() <= 2, "{boards:?}");
+    }
+    assert!(answers(&t.alice, &room, &bot_id, &old).is_empty());
+    bot.stop();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn croquet_in_an_encrypted_room_while_synapse_restarts() {
+    let mut t = table().await;
+    let dir = data_dir("matrix", "croquet");
+    let bot_id = t.bot.user_id.clone();
+    let bot = start(&t.synapse, &t.bot, &dir, &[]).await;
+    let room = open_room(&t, "Croquet", true).await;
+    invite_bot(&t, &room).await;
+    let mut board = challenge(&t, &room, "croquet").await;
+    let players = [&t.alice, &t.bob];
+    let moves = record(CROQUET);
+    for (i, mv) in moves.iter().enumerate() {
+        if i == moves.len() / 2 {
+            // Synapse goes away and comes back; the bot carries on.
+            t.synapse.restart();
+        }
+        let mover = to_move(&board, &players);
+        let other = if std::ptr::eq(mover, &t.alice) {
+            &t.bob
+        } else {
+            &t.alice
+        };
+        let mark = other.mark();
+        let ev = mover.send_text(&room, mv).await;
+        board = other
+            .wait_for_after(mark, &room, 60, |s| {
+                s.sender == bot_id
+                    && s.in_reply_to.as_deref() == Some(ev.as_str())
+                    && s.msgtype == "m.image"
+            })
+            .await;
+        assert_board(&board);
+    }
+    assert!(board.body.to_lowercase().contains("win"), "{board:?}");
+    // A command in a thread is answered in that thread.
+    let root = t.alice.send_text(&room, "Good game!").await;
+    let ev = t.alice.send_text_in_thread(&room, &root, "!history").await;
+    let said = answer(&t.alice, &room, &bot_id, &ev).await;
+    assert_eq!(said.thread_root.as_deref(), Some(root.as_str()), "{said:?}");
+    drop(t.carol);
+    bot.stop();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn invitations_and_rate_limits() {
+    let t = table().await;
+    let dir = data_dir("matrix", "invitations");
+    let bot_id = t.bot.user_id.clone();
+    let bot = start(
+        &t.synapse,
+        &t.bot,
+        &dir,
+        &[
+            ("MUSTER_MATRIX_RATE_BURST", "3"),
+            ("MUSTER_MATRIX_RATE_PER_MINUTE", "6"),
+        ],
+    )
+    .await;
+    // A stranger's invitation is declined.
+    let theirs = t.carol.create_room("Carol's", &[&bot_id], false).await;
+    let deadline = Instant::now() + Duration::from_secs(WAIT);
+    loop {
+        let room = t
+            .carol
+            .client()
+            .get_room(&matrix_sdk::ruma::OwnedRoomId::try_from(theirs.as_str()).unwrap())
+            .unwrap();
+        let member = room
+            .get_member(&matrix_sdk::ruma::OwnedUserId::try_from(bot_id.as_str()).unwrap())
+            .await
+            .unwrap();
+        if member.is_some_and(|m| {
+            m.membership() == &matrix_sdk::ruma::events::room::member::MembershipState::Leave
+        }) {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the bot did not decline carol's invitation"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(
+        bot.log().contains("declined an invitation"),
+        "{}",
+        bot.log()
+    );
+    // Alice's is accepted.
+    let room = open_room(&t, "Limits", false).await;
+    invite_bot(&t, &room).await;
+    // Three commands at once are answered, the fourth is refused with a reason, the fifth
+    // silently.
+    let mut events = Vec::new();
+    for _ in 0..5 {
+        events.push(t.alice.send_text(&room, "!rules croquet").await);
+    }
+    for ev in &events[..3] {
+        let said = answer(&t.alice, &room, &bot_id, ev).await;
+        assert!(said.body.contains("Croquet"), "{said:?}");
+    }
+    let said = answer(&t.alice, &room, &bot_id, &events[3]).await;
+    assert!(
+        said.body.contains("Slow down") && said.mentions.contains(&t.alice.user_id()),
+        "{said:?}"
+    );
+    // Bob has his own budget; his command also shows alice's fifth was not answered.
+    let ev = t.bob.send_text(&room, "!help").await;
+    answer(&t.bob, &room, &bot_id, &ev).await;
+    assert!(answers(&t.alice, &room, &bot_id, &events[4]).is_empty());
+    bot.stop();
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
+
+/// Not a check but a measurement: how long a board takes to reach the opponent, against a
+/// plain message between the two players on the same Synapse; and the bot's memory.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn latency_and_memory() {
+    let t = table().await;
+    let dir = data_dir("matrix", "latency");
+    let bot_id = t.bot.user_id.clone();
+    let bot = start(&t.synapse, &t.bot, &dir, &[]).await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let idle = bot.rss_kib();
+    let room = open_room(&t, "Latency", false).await;
+    invite_bot(&t, &room).await;
+    let mut board = challenge(&t, &room, "lanrick").await;
+    let players = [&t.alice, &t.bob];
+    let (mut text, mut boards) = (Vec::new(), Vec::new());
+    for (i, mv) in record(LANRICK).iter().take(60).enumerate() {
+        let mover = to_move(&board, &players);
+        let other = if std::ptr::eq(mover, &t.alice) {
+            &t.bob
+        } else {
+            &t.alice
+        };
+        let mark = other.mark();
+        let sent = Instant::now();
+        let ev = mover.send_text(&room, &format!("chat {i}")).await;
+        let seen = other
+            .wait_for_after(mark, &room, WAIT, |s| s.event_id == ev)
+            .await;
+        text.push(seen.seen_at.duration_since(sent).as_secs_f64() * 1000.0);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let mark = other.mark();
+        let sent = Instant::now();
+        let ev = mover.send_text(&room, mv).await;
+        board = other
+            .wait_for_after(mark, &room, WAIT, |s| {
+                s.sender == bot_id
+                    && s.in_reply_to.as_deref() == Some(ev.as_str())
+                    && s.msgtype == "m.image"
+            })
+            .await;
+        boards.push(board.seen_at.duration_since(sent).as_secs_f64() * 1000.0);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // A few more games live, in rooms of their own.
+    for n in 0..3 {
+        let room = open_room(&t, &format!("Game {n}"), false).await;
+        invite_bot(&t, &room).await;
+        challenge(&t, &room, if n == 1 { "croquet" } else { "lanrick" }).await;
+    }
+    let busy = bot.rss_kib();
+    let (text, boards) = (median(text[10..].to_vec()), median(boards[10..].to_vec()));
+    eprintln!(
+        "matrix latency (median of 50): plain message {text:.1} ms, move → board seen by the opponent {boards:.1} ms, ratio {:.2}",
+        boards / text
+    );
+    eprintln!(
+        "matrix memory: idle {} MiB, with four games live {} MiB",
+        idle / 1024,
+        busy / 1024
+    );
+    let log = bot.log();
+    let timings: Vec<&str> = log
+        .lines()
+        .filter(|l| l.contains("answered in"))
+        .map(|l| l.split("answered in").nth(1).unwrap_or(""))
+        .collect();
+    eprintln!(
+        "bot's own handling (last 5): {:?}",
+        &timings[timings.len().saturating_sub(5)..]
+    );
+    bot.stop();
+}
