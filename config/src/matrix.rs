@@ -290,7 +290,8 @@ impl Raw {
         let mut rooms = BTreeMap::new();
         for (id, r) in self.rooms {
             let key = format!("matrix.rooms.\"{id}\"");
-            if !id.starts_with('!') || !id.contains(':') {
+            // Room ids are `!opaque:server`, or (room version 12 on) `!opaque`.
+            if !id.starts_with('!') || id.len() < 2 || id.contains(char::is_whitespace) {
                 return Err(err(
                     FILE,
                     &key,
@@ -423,6 +424,11 @@ mod tests {
         assert_eq!(e.key, "matrix.rooms.\"!abc:example.org\".prefix");
         let bad = file.replace("!abc:example.org", "#games:example.org");
         assert!(Settings::load_from(Some(&bad), &[]).is_err());
+        let v12 = file.replace(
+            "!abc:example.org",
+            "!31hneApxJ_1o-63DmFrpeqnkFfWppnzWso1JvH3ogLM",
+        );
+        assert!(Settings::load_from(Some(&v12), &[]).is_ok());
         let bad = file.replace("\"@carol:example.org\"", "\"carol\"");
         assert_eq!(
             Settings::load_from(Some(&bad), &[]).unwrap_err().key,

@@ -401,6 +401,14 @@ async fn invitations_and_rate_limits() {
     let t = table().await;
     let dir = data_dir("matrix", "invitations");
     let bot_id = t.bot.user_id.clone();
+    // This room has its own prefix, `?`.
+    let room = open_room(&t, "Limits", false).await;
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("muster.toml"),
+        format!("[matrix.rooms.\"{room}\"]\nprefix = \"?\"\n"),
+    )
+    .unwrap();
     let bot = start(
         &t.synapse,
         &t.bot,
@@ -441,13 +449,13 @@ async fn invitations_and_rate_limits() {
         bot.log()
     );
     // Alice's is accepted.
-    let room = open_room(&t, "Limits", false).await;
     invite_bot(&t, &room).await;
+    let ignored = t.alice.send_text(&room, "!board").await;
     // Three commands at once are answered, the fourth is refused with a reason, the fifth
     // silently.
     let mut events = Vec::new();
     for _ in 0..5 {
-        events.push(t.alice.send_text(&room, "!rules croquet").await);
+        events.push(t.alice.send_text(&room, "?rules croquet").await);
     }
     for ev in &events[..3] {
         let said = answer(&t.alice, &room, &bot_id, ev).await;
@@ -459,9 +467,13 @@ async fn invitations_and_rate_limits() {
         "{said:?}"
     );
     // Bob has his own budget; his command also shows alice's fifth was not answered.
-    let ev = t.bob.send_text(&room, "!help").await;
-    answer(&t.bob, &room, &bot_id, &ev).await;
+    let ev = t.bob.send_text(&room, "?help").await;
+    let help = answer(&t.bob, &room, &bot_id, &ev).await;
+    // The help speaks the room's prefix.
+    assert!(help.body.contains("?move"), "{help:?}");
     assert!(answers(&t.alice, &room, &bot_id, &events[4]).is_empty());
+    // The usual prefix means nothing in this room.
+    assert!(answers(&t.alice, &room, &bot_id, &ignored).is_empty());
     bot.stop();
 }
 

@@ -13,13 +13,14 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use matrix_sdk::Room;
-use matrix_sdk::deserialized_responses::TimelineEvent;
+use matrix_sdk::deserialized_responses::{TimelineEvent, TimelineEventKind};
 use matrix_sdk::ruma::events::room::member::MembershipState;
 use matrix_sdk::ruma::events::room::message::{MessageType, Relation, RoomMessageEventContent};
 use matrix_sdk::ruma::events::{
     AnySyncMessageLikeEvent, AnySyncStateEvent, AnySyncTimelineEvent, SyncMessageLikeEvent,
     SyncStateEvent,
 };
+use matrix_sdk::ruma::serde::Raw;
 use matrix_sdk::ruma::{OwnedEventId, OwnedRoomId, OwnedUserId, UserId};
 use matrix_sdk::sync::SyncResponse;
 
@@ -44,6 +45,8 @@ pub struct Message {
     pub mentions: Vec<OwnedUserId>,
     /// The thread it is in, if any.
     pub thread: Option<OwnedEventId>,
+    /// The encrypted event, while the bot has no key for it.
+    pub undecrypted: Option<Raw<AnySyncTimelineEvent>>,
 }
 
 /// Per-user budgets of commands: `burst` at once, refilled at `per_minute`.
@@ -187,6 +190,23 @@ pub async fn rooms(shared: &Arc<Shared>, response: &SyncResponse) {
 fn messages(me: &UserId, events: &[TimelineEvent]) -> Vec<Message> {
     let mut out = Vec::new();
     for event in events {
+        if let TimelineEventKind::UnableToDecrypt { event, .. } = &event.kind {
+            let sender = event.get_field::<OwnedUserId>("sender").ok().flatten();
+            let id = event.get_field::<OwnedEventId>("event_id").ok().flatten();
+            if let (Some(sender), Some(event_id)) = (sender, id)
+                && sender != me
+            {
+                out.push(Message {
+                    event_id,
+                    sender,
+                    body: String::new(),
+                    mentions: Vec::new(),
+                    thread: None,
+                    undecrypted: Some(event.clone()),
+                });
+            }
+            continue;
+        }
         let Ok(event) = event.raw().deserialize() else {
             continue;
         };
@@ -255,6 +275,7 @@ fn message(
         body: body.trim().to_string(),
         mentions,
         thread,
+        undecrypted: None,
     })
 }
 
@@ -349,6 +370,31 @@ async fn room(shared: &Arc<Shared>, room_id: &OwnedRoomId, messages: Vec<Message
     }
 }
 
+/// An encrypted message whose key came late: tried again for a moment (keys usually follow
+/// within a sync or two).
+/// `Err` when it still cannot be read; `Ok(None)` when it is no text message.
+async fn decrypt(room: &Room, raw: &Raw<AnySyncTimelineEvent>) -> Result<Option<Message>, ()> {
+    for attempt in 0..4 {
+        if attempt > 0 {
+            tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        }
+        let Ok(event) = room.decrypt_event(raw.cast_ref_unchecked(), None).await else {
+            continue;
+        };
+        if let TimelineEventKind::UnableToDecrypt { .. } = event.kind {
+            continue;
+        }
+        if let Ok(AnySyncTimelineEvent::MessageLike(AnySyncMessageLikeEvent::RoomMessage(
+            SyncMessageLikeEvent::Original(m),
+        ))) = event.raw().deserialize()
+        {
+            return Ok(message(m.event_id, m.sender, m.content));
+        }
+        return Ok(None);
+    }
+    Err(())
+}
+
 /// What the room allows this user: its games, and whether he is an organiser (one of the
 /// configured users, or a moderator of the room).
 async fn policy(shared: &Shared, room: &Room, user: &UserId) -> (Policy, String) {
@@ -432,6 +478,36 @@ async fn run_core(
 /// Runs one message if it is a command, under the cursor and the sender's budget.
 async fn command(shared: &Arc<Shared>, room: &Room, key: &ChannelKey, m: &Message) {
     let started = Instant::now();
+    let decrypted;
+    let m = match &m.undecrypted {
+        None => m,
+        Some(raw) => match decrypt(room, raw).await {
+            Ok(Some(d)) => {
+                decrypted = d;
+                &decrypted
+            }
+            Ok(None) => return,
+            Err(()) => {
+                let device = shared
+                    .client
+                    .device_id()
+                    .map(|d| d.to_string())
+                    .unwrap_or_default();
+                let ctx = Context::new(room, m);
+                outbound::send(
+                    shared,
+                    &ctx,
+                    vec![Reply::Private(format!(
+                        "I could not read your encrypted message: its key has not reached my device \
+                         ({device}). Please send it again; if this keeps happening, let your client \
+                         share keys with unverified devices."
+                    ))],
+                )
+                .await;
+                return;
+            }
+        },
+    };
     let room_id = room.room_id().as_str().to_string();
     let user = User {
         id: m.sender.to_string(),

@@ -1,0 +1,107 @@
+//! How the core's replies become Matrix messages (the adapter's mapping, without a server).
+
+use muster_bot::core::{Button, Reply, User};
+use muster_bot::matrix::outbound::{html, plan, png_size};
+
+fn board() -> Reply {
+    Reply::Board {
+        png: b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\x02\xd0\0\0\x02\x70rest".to_vec(),
+        alt: "Lanrick board".into(),
+        text: String::new(),
+        name: "g0-001.png".into(),
+    }
+}
+
+#[test]
+fn a_move_is_one_image_captioned_with_the_move_mentioning_the_player_to_move() {
+    let bob = User {
+        id: "@bob:example.org".into(),
+        name: "Bob <the> Bold".into(),
+    };
+    let out = plan(
+        vec![
+            Reply::Text("alice played c1-c3 d1-e2.".into()),
+            board(),
+            Reply::Mention {
+                user: bob.clone(),
+                text: "your turn (Black) — e.g. `!move b1`.".into(),
+            },
+            Reply::Buttons(vec![Button {
+                label: "Board".into(),
+                command: "board".into(),
+            }]),
+        ],
+        ("@alice:example.org", "alice"),
+    );
+    assert_eq!(out.len(), 1, "{out:?}");
+    let m = &out[0];
+    assert_eq!(m.image.as_ref().unwrap().0, "g0-001.png");
+    assert_eq!(
+        m.body,
+        "alice played c1-c3 d1-e2.\nBob <the> Bold: your turn (Black) — e.g. `!move b1`."
+    );
+    // The pill and the mention name bob only; his name is escaped; code is code.
+    assert_eq!(m.mentions.len(), 1);
+    assert_eq!(m.mentions[0].as_str(), "@bob:example.org");
+    assert!(
+        m.html.contains(
+            "<a href=\"https://matrix.to/#/@bob:example.org\">Bob &lt;the&gt; Bold</a>: your turn"
+        ),
+        "{}",
+        m.html
+    );
+    assert!(m.html.contains("<code>!move b1</code>"), "{}", m.html);
+    assert_eq!(png_size(&m.image.as_ref().unwrap().1), Some((720, 624)));
+}
+
+#[test]
+fn errors_answer_the_sender_by_name_and_mention_only_him() {
+    let out = plan(
+        vec![Reply::Private("`z9`: not a square.".into())],
+        ("@alice:example.org", "alice"),
+    );
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].body, "alice: `z9`: not a square.");
+    assert_eq!(out[0].mentions.len(), 1);
+    assert_eq!(out[0].mentions[0].as_str(), "@alice:example.org");
+    assert!(out[0].image.is_none() && out[0].file.is_none());
+}
+
+#[test]
+fn two_boards_are_two_images_and_text_captions_what_it_follows_or_precedes() {
+    let out = plan(
+        vec![
+            Reply::Text("first".into()),
+            board(),
+            Reply::Text("second".into()),
+            board(),
+            Reply::Text("The record:".into()),
+            Reply::File {
+                name: "g0.txt".into(),
+                content: "a1\nh8\n".into(),
+            },
+        ],
+        ("@a:x", "a"),
+    );
+    // The text after a board belongs to it, as on Discord.
+    assert_eq!(out.len(), 3, "{out:?}");
+    assert_eq!(out[0].body, "first\nsecond");
+    assert!(out[1].image.is_some() && out[1].body == "The record:");
+    assert_eq!(out[2].file.as_ref().unwrap().1, b"a1\nh8\n");
+    // Without a board before it, the text captions the file (`export`).
+    let out = plan(
+        vec![
+            Reply::Text("The record:".into()),
+            Reply::File {
+                name: "g0.txt".into(),
+                content: "a1\n".into(),
+            },
+        ],
+        ("@a:x", "a"),
+    );
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].body, "The record:");
+    assert_eq!(out[0].file.as_ref().unwrap().0, "g0.txt");
+    assert_eq!(html("a < b & `c`"), "a &lt; b &amp; <code>c</code>");
+    assert_eq!(html("one ` tick"), "one ` tick");
+}
