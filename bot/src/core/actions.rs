@@ -135,6 +135,10 @@ fn resolve_user(req: &Request, token: &str) -> User {
             m.id == token
                 || m.id.strip_prefix('@') == Some(token)
                 || m.name.eq_ignore_ascii_case(token)
+                // A Matrix id's localpart (`bob` for `@bob:example.org`).
+                || m.id.strip_prefix('@').and_then(|r| r.split_once(':')).is_some_and(
+                    |(local, _)| local.eq_ignore_ascii_case(token),
+                )
         })
         .cloned()
         .unwrap_or_else(|| User::named(token))

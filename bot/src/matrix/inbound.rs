@@ -453,6 +453,34 @@ async fn run_core(
             name,
         });
     }
+    // Players named by a bare name (`!new lanrick bob`): the room's members of that name.
+    let word = text.split_whitespace().next().unwrap_or("");
+    if word.eq_ignore_ascii_case("new") || word.eq_ignore_ascii_case("games") {
+        let names: Vec<String> = text
+            .split_whitespace()
+            .skip(2)
+            .map(|w| w.trim_start_matches('@').to_lowercase())
+            .collect();
+        if !names.is_empty()
+            && let Ok(members) = room_handle
+                .members(matrix_sdk::RoomMemberships::JOIN | matrix_sdk::RoomMemberships::INVITE)
+                .await
+        {
+            for member in members {
+                let id = member.user_id();
+                let known = mentions.iter().any(|u| u.id == id.as_str());
+                let named = names.iter().any(|n| {
+                    *n == id.localpart().to_lowercase() || *n == member.name().to_lowercase()
+                });
+                if named && !known && id != m.sender {
+                    mentions.push(User {
+                        id: id.to_string(),
+                        name: member.name().to_string(),
+                    });
+                }
+            }
+        }
+    }
     let request = Request {
         platform: PLATFORM.into(),
         channel: room.to_string(),
