@@ -4,8 +4,9 @@
 pub mod discord;
 pub mod matrix;
 pub mod synapse;
-use std::io::Write;
+use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
 
 /// The `muster` binary, built by Cargo from bot/src/main.rs for these suites. Cargo passes its
 /// path to integration tests only, so each suite names it: `muster_binary!()`.
@@ -14,6 +15,23 @@ macro_rules! muster_binary {
     () => {
         std::path::PathBuf::from(env!("CARGO_BIN_EXE_muster-under-test"))
     };
+}
+
+/// Collects a child's standard error (piped) line by line, as it comes, into a shared log.
+pub fn capture_stderr(child: &mut std::process::Child) -> Arc<Mutex<String>> {
+    let log = Arc::new(Mutex::new(String::new()));
+    let Some(stderr) = child.stderr.take() else {
+        return log;
+    };
+    let sink = Arc::clone(&log);
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let mut log = sink.lock().unwrap_or_else(|e| e.into_inner());
+            log.push_str(&line);
+            log.push('\n');
+        }
+    });
+    log
 }
 
 /// What one run of `muster` printed, and its exit status.

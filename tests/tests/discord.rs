@@ -3,7 +3,6 @@
 //! as an HTTP interactions endpoint. Interactions are the complete payloads Discord sends; what
 //! the bot did is read back from the REST calls it made and the messages they left.
 
-use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -11,7 +10,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use muster_tests::discord::{
     self, Person, Recorded, StandIn, StoredMessage, autocomplete, button, command,
 };
-use muster_tests::{data_dir, muster_binary};
+use muster_tests::{capture_stderr, data_dir, muster_binary};
 use serde_json::{Value, json};
 
 const APP: u64 = 1_300_000_000_000_000_001;
@@ -75,16 +74,7 @@ async fn start(
         cmd.env(k, v);
     }
     let mut child = cmd.spawn().expect("muster serve starts");
-    let log = Arc::new(Mutex::new(String::new()));
-    let stderr = child.stderr.take().unwrap();
-    let sink = log.clone();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            let mut log = sink.lock().unwrap();
-            log.push_str(&line);
-            log.push('\n');
-        }
-    });
+    let log = capture_stderr(&mut child);
     let mut bot = Bot {
         child,
         log,

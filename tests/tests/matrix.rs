@@ -2,14 +2,13 @@
 //! started on 127.0.0.1 (`muster_tests::synapse`), with the players as real Matrix clients
 //! (`muster_tests::matrix::Player`, matrix-sdk). Everything is checked as the players see it.
 
-use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use muster_tests::matrix::{Player, Seen};
 use muster_tests::synapse::{Account, Synapse};
-use muster_tests::{data_dir, muster_binary};
+use muster_tests::{capture_stderr, data_dir, muster_binary};
 
 const WAIT: u64 = 30;
 const LANRICK: &str = include_str!("../../docs/examples/lanrick-whole-game.txt");
@@ -107,16 +106,7 @@ async fn start(
         cmd.env(k, v);
     }
     let mut child = cmd.spawn().expect("muster serve starts");
-    let log = Arc::new(Mutex::new(String::new()));
-    let stderr = child.stderr.take().unwrap();
-    let sink = log.clone();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            let mut log = sink.lock().unwrap();
-            log.push_str(&line);
-            log.push('\n');
-        }
-    });
+    let log = capture_stderr(&mut child);
     let mut bot = Bot { child, log };
     let deadline = Instant::now() + Duration::from_secs(WAIT);
     while !bot.log().contains("listening as") {
@@ -139,11 +129,34 @@ async fn start(
 async fn answer(player: &Player, room: &str, bot: &str, to: &str) -> Seen {
     player
         .wait_for(room, WAIT, |s| {
-            s.sender == bot
-                && (s.in_reply_to.as_deref() == Some(to)
-                    || s.thread_root.is_some() && s.in_reply_to.as_deref() == Some(to))
+            s.sender == bot && s.in_reply_to.as_deref() == Some(to)
         })
         .await
+}
+
+/// The bot's board in reply to the move `ev`, as `player` sees it after `mark`.
+async fn board_reply(
+    player: &Player,
+    mark: usize,
+    room: &str,
+    bot: &str,
+    ev: &str,
+    secs: u64,
+) -> Seen {
+    player
+        .wait_for_after(mark, room, secs, |s| {
+            s.sender == bot && s.in_reply_to.as_deref() == Some(ev) && s.msgtype == "m.image"
+        })
+        .await
+}
+
+/// The other player of alice and bob.
+fn opponent<'a>(t: &'a Table, player: &Player) -> &'a Player {
+    if std::ptr::eq(player, &t.alice) {
+        &t.bob
+    } else {
+        &t.alice
+    }
 }
 
 /// Every answer of the bot to the event `to` seen so far.
@@ -272,11 +285,7 @@ async fn a_whole_lanrick_game_by_room_messages_survives_restarts() {
     let mut events = Vec::new();
     for (i, mv) in moves.iter().enumerate() {
         let mover = to_move(&board, &players);
-        let other = if std::ptr::eq(mover, &t.alice) {
-            &t.bob
-        } else {
-            &t.alice
-        };
+        let other = opponent(&t, mover);
         if i == 3 {
             // The wrong player is answered with a reply that mentions him; nothing changes.
             let ev = other.send_text(&room, &format!("!move {mv}")).await;
@@ -323,13 +332,7 @@ async fn a_whole_lanrick_game_by_room_messages_survives_restarts() {
             mover.send_text(&room, &text).await
         };
         // The opponent sees the board, in reply to the move, naming the move.
-        board = other
-            .wait_for_after(mark, &room, WAIT, |s| {
-                s.sender == bot_id
-                    && s.in_reply_to.as_deref() == Some(ev.as_str())
-                    && s.msgtype == "m.image"
-            })
-            .await;
+        board = board_reply(other, mark, &room, &bot_id, &ev, WAIT).await;
         assert_board(&board);
         assert!(
             squares(mv)
@@ -374,20 +377,10 @@ async fn croquet_in_an_encrypted_room_while_synapse_restarts() {
             t.synapse.restart();
         }
         let mover = to_move(&board, &players);
-        let other = if std::ptr::eq(mover, &t.alice) {
-            &t.bob
-        } else {
-            &t.alice
-        };
+        let other = opponent(&t, mover);
         let mark = other.mark();
         let ev = mover.send_text(&room, mv).await;
-        board = other
-            .wait_for_after(mark, &room, 60, |s| {
-                s.sender == bot_id
-                    && s.in_reply_to.as_deref() == Some(ev.as_str())
-                    && s.msgtype == "m.image"
-            })
-            .await;
+        board = board_reply(other, mark, &room, &bot_id, &ev, 60).await;
         assert_board(&board);
     }
     assert!(board.body.to_lowercase().contains("win"), "{board:?}");
@@ -503,11 +496,7 @@ async fn latency_and_memory() {
     let (mut text, mut boards) = (Vec::new(), Vec::new());
     for (i, mv) in record(LANRICK).iter().take(60).enumerate() {
         let mover = to_move(&board, &players);
-        let other = if std::ptr::eq(mover, &t.alice) {
-            &t.bob
-        } else {
-            &t.alice
-        };
+        let other = opponent(&t, mover);
         let mark = other.mark();
         let sent = Instant::now();
         let ev = mover.send_text(&room, &format!("chat {i}")).await;
@@ -519,13 +508,7 @@ async fn latency_and_memory() {
         let mark = other.mark();
         let sent = Instant::now();
         let ev = mover.send_text(&room, mv).await;
-        board = other
-            .wait_for_after(mark, &room, WAIT, |s| {
-                s.sender == bot_id
-                    && s.in_reply_to.as_deref() == Some(ev.as_str())
-                    && s.msgtype == "m.image"
-            })
-            .await;
+        board = board_reply(other, mark, &room, &bot_id, &ev, WAIT).await;
         boards.push(board.seen_at.duration_since(sent).as_secs_f64() * 1000.0);
         tokio::time::sleep(Duration::from_millis(50)).await;
     }

@@ -24,7 +24,7 @@ use matrix_sdk::ruma::serde::Raw;
 use matrix_sdk::ruma::{OwnedEventId, OwnedRoomId, OwnedUserId, UserId};
 use matrix_sdk::sync::SyncResponse;
 
-use super::outbound::{self, Context};
+use super::outbound::{self, Context, member_name};
 use super::{PLATFORM, Shared};
 use crate::core::{GameId, Policy, Reply, Request, User};
 use crate::store::ChannelKey;
@@ -350,8 +350,8 @@ async fn room(shared: &Arc<Shared>, room_id: &OwnedRoomId, messages: Vec<Message
             command(shared, &room, &key, m).await;
         } else {
             // Its move was saved, its replies perhaps not: show the board again.
-            let ctx = Context::new(&room, m);
-            let replies = run_core(shared, &room, m, "board".into()).await;
+            let ctx = Context::new(&room, m).await;
+            let replies = run_core(shared, &room, &ctx, m, "board".into()).await;
             let replies: Vec<Reply> = replies
                 .into_iter()
                 .filter(|r| !matches!(r, Reply::Private(_)))
@@ -397,12 +397,8 @@ async fn decrypt(room: &Room, raw: &Raw<AnySyncTimelineEvent>) -> Result<Option<
 
 /// What the room allows this user: its games, and whether he is an organiser (one of the
 /// configured users, or a moderator of the room).
-async fn policy(shared: &Shared, room: &Room, user: &UserId) -> (Policy, String) {
+async fn policy(shared: &Shared, room: &Room, user: &UserId) -> Policy {
     let member = room.get_member_no_sync(user).await.ok().flatten();
-    let name = member
-        .as_ref()
-        .map(|m| m.name().to_string())
-        .unwrap_or_else(|| user.localpart().to_string());
     let moderator = member.is_some_and(|m| {
         m.normalized_power_level()
             >= matrix_sdk::ruma::events::room::power_levels::UserPowerLevel::Int(50.into())
@@ -424,33 +420,27 @@ async fn policy(shared: &Shared, room: &Room, user: &UserId) -> (Policy, String)
                 .filter_map(|n| n.parse::<GameId>().ok())
                 .collect()
         });
-    (
-        Policy {
-            games,
-            organiser,
-            threads: false,
-        },
-        name,
-    )
+    Policy {
+        games,
+        organiser,
+        threads: false,
+    }
 }
 
 async fn run_core(
     shared: &Arc<Shared>,
     room_handle: &Room,
+    ctx: &Context,
     m: &Message,
     text: String,
 ) -> Vec<Reply> {
     let room = room_handle.room_id().as_str();
-    let (policy, name) = policy(shared, room_handle, &m.sender).await;
+    let policy = policy(shared, room_handle, &m.sender).await;
     let mut mentions = Vec::new();
     for id in &m.mentions {
-        let name = match room_handle.get_member_no_sync(id).await {
-            Ok(Some(member)) => member.name().to_string(),
-            _ => id.localpart().to_string(),
-        };
         mentions.push(User {
             id: id.to_string(),
-            name,
+            name: member_name(room_handle, id).await,
         });
     }
     // Players named by a bare name (`!new lanrick bob`): the room's members of that name.
@@ -486,7 +476,7 @@ async fn run_core(
         channel: room.to_string(),
         user: User {
             id: m.sender.to_string(),
-            name,
+            name: ctx.name().to_string(),
         },
         text,
         mentions,
@@ -521,7 +511,7 @@ async fn command(shared: &Arc<Shared>, room: &Room, key: &ChannelKey, m: &Messag
                     .device_id()
                     .map(|d| d.to_string())
                     .unwrap_or_default();
-                let ctx = Context::new(room, m);
+                let ctx = Context::new(room, m).await;
                 outbound::send(
                     shared,
                     &ctx,
@@ -550,7 +540,7 @@ async fn command(shared: &Arc<Shared>, room: &Room, key: &ChannelKey, m: &Messag
     else {
         return;
     };
-    let ctx = Context::new(room, m);
+    let ctx = Context::new(room, m).await;
     let verdict = shared
         .limiter
         .lock()
@@ -589,7 +579,7 @@ async fn command(shared: &Arc<Shared>, room: &Room, key: &ChannelKey, m: &Messag
         .await;
         return;
     }
-    let replies = run_core(shared, room, m, text).await;
+    let replies = run_core(shared, room, &ctx, m, text).await;
     let handled = started.elapsed();
     if version(shared, key) != cursor.version
         && let Ok(mut limiter) = shared.limiter.lock()

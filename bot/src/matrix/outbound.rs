@@ -36,17 +36,32 @@ pub struct Context {
     event: OwnedEventId,
     thread: Option<OwnedEventId>,
     sender: OwnedUserId,
+    name: String,
+}
+
+/// The name `user` shows in `room`: his display name there, or his id's localpart.
+pub async fn member_name(room: &Room, user: &UserId) -> String {
+    match room.get_member_no_sync(user).await {
+        Ok(Some(member)) => member.name().to_string(),
+        _ => user.localpart().to_string(),
+    }
 }
 
 impl Context {
     /// Answers to `message` in `room`.
-    pub fn new(room: &Room, message: &Message) -> Context {
+    pub async fn new(room: &Room, message: &Message) -> Context {
         Context {
             room: room.clone(),
             event: message.event_id.clone(),
             thread: message.thread.clone(),
             sender: message.sender.clone(),
+            name: member_name(room, &message.sender).await,
         }
+    }
+
+    /// The name the sender shows in the room.
+    pub fn name(&self) -> &str {
+        &self.name
     }
 
     fn relation(
@@ -376,11 +391,7 @@ async fn send_one(
 /// transaction id, so a retry never posts twice).
 pub async fn send(shared: &Shared, ctx: &Context, replies: Vec<Reply>) {
     let sender = ctx.sender.to_string();
-    let name = match ctx.room.get_member_no_sync(&ctx.sender).await {
-        Ok(Some(m)) => m.name().to_string(),
-        _ => ctx.sender.localpart().to_string(),
-    };
-    let plan = plan(replies, (&sender, &name));
+    let plan = plan(replies, (&sender, &ctx.name));
     let boards = plan.iter().any(|o| o.image.is_some());
     for (i, out) in plan.iter().enumerate() {
         let txn: OwnedTransactionId =
