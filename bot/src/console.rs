@@ -101,25 +101,23 @@ impl Console {
                 }
             }
             Reply::Mention { user, text } => writeln!(out, "{tag} @{}: {text}", user.name)?,
-            Reply::Board {
-                png,
-                alt,
-                text,
-                name,
-            } => {
-                let dir = self.data.join("boards").join(safe(channel));
-                std::fs::create_dir_all(&dir)?;
-                let path = dir.join(name);
-                std::fs::write(&path, png)?;
-                writeln!(out, "{tag} board: {}", path.display())?;
-                if self.text_boards {
-                    for line in text.lines() {
-                        writeln!(out, "{tag}   {line}")?;
+            Reply::Board(board) => match board.drawn() {
+                Ok(drawn) => {
+                    let dir = self.data.join("boards").join(safe(channel));
+                    std::fs::create_dir_all(&dir)?;
+                    let path = dir.join(&drawn.name);
+                    std::fs::write(&path, &drawn.png)?;
+                    writeln!(out, "{tag} board: {}", path.display())?;
+                    if self.text_boards {
+                        for line in drawn.text.lines() {
+                            writeln!(out, "{tag}   {line}")?;
+                        }
+                    } else {
+                        writeln!(out, "{tag} ({})", drawn.alt)?;
                     }
-                } else {
-                    writeln!(out, "{tag} ({alt})")?;
                 }
-            }
+                Err(why) => writeln!(out, "{tag} (the board cannot be drawn: {why})")?,
+            },
             Reply::Buttons(buttons) => {
                 let list: Vec<String> = buttons
                     .iter()

@@ -30,7 +30,7 @@ fn texts(replies: &[Reply]) -> String {
             Reply::Text(t) => format!("T:{t}"),
             Reply::Private(t) => format!("P:{t}"),
             Reply::Mention { user, text } => format!("M:{}:{text}", user.id),
-            Reply::Board { name, .. } => format!("B:{name}"),
+            Reply::Board(b) => format!("B:{}", b.name()),
             Reply::Buttons(b) => format!(
                 "K:{}",
                 b.iter()
@@ -103,10 +103,9 @@ fn a_whole_game_is_played_announced_and_archived() {
     );
     assert!(t.contains("Game over: alice (White) wins."), "{t}");
     // Every accepted move came with a board image.
-    assert!(
-        last.iter()
-            .any(|r| matches!(r, Reply::Board { png, .. } if png.starts_with(b"\x89PNG")))
-    );
+    assert!(last.iter().any(
+        |r| matches!(r, Reply::Board(b) if b.drawn().is_ok_and(|d| d.png.starts_with(b"\x89PNG")))
+    ));
     // The channel is free, and the game is archived for both players.
     assert_eq!(
         store.load(&ChannelKey::new("console", "general")).unwrap(),

@@ -26,7 +26,7 @@ fn texts(replies: &[Reply]) -> String {
             Reply::Text(t) => Some(format!("T:{t}")),
             Reply::Private(t) => Some(format!("P:{t}")),
             Reply::Mention { user, text } => Some(format!("M:{}:{text}", user.id)),
-            Reply::Board { png, .. } => Some(format!("B:{}", png.len())),
+            Reply::Board(b) => Some(format!("B:{}", b.name())),
             _ => None,
         })
         .collect::<Vec<_>>()

@@ -98,13 +98,45 @@ fn options_become_the_core_s_words_in_its_order() {
     }
 }
 
-fn board(name: &str) -> Reply {
-    Reply::Board {
-        png: vec![1, 2, 3],
-        alt: format!("alt of {name}"),
-        text: String::new(),
-        name: name.into(),
+/// The board of a Lanrick game `id` between alice and bob, before its first move.
+fn lanrick(id: &str) -> Reply {
+    use muster_bot::store::{GameRecord, Player, SCHEMA, SeatEntry, Status};
+    let seat = |id: &str| SeatEntry {
+        player: Some(Player {
+            id: id.into(),
+            name: id.into(),
+        }),
+        accepted: true,
+        hand: None,
+    };
+    let record = GameRecord {
+        schema: SCHEMA,
+        id: id.into(),
+        game: "lanrick".into(),
+        platform: "console".into(),
+        channel: "general".into(),
+        created: 1,
+        updated: 1,
+        version: 1,
+        seats: vec![seat("alice"), seat("bob")],
+        status: Status::Active,
+        moves: Vec::new(),
+        ending: None,
+        draw_offer: None,
+        takeback: None,
+    };
+    Reply::board(&record, 0)
+}
+
+fn alt_of(id: &str) -> String {
+    match lanrick(id) {
+        Reply::Board(b) => b.drawn().unwrap().alt.clone(),
+        _ => unreachable!(),
     }
+}
+
+fn board(id: &str) -> Reply {
+    lanrick(id)
 }
 
 #[test]
@@ -115,7 +147,7 @@ fn replies_become_messages_with_the_board_buttons_and_only_the_right_pings() {
     };
     let out = plan(vec![
         Reply::Text("alice played c1-c3.".into()),
-        board("g1-001.png"),
+        board("g1"),
         Reply::Mention {
             user: bob.clone(),
             text: "your turn.".into(),
@@ -129,16 +161,16 @@ fn replies_become_messages_with_the_board_buttons_and_only_the_right_pings() {
     assert_eq!(out.len(), 2);
     assert_eq!(out[0].content, "alice played c1-c3.\n<@42> your turn.");
     assert_eq!(out[0].pings, vec![42]);
-    assert_eq!(out[0].files[0].0, "g1-001.png");
-    assert_eq!(out[0].files[0].2.as_deref(), Some("alt of g1-001.png"));
+    assert_eq!(out[0].files[0].0, "g1-000.png");
+    assert_eq!(out[0].files[0].2.as_deref(), Some(alt_of("g1").as_str()));
     assert_eq!(out[0].buttons.len(), 1);
     assert!(!out[0].ephemeral);
     assert!(out[1].ephemeral && out[1].content == "Only you see this.");
     // Two boards (the player's move and the bot's reply) are two messages.
     let out = plan(vec![
-        board("a.png"),
+        board("a"),
         Reply::Text("the bot plays".into()),
-        board("b.png"),
+        board("b"),
     ]);
     assert_eq!(out.len(), 2);
     // Buttons after a private reply stay private; the same command twice is one button.
@@ -171,7 +203,7 @@ fn replies_become_messages_with_the_board_buttons_and_only_the_right_pings() {
     assert!(out[1].ephemeral && out[1].buttons[0].command == "thread new lanrick");
     // Discord's 2000-character limit: long text is split at line ends, files go last.
     let long: Vec<String> = (0..300).map(|i| format!("line {i:04}")).collect();
-    let out = plan(vec![Reply::Text(long.join("\n")), board("c.png")]);
+    let out = plan(vec![Reply::Text(long.join("\n")), board("c")]);
     assert!(out.len() >= 2);
     assert!(out.iter().all(|o| o.content.chars().count() <= 2000));
     assert!(out[0].files.is_empty() && !out.last().unwrap().files.is_empty());

@@ -3,13 +3,38 @@
 use muster_bot::core::{Button, Reply, User};
 use muster_bot::matrix::outbound::{html, plan, png_size};
 
+/// The board of a Lanrick game `id` between alice and bob, before its first move.
+fn lanrick(id: &str) -> Reply {
+    use muster_bot::store::{GameRecord, Player, SCHEMA, SeatEntry, Status};
+    let seat = |id: &str| SeatEntry {
+        player: Some(Player {
+            id: id.into(),
+            name: id.into(),
+        }),
+        accepted: true,
+        hand: None,
+    };
+    let record = GameRecord {
+        schema: SCHEMA,
+        id: id.into(),
+        game: "lanrick".into(),
+        platform: "console".into(),
+        channel: "general".into(),
+        created: 1,
+        updated: 1,
+        version: 1,
+        seats: vec![seat("alice"), seat("bob")],
+        status: Status::Active,
+        moves: Vec::new(),
+        ending: None,
+        draw_offer: None,
+        takeback: None,
+    };
+    Reply::board(&record, 0)
+}
+
 fn board() -> Reply {
-    Reply::Board {
-        png: b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\x02\xd0\0\0\x02\x70rest".to_vec(),
-        alt: "Lanrick board".into(),
-        text: String::new(),
-        name: "g0-001.png".into(),
-    }
+    lanrick("g0")
 }
 
 #[test]
@@ -35,7 +60,7 @@ fn a_move_is_one_image_captioned_with_the_move_mentioning_the_player_to_move() {
     );
     assert_eq!(out.len(), 1, "{out:?}");
     let m = &out[0];
-    assert_eq!(m.image.as_ref().unwrap().0, "g0-001.png");
+    assert_eq!(m.image.as_ref().unwrap().0, "g0-000.png");
     assert_eq!(
         m.body,
         "alice played c1-c3 d1-e2.\nBob <the> Bold: your turn (Black) — e.g. `!move b1`."
@@ -51,7 +76,11 @@ fn a_move_is_one_image_captioned_with_the_move_mentioning_the_player_to_move() {
         m.html
     );
     assert!(m.html.contains("<code>!move b1</code>"), "{}", m.html);
-    assert_eq!(png_size(&m.image.as_ref().unwrap().1), Some((720, 624)));
+    assert_eq!(
+        png_size(&m.image.as_ref().unwrap().1),
+        Some((624, 716)),
+        "the Lanrick board is 624 × 716"
+    );
 }
 
 #[test]

@@ -91,8 +91,9 @@ pub struct Discord {
     pub register: Register,
     /// A Discord API proxy to send REST calls through (`api_url`, `MUSTER_DISCORD_API_URL`).
     pub api_url: Option<String>,
-    /// After how many milliseconds of work a reply is deferred (`defer_after_ms`,
-    /// `MUSTER_DISCORD_DEFER_AFTER_MS`; default 1000, 0 defers every reply). Discord allows
+    /// After how many milliseconds a reply showing a board is deferred while the board is drawn
+    /// (`defer_after_ms`, `MUSTER_DISCORD_DEFER_AFTER_MS`; default 1000, 0 defers every reply
+    /// with a board). Private replies (errors) are never deferred publicly. Discord allows
     /// 3 seconds for the first response.
     pub defer_after_ms: u64,
     /// Settings per server (`[discord.guilds.<id>]`).

@@ -6,6 +6,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::seat::{Seat, Table, Team};
 
+/// The longest a move of any game is written, in characters: a Lanrick turn (either edition)
+/// is at most five steps, 29 characters, a 1880 set-up 33, and a Lanko capture chain stays
+/// far below it (tests/notation_length.rs measures every game). Longer input is not a move.
+pub const MAX_NOTATION: usize = 100;
+
 /// How a finished game ended, for each team.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -25,5 +25,5 @@ pub mod lanrick1880;
 pub mod seat;
 
 pub use any::{AnyEvent, AnyGame, GameId, UnknownGame};
-pub use game::{EndReason, Game, NotationError, Outcome, PlayError, TeamResult};
+pub use game::{EndReason, Game, MAX_NOTATION, NotationError, Outcome, PlayError, TeamResult};
 pub use seat::{BySeat, Seat, Table, Team};

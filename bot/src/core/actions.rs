@@ -118,13 +118,23 @@ pub(super) fn save(
     };
     match result {
         Ok(()) => Ok(record),
-        Err(StoreError::Conflict) => Err(private(
+        Err(e) => Err(not_saved(&e)),
+    }
+}
+
+/// What the user is told when his command's change could not be stored.
+pub(super) fn not_saved(e: &StoreError) -> Replies {
+    match e {
+        StoreError::Conflict => private(
             "The board changed while your command was being handled (someone else moved first); nothing of yours \
              was applied. Look at the `board` and try again.",
-        )),
-        Err(e) => Err(private(format!(
+        ),
+        StoreError::Exists => {
+            private("Someone started a game in this channel a moment ago; look at the `board`.")
+        }
+        e => private(format!(
             "Your command could not be saved ({e}); nothing was changed. Try again."
-        ))),
+        )),
     }
 }
 
@@ -215,7 +225,8 @@ fn new(
             Some(s) => s,
             None => {
                 return private(format!(
-                    "`as {name}`: the seats are {}.",
+                    "`as {}`: the seats are {}.",
+                    words::excerpt(name, 24),
                     table.seats.join(", ")
                 ));
             }
@@ -300,14 +311,8 @@ fn new(
         draw_offer: None,
         takeback: None,
     };
-    match core.store.create(key, &record) {
-        Ok(()) => {}
-        Err(StoreError::Exists) => {
-            return private(
-                "Someone started a game in this channel a moment ago; look at the `board`.",
-            );
-        }
-        Err(e) => return private(format!("The game could not be created ({e}).")),
+    if let Err(e) = core.store.create(key, &record) {
+        return not_saved(&e);
     }
     let table_text: Vec<String> = hands
         .iter()
@@ -383,6 +388,7 @@ fn start_if_ready(
         .all(|s| s.player.is_some() && s.accepted);
     let mut game = game.clone();
     let mut bot_events = Vec::new();
+    let before = record.moves.len();
     if ready {
         record.status = Status::Active;
         bot_events = bot_turns(&mut record, &mut game);
@@ -405,7 +411,7 @@ fn start_if_ready(
             table.join(" vs ")
         )));
         out.extend(said(&record, &game, &bot_events));
-        out.push(core.board(&record, &game, &bot_events));
+        out.push(Reply::board(&record, before));
         out.extend(core.next_up(&record, &game));
     }
     out
@@ -483,10 +489,11 @@ fn join(
     let wanted = match seat {
         Some(name) => match table.seat_named(name) {
             Some(s) if record.player(s.index()).is_none() => s,
-            Some(_) => return private(format!("The {name} seat is taken.")),
+            Some(_) => return private(format!("The {} seat is taken.", words::excerpt(name, 24))),
             None => {
                 return private(format!(
-                    "`{name}` is not a seat; the seats are {}.",
+                    "`{}` is not a seat; the seats are {}.",
+                    words::excerpt(name, 24),
                     table.seats.join(", ")
                 ));
             }
@@ -638,6 +645,7 @@ fn play(
         Ok(ev) => ev,
         Err(e) => return private(format!("`{canonical}` is not legal: {e}.")),
     };
+    let before = record.moves.len();
     record.moves.push(canonical);
     record.draw_offer = None;
     record.takeback = None;
@@ -645,7 +653,6 @@ fn play(
         record.status = Status::Finished;
         record.ending = Some(Ending::Rules);
     }
-    let mut events = events;
     let bot_events = bot_turns(&mut record, &mut game);
     let record = match save(core, key, record) {
         Ok(r) => r,
@@ -653,8 +660,7 @@ fn play(
     };
     let mut out = said(&record, &game, &events);
     out.extend(said(&record, &game, &bot_events));
-    events.extend(bot_events);
-    out.push(core.board(&record, &game, &events));
+    out.push(Reply::board(&record, before));
     if game.outcome().is_some() {
         out.push(Reply::Text(format!(
             "Game over: {} `{}export {}` gives the record.",
@@ -669,7 +675,7 @@ fn play(
 }
 
 fn board(core: &Core, record: &GameRecord, game: &AnyGame) -> Replies {
-    let mut out = vec![core.board(record, game, &[])];
+    let mut out = vec![Reply::board(record, record.moves.len())];
     match record.status {
         Status::Open => out.push(Reply::Text("The game has not started yet.".into())),
         _ => {
@@ -768,7 +774,8 @@ fn export_archived(core: &Core, id: &str) -> Replies {
             Err(e) => private(format!("Game {id} does not replay: {}", e.0)),
         },
         Ok(None) => private(format!(
-            "There is no finished game `{id}`; `games` lists yours."
+            "There is no finished game `{}`; `games` lists yours.",
+            words::excerpt(id, 24)
         )),
         Err(e) => private(format!("The game store is not available ({e}).")),
     }
@@ -799,7 +806,7 @@ pub(super) fn finish(
     match save(core, key, record) {
         Ok(record) => vec![
             Reply::Text(said),
-            core.board(&record, game, &[]),
+            Reply::board(&record, record.moves.len()),
             Reply::Text(format!(
                 "Game over: {} `{}export {}` gives the record.",
                 words::result(&record, game),

@@ -45,7 +45,8 @@ pub fn parse(token: &str) -> Option<Result<Level, String>> {
         "good" | "medium" => Ok(Level::Good),
         "easy" => Ok(Level::Easy),
         other if rest.starts_with(':') => Err(format!(
-            "`bot:{other}`: the levels are easy, good and perfect"
+            "`bot:{}`: the levels are easy, good and perfect",
+            super::words::excerpt(other, 24)
         )),
         _ => return None,
     };

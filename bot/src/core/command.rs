@@ -1,7 +1,13 @@
 //! The command language (DESIGN.md): the words a user types after the prefix, or picks from a
 //! slash command. Parsing here knows nothing of any platform.
 
-use muster_rules::GameId;
+use muster_rules::{GameId, MAX_NOTATION};
+
+use super::words::excerpt;
+
+/// The longest command Muster reads, in characters (a `new` naming three players by long
+/// Matrix ids stays well below it). Longer text is refused before it is read.
+pub const MAX_COMMAND: usize = 1000;
 
 /// An answer to an offer (draw, takeback).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -82,7 +88,8 @@ fn answer(arg: Option<&str>, what: &str) -> Result<Option<Answer>, String> {
         Some("accept" | "yes" | "agree") => Ok(Some(Answer::Accept)),
         Some("decline" | "no" | "refuse") => Ok(Some(Answer::Decline)),
         Some(other) => Err(format!(
-            "`{what} {other}`: say `{what}`, `{what} accept` or `{what} decline`"
+            "`{what} {}`: say `{what}`, `{what} accept` or `{what} decline`",
+            excerpt(other, 24)
         )),
     }
 }
@@ -90,6 +97,14 @@ fn answer(arg: Option<&str>, what: &str) -> Result<Option<Answer>, String> {
 /// Parses a command (the text after the prefix). Errors say what to type instead.
 pub fn parse(text: &str) -> Result<Command, String> {
     let text = text.trim();
+    let length = text.chars().count();
+    if length > MAX_COMMAND {
+        return Err(format!(
+            "that is {length} characters, too long to be a command (`{}`); check what you pasted, \
+             or say `help` for the commands",
+            excerpt(text, 24)
+        ));
+    }
     let (word, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
     let rest = rest.trim();
     let args: Vec<&str> = rest.split_whitespace().collect();
@@ -147,8 +162,15 @@ pub fn parse(text: &str) -> Result<Command, String> {
         "decline" => Ok(Command::Decline),
         "abort" | "cancel" => Ok(Command::Abort),
         "move" | "m" | "play" => {
+            let length = rest.chars().count();
             if rest.is_empty() {
                 Err("say the move: `move c1-c3 d1-e2` (see `notation`)".into())
+            } else if length > MAX_NOTATION {
+                Err(format!(
+                    "`{}` is {length} characters long, and no move of any game is longer than {MAX_NOTATION}: \
+                     type the move itself, such as `move c1-c3 d1-e2` (see `notation`)",
+                    excerpt(rest, 24)
+                ))
             } else {
                 Ok(Command::Move(rest.to_string()))
             }
@@ -169,7 +191,8 @@ pub fn parse(text: &str) -> Result<Command, String> {
         )),
         "hint" => Ok(Command::Hint),
         other => Err(format!(
-            "unknown command `{other}`; say `help` for the list"
+            "unknown command `{}`; say `help` for the list",
+            excerpt(other, 32)
         )),
     }
 }

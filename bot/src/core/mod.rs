@@ -4,24 +4,29 @@
 //! board, and words every reply. Adapters only map requests and replies.
 
 mod actions;
+pub mod board;
 pub mod bot;
 pub mod command;
 mod lanko_words;
 mod offers;
+mod receipt;
 mod seating;
 pub mod words;
 
 use std::sync::Arc;
 
-use muster_rules::{AnyEvent, AnyGame, Seat};
+use muster_rules::{AnyGame, Seat};
+use serde::{Deserialize, Serialize};
 
-use crate::store::{ChannelKey, GameRecord, GameStore, StoreError};
+use crate::store::{ChannelKey, GameRecord, GameStore, Staged, StoreError};
 
+pub use board::{Board, Drawn};
 pub use command::{Answer, Command};
 pub use muster_rules::GameId;
+pub use receipt::{Handled, Receipt};
 
 /// A user of a chat platform.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct User {
     /// The platform's stable id.
     pub id: String,
@@ -92,7 +97,7 @@ pub struct Suggestion {
 }
 
 /// A suggested action: a label and the command it sends.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct Button {
     /// What the button says.
     pub label: String,
@@ -101,7 +106,7 @@ pub struct Button {
 }
 
 /// One thing to say back.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
 pub enum Reply {
     /// A message to the channel.
     Text(String),
@@ -114,17 +119,8 @@ pub enum Reply {
         /// What.
         text: String,
     },
-    /// The board as an image.
-    Board {
-        /// The PNG.
-        png: Vec<u8>,
-        /// A description of the image.
-        alt: String,
-        /// The board as text, for terminals.
-        text: String,
-        /// A file name for the image.
-        name: String,
-    },
+    /// The board as an image, drawn when it is sent.
+    Board(Box<Board>),
     /// Actions offered as buttons where the platform has them.
     Buttons(Vec<Button>),
     /// A file (an exported record).
@@ -134,6 +130,18 @@ pub enum Reply {
         /// Its content.
         content: String,
     },
+}
+
+impl Reply {
+    /// The board of `record` after its decisions from `from` on (marked as just played).
+    pub fn board(record: &GameRecord, from: usize) -> Reply {
+        Reply::Board(Box::new(Board::new(record, from)))
+    }
+
+    /// Whether only the requesting user should see it.
+    pub fn is_private(&self) -> bool {
+        matches!(self, Reply::Private(_))
+    }
 }
 
 /// The command core, shared by every adapter.
@@ -148,22 +156,6 @@ fn now() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())
         .unwrap_or(0)
-}
-
-/// The events of one game kind, out of a list of any game's events.
-macro_rules! events_of {
-    ($events:expr, $kind:ident) => {
-        $events
-            .iter()
-            .filter_map(|e| {
-                if let AnyEvent::$kind(e) = e {
-                    Some(e.clone())
-                } else {
-                    None
-                }
-            })
-            .collect::<Vec<_>>()
-    };
 }
 
 impl Core {
@@ -248,8 +240,46 @@ impl Core {
         }
     }
 
-    /// Handles one command.
+    /// Handles one command: works it out over the store with its writes held back, then
+    /// stores its change (if any) in one compare-and-swap, with `receipt` — the request's id
+    /// and the receipt worded from the replies — when given. Boards in the replies are
+    /// described, not drawn (see [`Board`]).
     pub fn handle(&self, req: &Request) -> Vec<Reply> {
+        self.run(req, None).replies
+    }
+
+    /// [`Core::handle`], keeping the receipt under `id` (in the same write as the change),
+    /// answering in `place`, when an id is given.
+    fn run(&self, req: &Request, kept: Option<(&str, Option<&str>)>) -> Receipt {
+        let (id, place) = (kept.map(|k| k.0), kept.and_then(|k| k.1));
+        let staged = Arc::new(Staged::over(Arc::clone(&self.store)));
+        let scratch = Core {
+            store: Arc::clone(&staged) as Arc<dyn GameStore>,
+            prefix: self.prefix.clone(),
+            clock: self.clock,
+        };
+        let receipt = Receipt::new(req, place, (self.clock)(), &scratch.decide(req));
+        let body = id.map(|_| receipt.encode());
+        let changed = staged.changed();
+        match staged.commit(&req.platform, id.zip(body.as_deref())) {
+            Ok(()) => receipt,
+            Err(e) if changed => {
+                let failed = Receipt::new(req, place, receipt.at, &actions::not_saved(&e));
+                if let Some(id) = id {
+                    // Nothing was applied: a receipt of that alone needs no atomic write.
+                    let _ = self
+                        .store
+                        .set_receipt(&req.platform, id, Some(&failed.encode()));
+                }
+                failed
+            }
+            // Nothing was to change: the replies stand, though no receipt could be kept.
+            Err(_) => receipt,
+        }
+    }
+
+    /// Works a command out (writes go to the store this core is over).
+    fn decide(&self, req: &Request) -> Vec<Reply> {
         let command = match command::parse(&req.text) {
             Ok(c) => c,
             Err(e) => return vec![Reply::Private(e)],
@@ -329,7 +359,7 @@ impl Core {
         if moves.is_empty() {
             return why(format!(
                 "No legal move begins `{}` — see {}moves",
-                typed.trim(),
+                words::excerpt(typed, 40),
                 self.prefix
             ));
         }
@@ -386,7 +416,10 @@ impl Core {
         };
         match self.store.games_of(&who) {
             Ok(games) if games.is_empty() => {
-                vec![Reply::Private(format!("No finished games for {who}."))]
+                vec![Reply::Private(format!(
+                    "No finished games for {}.",
+                    words::excerpt(&who, 64)
+                ))]
             }
             Ok(games) => {
                 let mut lines = vec![format!("Finished games of {who} (newest first):")];
@@ -413,59 +446,6 @@ impl Core {
             Err(e) => vec![Reply::Private(format!(
                 "The game store is not available ({e})."
             ))],
-        }
-    }
-
-    fn board(&self, record: &GameRecord, game: &AnyGame, events: &[AnyEvent]) -> Reply {
-        let all: Vec<String> = (0..4)
-            .map(|i| record.player(i).map_or(String::new(), |p| p.name.clone()))
-            .collect();
-        let four = [
-            all[0].as_str(),
-            all[1].as_str(),
-            all[2].as_str(),
-            all[3].as_str(),
-        ];
-        let names = [four[0], four[1]];
-        let name = format!("{}-{:03}.png", record.id, record.moves.len());
-        match game {
-            AnyGame::Lanrick(g) => {
-                let events = events_of!(events, Lanrick);
-                Reply::Board {
-                    png: muster_render::lanrick::png(g, &events, names),
-                    alt: muster_render::lanrick::alt_text(g, names),
-                    text: muster_render::text::lanrick(g),
-                    name,
-                }
-            }
-            AnyGame::Lanrick1880(g) => {
-                let events = events_of!(events, Lanrick1880);
-                Reply::Board {
-                    png: muster_render::lanrick1880::png(g, &events, names),
-                    alt: muster_render::lanrick1880::alt_text(g, names),
-                    text: muster_render::text::lanrick1880(g),
-                    name,
-                }
-            }
-            AnyGame::Croquet(g) => {
-                let events = events_of!(events, Croquet);
-                let alt = muster_render::croquet::alt_text(g, names);
-                Reply::Board {
-                    png: muster_render::croquet::png(g, &events, names),
-                    text: alt.clone(),
-                    alt,
-                    name,
-                }
-            }
-            AnyGame::Lanko(g) => {
-                let events = events_of!(events, Lanko);
-                Reply::Board {
-                    png: muster_render::lanko::png(g, &events, four),
-                    alt: muster_render::lanko::alt_text_after(g, &events, four),
-                    text: muster_render::text::lanko(g),
-                    name,
-                }
-            }
         }
     }
 

@@ -150,7 +150,7 @@ pub(super) fn takeback(
                         "{} agrees: `{undone}` is taken back.",
                         req.user.name
                     ))];
-                    out.push(core.board(&record, &game, &[]));
+                    out.push(Reply::board(&record, record.moves.len()));
                     out.extend(core.next_up(&record, &game));
                     out
                 }
@@ -213,7 +213,7 @@ pub(super) fn takeback(
                         "Muster agrees: `{}` taken back.",
                         undone.join("`, `")
                     ))];
-                    out.push(core.board(&record, &game, &[]));
+                    out.push(Reply::board(&record, record.moves.len()));
                     out.extend(core.next_up(&record, &game));
                     out
                 }

@@ -8,6 +8,17 @@ use muster_rules::{AnyEvent, AnyGame, EndReason, Game, GameId, Outcome, Seat};
 
 use crate::store::GameRecord;
 
+/// What a user typed, quoted back: trimmed, and cut to at most `max` characters with an
+/// ellipsis, so that pasted text never swells a reply.
+pub fn excerpt(text: &str, max: usize) -> String {
+    let text = text.trim();
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let cut: String = text.chars().take(max.saturating_sub(1)).collect();
+    format!("{}…", cut.trim_end())
+}
+
 /// The seat's colour or name, capitalised (`White`).
 pub fn seat_title(game: &AnyGame, seat: Seat) -> String {
     capitalised(game.table().seat_name(seat))
@@ -408,7 +419,10 @@ pub fn help(topic: Option<&str>, prefix: &str) -> String {
             "rules" | "notation" => format!(
                 "`{p}rules [game]` and `{p}notation [game]` explain a game and how its moves are written."
             ),
-            other => format!("There is no command `{other}`. Say `{p}help` for the list."),
+            other => format!(
+                "There is no command `{}`. Say `{p}help` for the list.",
+                excerpt(other, 32)
+            ),
         },
     }
 }

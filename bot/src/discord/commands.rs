@@ -48,6 +48,18 @@ pub const CHOICES: [(&str, &[(&str, &str)]); 3] = [
     ),
 ];
 
+/// The longest value Discord lets a user type in each free-text option. poise takes only a
+/// literal in `#[max_length]`, so the commands below repeat these numbers and a test keeps them
+/// equal. The move fits the longest notation of any game; Discord refuses longer input before
+/// it reaches Muster.
+pub const MAX_LENGTHS: [(&str, &str, usize); 5] = [
+    ("move", "notation", muster_rules::MAX_NOTATION),
+    ("new", "seat", 16),
+    ("join", "seat", 16),
+    ("export", "id", 32),
+    ("help", "command", 32),
+];
+
 /// Options whose value follows a word in the text command (`seat` → `as black`).
 const WORDS: [(&str, &str); 2] = [("seat", "as"), ("players", "for")];
 
@@ -162,22 +174,34 @@ pub fn focused(data: &CommandData) -> String {
         .unwrap_or_default()
 }
 
-/// Choices for the move being typed (at most 25, as Discord allows).
+/// Discord's most choices in an autocomplete answer.
+pub const MAX_CHOICES: usize = 25;
+/// Discord's longest name or value of a choice; neither may be empty.
+pub const MAX_CHOICE: usize = 100;
+
+/// Choices for the move being typed, as Discord takes them: at most [`MAX_CHOICES`], each
+/// name and value 1 to [`MAX_CHOICE`] characters. A hint (such as "Not your turn") whose
+/// value would be empty (nothing typed yet) carries its own words as the value.
 pub fn move_choices(
     shared: &Shared,
     channel: &str,
     user: &User,
     typed: &str,
 ) -> Vec<AutocompleteChoice> {
+    let fit = |s: &str| -> String { s.trim().chars().take(MAX_CHOICE).collect() };
     shared
         .core
-        .suggest(super::PLATFORM, channel, user, typed, 25)
+        .suggest(super::PLATFORM, channel, user, typed, MAX_CHOICES)
         .into_iter()
-        .map(|s| {
-            let label: String = s.label.chars().take(100).collect();
-            let value: String = s.value.chars().take(100).collect();
-            AutocompleteChoice::new(label, value)
+        .filter_map(|s| {
+            let label = fit(&s.label);
+            let value = match fit(&s.value) {
+                v if v.is_empty() => label.clone(),
+                v => v,
+            };
+            (!label.is_empty()).then(|| AutocompleteChoice::new(label, value))
         })
+        .take(MAX_CHOICES)
         .collect()
 }
 
@@ -213,7 +237,9 @@ async fn new(
     #[description = "A second player (Lanko)"] second: Option<serenity::User>,
     #[description = "A third player (Lanko)"] third: Option<serenity::User>,
     #[description = "Play against Muster at this level"] bot: Option<u8>,
-    #[description = "Your side: white or black (Lanko: s, w, n or e)"] seat: Option<String>,
+    #[description = "Your side: white or black (Lanko: s, w, n or e)"]
+    #[max_length = 16]
+    seat: Option<String>,
     #[description = "Lanko: how many players (2, 3 or 4)"]
     #[min = 2]
     #[max = 4]
@@ -227,7 +253,9 @@ async fn new(
 #[poise::command(slash_command)]
 async fn join(
     ctx: Context<'_>,
-    #[description = "Which seat (if several are open)"] seat: Option<String>,
+    #[description = "Which seat (if several are open)"]
+    #[max_length = 16]
+    seat: Option<String>,
 ) -> Result<(), Error> {
     let _ = seat;
     run(ctx).await
@@ -257,6 +285,7 @@ async fn play(
     ctx: Context<'_>,
     #[description = "The move in notation, e.g. c1-c3 d1-e2"]
     #[autocomplete = "complete_move"]
+    #[max_length = 100]
     notation: String,
 ) -> Result<(), Error> {
     let _ = notation;
@@ -291,7 +320,9 @@ async fn history(ctx: Context<'_>) -> Result<(), Error> {
 #[poise::command(slash_command)]
 async fn export(
     ctx: Context<'_>,
-    #[description = "A finished game's id"] id: Option<String>,
+    #[description = "A finished game's id"]
+    #[max_length = 32]
+    id: Option<String>,
 ) -> Result<(), Error> {
     let _ = id;
     run(ctx).await
@@ -353,7 +384,9 @@ async fn notation(
 #[poise::command(slash_command)]
 async fn help(
     ctx: Context<'_>,
-    #[description = "A command, such as new or move"] command: Option<String>,
+    #[description = "A command, such as new or move"]
+    #[max_length = 32]
+    command: Option<String>,
 ) -> Result<(), Error> {
     let _ = command;
     run(ctx).await
@@ -367,4 +400,58 @@ async fn games(
 ) -> Result<(), Error> {
     let _ = player;
     run(ctx).await
+}
+
+#[cfg(test)]
+mod tests {
+    use muster_rules::{AnyGame, GameId};
+
+    use super::*;
+
+    #[test]
+    fn free_text_options_are_limited_as_registered() {
+        let registered = poise::builtins::create_application_commands(&all());
+        let json = serde_json::to_value(&registered).expect("JSON");
+        let mut limited = Vec::new();
+        for command in json.as_array().expect("commands") {
+            for option in command["options"].as_array().into_iter().flatten() {
+                // Type 3: a string, typed freely.
+                if option["type"] != 3 {
+                    continue;
+                }
+                let (c, o) = (command["name"].as_str(), option["name"].as_str());
+                let max = MAX_LENGTHS
+                    .iter()
+                    .find(|(mc, mo, _)| Some(*mc) == c && Some(*mo) == o)
+                    .unwrap_or_else(|| panic!("/{c:?} {o:?} has no limit in MAX_LENGTHS"))
+                    .2;
+                assert_eq!(option["max_length"], max, "/{c:?} {o:?}");
+                limited.push((c, o));
+            }
+        }
+        assert_eq!(limited.len(), MAX_LENGTHS.len());
+        let play = json
+            .as_array()
+            .and_then(|a| a.iter().find(|c| c["name"] == "move"))
+            .expect("/move");
+        assert_eq!(play["options"][0]["max_length"], muster_rules::MAX_NOTATION);
+        assert_eq!(play["options"][0]["autocomplete"], true);
+        // What may be typed fits: every seat name, every command word, a game id.
+        let limit = |c: &str, o: &str| {
+            MAX_LENGTHS
+                .iter()
+                .find(|(mc, mo, _)| *mc == c && *mo == o)
+                .map_or(0, |l| l.2)
+        };
+        for id in GameId::ALL {
+            let table = AnyGame::new(id).table();
+            for seat in table.all() {
+                assert!(table.seat_name(seat).len() <= limit("join", "seat"));
+                assert!(table.seat_name(seat).len() <= limit("new", "seat"));
+            }
+        }
+        let longest_word = crate::core::command::WORDS.iter().map(|w| w.len()).max();
+        assert!(longest_word.unwrap_or(0) <= limit("help", "command"));
+        assert!(format!("g{}", u64::MAX).len() <= limit("export", "id"));
+    }
 }

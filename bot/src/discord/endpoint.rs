@@ -19,6 +19,7 @@ use serenity::interactions_endpoint::Verifier;
 use serenity::{Http, Interaction};
 
 use super::Shared;
+use crate::core::words::excerpt;
 
 /// The largest body accepted.
 const MAX_BODY: usize = 1 << 20;
@@ -99,7 +100,7 @@ impl Endpoint {
             Err(e) => {
                 eprintln!(
                     "discord: an interaction could not be read ({e}): {}",
-                    String::from_utf8_lossy(&body)
+                    excerpt(&String::from_utf8_lossy(&body), 2000)
                 );
                 return Ok(status(StatusCode::BAD_REQUEST, "unreadable interaction\n"));
             }

@@ -6,10 +6,11 @@ use std::sync::Arc;
 
 use muster_config::Register;
 use poise::serenity_prelude as serenity;
-use serenity::{FullEvent, GatewayIntents, Interaction};
+use serenity::{CommandInteraction, FullEvent, GatewayIntents, Interaction};
 
 use super::Shared;
 use super::commands::{self, Error};
+use crate::core::words::excerpt;
 
 async fn on_event(
     ctx: &serenity::Context,
@@ -25,6 +26,9 @@ async fn on_event(
     Ok(())
 }
 
+/// A slash command poise could not run (options it cannot read, or a command it does not
+/// know) is still answered, as the HTTP endpoint answers it: [`super::respond`] reads the
+/// options itself and answers privately what it cannot read.
 async fn on_error(error: poise::FrameworkError<'_, Arc<Shared>, Error>) {
     match error {
         poise::FrameworkError::Setup { error, .. } => {
@@ -34,15 +38,45 @@ async fn on_error(error: poise::FrameworkError<'_, Arc<Shared>, Error>) {
             error, input, ctx, ..
         } => {
             eprintln!(
-                "discord: /{} arrived with options it could not read ({input:?}): {error}",
-                ctx.command().name
+                "discord: /{} arrived with options poise could not read ({}): {error}",
+                ctx.command().name,
+                input.as_deref().map_or(String::new(), |i| excerpt(i, 64))
             );
+            if let poise::Context::Application(app) = ctx {
+                answer_anyway(app.data(), &app.serenity_context.http, app.interaction).await;
+            }
+        }
+        poise::FrameworkError::CommandStructureMismatch {
+            description, ctx, ..
+        } => {
+            eprintln!(
+                "discord: /{} does not match its registration: {description}",
+                ctx.command.name
+            );
+            answer_anyway(ctx.data(), &ctx.serenity_context.http, ctx.interaction).await;
+        }
+        poise::FrameworkError::UnknownInteraction {
+            ctx,
+            framework,
+            interaction,
+            ..
+        } => {
+            answer_anyway(framework.user_data, &ctx.http, interaction).await;
         }
         other => {
             if let Err(e) = poise::builtins::on_error(other).await {
                 eprintln!("discord: handling an error failed: {e}");
             }
         }
+    }
+}
+
+/// Answers a command, or an autocomplete request (it has a focused option), that poise did not.
+async fn answer_anyway(shared: &Shared, http: &serenity::Http, interaction: &CommandInteraction) {
+    if interaction.data.autocomplete().is_some() {
+        super::respond::autocomplete(shared, http, interaction).await;
+    } else {
+        super::respond::command(shared, http, interaction).await;
     }
 }
 

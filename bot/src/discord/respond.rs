@@ -1,10 +1,13 @@
-//! From an interaction to the core and back: the core runs off the async threads (deferring
-//! the reply if it takes long), and its replies become Discord messages — public text, the
-//! board PNG with its alt text, buttons, pings limited to the users the core mentions, and
-//! ephemeral messages for private replies. Only the newest message with buttons in a channel
-//! keeps them.
+//! From an interaction to the core and back. The core decides first (a command takes a few
+//! milliseconds), so the answer's visibility is known before Discord hears anything: a private
+//! answer — an error, mostly — is ephemeral from its first byte. Only drawing the boards of a
+//! public answer may be deferred (a public "thinking…" while they are drawn). The replies become
+//! Discord messages — public text, the board PNG with its alt text, buttons, pings limited to
+//! the users the core mentions, and ephemeral messages for private replies — each non-empty and
+//! within Discord's limits. Every interaction gets exactly one response. Only the newest message
+//! with buttons in a channel keeps them.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use poise::serenity_prelude as serenity;
 use serenity::{
@@ -15,13 +18,22 @@ use serenity::{
 };
 
 use super::{PLATFORM, Shared};
-use crate::core::{Button, Reply, Request, THREAD, User, thread_name};
+use crate::core::{Button, Reply, Request, THREAD, User, thread_name, words::excerpt};
 use crate::store::ChannelKey;
 
-/// Discord's longest message.
-const MAX_CONTENT: usize = 2000;
+/// Discord's longest message, in characters.
+pub const MAX_CONTENT: usize = 2000;
+/// Discord's most buttons on a message (five rows of five).
+const MAX_BUTTONS: usize = 25;
+/// Discord's longest custom id.
+const MAX_CUSTOM_ID: usize = 100;
+/// How long the core may take to decide before the interaction is acknowledged privately
+/// (it takes milliseconds; Discord wants a first response within 3 s).
+const DECIDE_WITHIN: Duration = Duration::from_millis(1500);
 /// The prefix of a button's custom id; the rest is the command it runs.
 const BUTTON_PREFIX: &str = "muster:";
+/// The answer to a button that is not (or no longer) one of Muster's.
+pub const STALE_BUTTON: &str = "This button is no longer valid (it is from an older message). Type `/board` to see this channel's game.";
 /// The channel note naming the newest message with buttons (`channel/message`).
 const BUTTONS_NOTE: &str = "discord.buttons";
 
@@ -80,13 +92,19 @@ pub fn plan(replies: Vec<Reply>) -> Vec<Outgoing> {
                 }
                 last_private = false;
             }
-            Reply::Board { png, alt, name, .. } => {
+            Reply::Board(board) => {
                 if public.last().is_some_and(|o| o.board) {
                     public.push(Outgoing::default());
                 }
                 let out = current(&mut public, false);
-                out.files.push((name, png, Some(alt)));
-                out.board = true;
+                match board.drawn() {
+                    Ok(d) => {
+                        out.files
+                            .push((d.name.clone(), d.png.clone(), Some(d.alt.clone())));
+                        out.board = true;
+                    }
+                    Err(why) => add_line(out, &format!("(The board cannot be drawn: {why}.)")),
+                }
                 last_private = false;
             }
             Reply::File { name, content } => {
@@ -116,28 +134,18 @@ pub fn plan(replies: Vec<Reply>) -> Vec<Outgoing> {
     public
         .into_iter()
         .chain(private)
+        // A message needs text or a file (buttons alone are refused).
+        .filter(|o| !o.content.trim().is_empty() || !o.files.is_empty())
         .flat_map(split_long)
         .collect()
 }
 
-/// Splits a message whose text is too long at line ends; files and buttons go with the last.
+/// Splits a message whose text is too long; files and buttons go with the last part.
 fn split_long(mut out: Outgoing) -> Vec<Outgoing> {
     if out.content.chars().count() <= MAX_CONTENT {
         return vec![out];
     }
-    let mut parts: Vec<String> = vec![String::new()];
-    for line in out.content.lines() {
-        let line: String = line.chars().take(MAX_CONTENT).collect();
-        let last = parts.last_mut().unwrap_or_else(|| unreachable!());
-        if last.chars().count() + line.chars().count() + 1 > MAX_CONTENT {
-            parts.push(line);
-        } else {
-            if !last.is_empty() {
-                last.push('\n');
-            }
-            last.push_str(&line);
-        }
-    }
+    let parts = split_text(&out.content, MAX_CONTENT);
     let n = parts.len();
     parts
         .into_iter()
@@ -160,6 +168,56 @@ fn split_long(mut out: Outgoing) -> Vec<Outgoing> {
         .collect()
 }
 
+/// Cuts `text` into parts of at most `max` characters, none of them blank: at line ends where
+/// it can, else between words, and only a word longer than a whole part is cut inside.
+pub fn split_text(text: &str, max: usize) -> Vec<String> {
+    let max = max.max(1);
+    // The pieces to pack, each with what joins it to the piece before: a line break, a space,
+    // or nothing (the rest of a cut word).
+    let mut pieces: Vec<(&str, String)> = Vec::new();
+    for line in text.split('\n') {
+        if line.chars().count() <= max {
+            pieces.push(("\n", line.to_string()));
+            continue;
+        }
+        let mut sep = "\n";
+        for word in line.split(' ') {
+            let chars: Vec<char> = word.chars().collect();
+            if chars.is_empty() {
+                continue;
+            }
+            for (i, chunk) in chars.chunks(max).enumerate() {
+                pieces.push((if i == 0 { sep } else { "" }, chunk.iter().collect()));
+            }
+            sep = " ";
+        }
+    }
+    let mut parts: Vec<String> = Vec::new();
+    let mut current = String::new();
+    let mut len = 0;
+    for (sep, piece) in pieces {
+        let n = piece.chars().count();
+        if !current.is_empty() && len + sep.len() + n <= max {
+            current.push_str(sep);
+            current.push_str(&piece);
+            len += sep.len() + n;
+        } else if current.is_empty() {
+            current = piece;
+            len = n;
+        } else {
+            parts.push(std::mem::take(&mut current));
+            current = piece;
+            len = n;
+        }
+    }
+    parts.push(current);
+    parts
+        .into_iter()
+        .map(|p| p.trim_matches('\n').to_string())
+        .filter(|p| !p.trim().is_empty())
+        .collect()
+}
+
 fn style(command: &str) -> ButtonStyle {
     if command.ends_with("accept") || command == "join" {
         ButtonStyle::Success
@@ -173,19 +231,21 @@ fn style(command: &str) -> ButtonStyle {
 }
 
 fn rows(buttons: &[Button]) -> Vec<CreateActionRow> {
-    buttons
+    // A button whose command does not fit in a custom id is left out rather than cut short.
+    let fitting: Vec<(String, &Button)> = buttons
+        .iter()
+        .map(|b| (format!("{BUTTON_PREFIX}{}", b.command), b))
+        .filter(|(id, _)| id.chars().count() <= MAX_CUSTOM_ID)
+        .take(MAX_BUTTONS)
+        .collect();
+    fitting
         .chunks(5)
-        .take(5)
         .map(|chunk| {
             CreateActionRow::Buttons(
                 chunk
                     .iter()
-                    .map(|b| {
-                        let id: String = format!("{BUTTON_PREFIX}{}", b.command)
-                            .chars()
-                            .take(100)
-                            .collect();
-                        CreateButton::new(id)
+                    .map(|(id, b)| {
+                        CreateButton::new(id.clone())
                             .label(b.label.chars().take(80).collect::<String>())
                             .style(style(&b.command))
                     })
@@ -259,22 +319,33 @@ pub enum Target<'a> {
     Component(&'a ComponentInteraction),
 }
 
+/// How an interaction has been acknowledged so far.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Ack {
+    /// Not yet: the first message is the interaction's response.
+    None,
+    /// Deferred with a public "thinking…": the first public message replaces it.
+    Public,
+    /// Deferred with a "thinking…" only the user sees: the first private message replaces it.
+    Private,
+}
+
 impl Target<'_> {
     fn channel(&self) -> ChannelId {
         either!(self, i => i.channel_id)
     }
 
-    async fn defer(&self, http: &Http) -> serenity::Result<()> {
-        match self {
-            Target::Command(i) => i.defer(http).await,
-            // Not serenity's `defer` (a deferred *update* of the pressed message): the answer
-            // is a new message, like a command's.
-            Target::Component(i) => {
-                let defer =
-                    CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new());
-                i.create_response(http, defer).await
-            }
+    /// Acknowledges the interaction with a "thinking…" message (seen only by the user when
+    /// `private`). A button's answer is a new message, like a command's: not serenity's
+    /// deferred *update* of the pressed message.
+    async fn defer(&self, http: &Http, private: bool) -> Ack {
+        let r = CreateInteractionResponse::Defer(
+            CreateInteractionResponseMessage::new().ephemeral(private),
+        );
+        if let Err(e) = self.respond(http, r).await {
+            eprintln!("discord: deferring a reply failed: {e}");
         }
+        if private { Ack::Private } else { Ack::Public }
     }
 
     async fn respond(&self, http: &Http, r: CreateInteractionResponse) -> serenity::Result<()> {
@@ -306,59 +377,80 @@ impl Target<'_> {
     }
 }
 
-/// Runs `request` in the core off the async threads; if it takes longer than the configured
-/// time, the interaction is deferred first (Discord wants a first response within 3 s).
-/// Returns the replies and whether the response was deferred.
+/// Runs `request` in the core off the async threads, then draws the boards of a public answer;
+/// an answer whose boards take longer than the configured time to draw is deferred publicly
+/// first (it will be public). Only a core that takes far longer than it ever does to decide
+/// makes the interaction be deferred privately. Returns the replies, boards drawn, and how the
+/// interaction was acknowledged.
 async fn run_core(
     shared: &Shared,
     http: &Http,
     target: &Target<'_>,
     request: Request,
-) -> (Vec<Reply>, bool) {
+) -> (Vec<Reply>, Ack) {
+    let started = Instant::now();
     let core = shared.core.clone();
-    let mut job = tokio::task::spawn_blocking(move || core.handle(&request));
-    let mut deferred = false;
-    let finished = if shared.defer_after.is_zero() {
-        None
-    } else {
-        tokio::time::timeout(shared.defer_after, &mut job)
-            .await
-            .ok()
-    };
-    let result = match finished {
-        Some(r) => r,
-        None => {
-            if let Err(e) = target.defer(http).await {
-                eprintln!("discord: deferring a reply failed: {e}");
-            }
-            deferred = true;
-            job.await
+    let mut decided = tokio::task::spawn_blocking(move || core.handle(&request));
+    let mut ack = Ack::None;
+    let result = match tokio::time::timeout(DECIDE_WITHIN, &mut decided).await {
+        Ok(r) => r,
+        Err(_) => {
+            ack = target.defer(http, true).await;
+            decided.await
         }
     };
-    match result {
-        Ok(replies) => (replies, deferred),
+    let replies = match result {
+        Ok(replies) => replies,
         Err(e) => {
             eprintln!("discord: the command failed: {e}");
-            (
+            return (
                 vec![Reply::Private(
                     "Muster failed while handling this command; nothing was changed. Try again."
                         .into(),
                 )],
-                deferred,
+                ack,
+            );
+        }
+    };
+    if !replies.iter().any(|r| matches!(r, Reply::Board(_))) {
+        return (replies, ack);
+    }
+    let mut drawing = tokio::task::spawn_blocking(move || draw(replies));
+    let budget = shared.defer_after.saturating_sub(started.elapsed());
+    let drawn = if ack == Ack::None && !budget.is_zero() {
+        tokio::time::timeout(budget, &mut drawing).await.ok()
+    } else {
+        None
+    };
+    let drawn = match drawn {
+        Some(r) => r,
+        None => {
+            if ack == Ack::None {
+                ack = target.defer(http, false).await;
+            }
+            drawing.await
+        }
+    };
+    match drawn {
+        Ok(replies) => (replies, ack),
+        Err(e) => {
+            eprintln!("discord: drawing a board failed: {e}");
+            (
+                vec![Reply::Private(
+                    "Muster could not draw the board; your command was handled. Type `/board` to see the game."
+                        .into(),
+                )],
+                ack,
             )
         }
     }
 }
 
-/// Sends the replies to `target`; remembers the newest message with buttons in the channel and
-/// takes the buttons off the one before.
-async fn send(
-    shared: &Shared,
-    http: &Http,
-    target: &Target<'_>,
-    replies: Vec<Reply>,
-    deferred: bool,
-) {
+/// Sends the replies to `target`, acknowledged as `ack` so far: the first message is the
+/// response (or replaces the "thinking…" of a deferral of the same visibility), the others
+/// follow it. Remembers the newest message with buttons in the channel and takes the buttons
+/// off the one before.
+async fn send(shared: &Shared, http: &Http, target: &Target<'_>, replies: Vec<Reply>, ack: Ack) {
     let mut outgoing = plan(replies);
     if outgoing.is_empty() {
         outgoing.push(Outgoing {
@@ -368,37 +460,47 @@ async fn send(
         });
     }
     let channel = target.channel();
-    let mut first = true;
-    for out in &outgoing {
-        let sent = if first && !deferred {
-            let r = target
-                .respond(http, CreateInteractionResponse::Message(message(out)))
-                .await;
-            match r {
-                Ok(()) if !out.ephemeral && (out.board || !out.buttons.is_empty()) => {
-                    target.original(http).await.map(Some)
+    let shown = |out: &Outgoing| !out.ephemeral && (out.board || !out.buttons.is_empty());
+    for (i, out) in outgoing.iter().enumerate() {
+        let sent = match (i, ack) {
+            (0, Ack::None) => {
+                let r = target
+                    .respond(http, CreateInteractionResponse::Message(message(out)))
+                    .await;
+                match r {
+                    Ok(()) if shown(out) => target.original(http).await.map(Some),
+                    Ok(()) => Ok(None),
+                    Err(e) => Err(e),
                 }
-                Ok(()) => Ok(None),
-                Err(e) => Err(e),
             }
-        } else if first && !out.ephemeral {
-            target.edit_original(http, edit(out)).await.map(Some)
-        } else {
-            if first {
-                // A deferred response is public: an ephemeral first reply replaces it.
-                let _ = target.delete_original(http).await;
+            (0, Ack::Public) if !out.ephemeral => {
+                target.edit_original(http, edit(out)).await.map(Some)
             }
-            target.follow(http, followup(out)).await.map(Some)
+            (0, Ack::Private) if out.ephemeral => {
+                target.edit_original(http, edit(out)).await.map(Some)
+            }
+            (0, _) => {
+                // The "thinking…" has the other visibility: it goes, and the answer follows.
+                if let Err(e) = target.delete_original(http).await {
+                    eprintln!("discord: the deferred response could not be removed: {e}");
+                }
+                target.follow(http, followup(out)).await.map(Some)
+            }
+            _ => target.follow(http, followup(out)).await.map(Some),
         };
-        first = false;
         match sent {
-            Ok(Some(m)) if !out.ephemeral && (out.board || !out.buttons.is_empty()) => {
+            Ok(Some(m)) if shown(out) => {
                 newest_buttons(shared, http, channel, m.id, !out.buttons.is_empty()).await;
             }
             Ok(_) => {}
             Err(e) => eprintln!("discord: a reply could not be sent: {e}"),
         }
     }
+}
+
+/// Answers `target` with one private message (no core involved).
+async fn tell(shared: &Shared, http: &Http, target: &Target<'_>, text: String) {
+    send(shared, http, target, vec![Reply::Private(text)], Ack::None).await;
 }
 
 /// Takes the buttons off the channel's previous message with buttons, and remembers `message`
@@ -444,11 +546,16 @@ pub async fn command(shared: &Shared, http: &Http, interaction: &CommandInteract
     let started = Instant::now();
     let target = Target::Command(interaction);
     let Some((text, mentions)) = super::commands::text(&shared.defs, &interaction.data) else {
-        let replies = vec![Reply::Private(format!(
-            "`/{}` is not a Muster command any more; type `/` to see the commands.",
-            interaction.data.name
-        ))];
-        send(shared, http, &target, replies, false).await;
+        let name = excerpt(&interaction.data.name, 32);
+        let why = if shared.defs.iter().any(|d| d.name == interaction.data.name) {
+            format!(
+                "`/{name}` arrived with options Muster cannot read; type `/{name}` again and pick them from the list."
+            )
+        } else {
+            format!("`/{name}` is not a Muster command any more; type `/` to see the commands.")
+        };
+        tell(shared, http, &target, why).await;
+        log_time("command", &interaction.data.name, started);
         return;
     };
     let no_threads = no_threads(interaction.channel.as_ref().map(|c| c.kind));
@@ -464,8 +571,8 @@ pub async fn command(shared: &Shared, http: &Http, interaction: &CommandInteract
             no_threads,
         ),
     };
-    let (replies, deferred) = run_core(shared, http, &target, request).await;
-    send(shared, http, &target, replies, deferred).await;
+    let (replies, ack) = run_core(shared, http, &target, request).await;
+    send(shared, http, &target, replies, ack).await;
     log_time("command", &interaction.data.name, started);
 }
 
@@ -486,10 +593,13 @@ fn no_threads(kind: Option<ChannelType>) -> bool {
 /// message loses its buttons.
 pub async fn component(shared: &Shared, http: &Http, interaction: &ComponentInteraction) {
     let started = Instant::now();
+    let target = Target::Component(interaction);
     let Some(command) = interaction.data.custom_id.strip_prefix(BUTTON_PREFIX) else {
+        // Not one of Muster's buttons (another bot's, or forged): still answered.
+        tell(shared, http, &target, STALE_BUTTON.into()).await;
+        log_time("button", "(foreign)", started);
         return;
     };
-    let target = Target::Component(interaction);
     let user = super::user(&interaction.user, interaction.member.as_ref());
     let no_threads = no_threads(interaction.channel.as_ref().map(|c| c.kind));
     let policy = shared.policy(
@@ -510,7 +620,7 @@ pub async fn component(shared: &Shared, http: &Http, interaction: &ComponentInte
         mentions: Vec::new(),
         policy,
     };
-    let (replies, deferred) = run_core(shared, http, &target, request).await;
+    let (replies, ack) = run_core(shared, http, &target, request).await;
     let public = replies
         .iter()
         .any(|r| !matches!(r, Reply::Private(_) | Reply::Buttons(_)));
@@ -521,7 +631,7 @@ pub async fn component(shared: &Shared, http: &Http, interaction: &ComponentInte
     };
     let pressed = (interaction.channel_id, interaction.message.id);
     let before = noted();
-    send(shared, http, &target, replies, deferred).await;
+    send(shared, http, &target, replies, ack).await;
     let ephemeral = interaction
         .message
         .flags
@@ -563,22 +673,18 @@ async fn thread(
         Ok(t) => t,
         Err(e) => {
             eprintln!("discord: could not open a thread: {e}");
-            let replies = vec![Reply::Private(
-                "Muster could not open a thread here (it needs the Create Public Threads permission); start the game in another channel."
-                    .into(),
-            )];
-            send(shared, http, &target, replies, false).await;
+            let why = "Muster could not open a thread here (it needs the Create Public Threads permission); start the game in another channel.";
+            tell(shared, http, &target, why.into()).await;
             return;
         }
     };
-    let _ = target
-        .respond(
-            http,
-            CreateInteractionResponse::Message(
-                CreateInteractionResponseMessage::new().content(format!("<#{}>", thread.id)),
-            ),
-        )
-        .await;
+    let link = CreateInteractionResponseMessage::new().content(format!("<#{}>", thread.id));
+    if let Err(e) = target
+        .respond(http, CreateInteractionResponse::Message(link))
+        .await
+    {
+        eprintln!("discord: the thread could not be announced: {e}");
+    }
     let request = Request {
         platform: PLATFORM.into(),
         channel: thread.id.to_string(),
@@ -591,11 +697,18 @@ async fn thread(
         },
     };
     let core = shared.core.clone();
-    let replies = tokio::task::spawn_blocking(move || core.handle(&request))
+    let replies = tokio::task::spawn_blocking(move || draw(core.handle(&request)))
         .await
         .unwrap_or_default();
-    for out in plan(replies).iter().filter(|o| !o.ephemeral) {
-        let m = built!(CreateMessage::new(), out, add_file);
+    for out in plan(replies) {
+        if out.ephemeral {
+            // An error about the game asked for: to the user only.
+            if let Err(e) = target.follow(http, followup(&out)).await {
+                eprintln!("discord: a reply could not be sent: {e}");
+            }
+            continue;
+        }
+        let m = built!(CreateMessage::new(), &out, add_file);
         match thread.id.send_message(http, m).await {
             Ok(sent) if out.board || !out.buttons.is_empty() => {
                 newest_buttons(shared, http, thread.id, sent.id, !out.buttons.is_empty()).await;
@@ -604,6 +717,16 @@ async fn thread(
             Err(e) => eprintln!("discord: a reply could not be sent in the thread: {e}"),
         }
     }
+}
+
+/// `replies` with their boards drawn.
+fn draw(replies: Vec<Reply>) -> Vec<Reply> {
+    for reply in &replies {
+        if let Reply::Board(board) = reply {
+            let _ = board.drawn();
+        }
+    }
+    replies
 }
 
 /// The users a command names by id, with their names from Discord.
@@ -653,4 +776,132 @@ pub async fn autocomplete(shared: &Shared, http: &Http, interaction: &CommandInt
         eprintln!("discord: autocomplete could not be answered: {e}");
     }
     log_time("autocomplete", &interaction.data.name, started);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Checks what Discord checks of every part: not blank, at most `max` characters; and that
+    /// no visible character of `text` is lost or reordered.
+    fn well_split(text: &str, max: usize) -> Vec<String> {
+        let parts = split_text(text, max);
+        for p in &parts {
+            assert!(!p.trim().is_empty(), "a blank part of {text:?}");
+            assert!(p.chars().count() <= max, "{} > {max}", p.chars().count());
+        }
+        let visible = |s: &str| s.split_whitespace().collect::<String>();
+        assert_eq!(visible(&parts.concat()), visible(text));
+        parts
+    }
+
+    fn texts(out: &[Outgoing]) -> Vec<usize> {
+        out.iter().map(|o| o.content.chars().count()).collect()
+    }
+
+    #[test]
+    fn a_line_of_2000_characters_is_one_message_and_of_2001_two() {
+        let line = "x".repeat(MAX_CONTENT);
+        let out = plan(vec![Reply::Text(line.clone())]);
+        assert_eq!(texts(&out), vec![MAX_CONTENT]);
+        assert_eq!(out[0].content, line);
+        // One character more, with no space to break at: the word itself is cut.
+        let out = plan(vec![Reply::Private(format!("{line}y"))]);
+        assert_eq!(texts(&out), vec![MAX_CONTENT, 1]);
+        assert!(out.iter().all(|o| o.ephemeral));
+        assert_eq!(out[1].content, "y");
+        // With spaces, the cut is between words.
+        let words: String = (0..400).map(|i| format!("w{i:03} ")).collect();
+        let words = words.trim_end();
+        assert_eq!(words.chars().count(), 1999);
+        let long = format!("{words} ab");
+        assert_eq!(long.chars().count(), MAX_CONTENT + 2);
+        let out = plan(vec![Reply::Text(long)]);
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[0].content, words);
+        assert_eq!(out[1].content, "ab");
+    }
+
+    #[test]
+    fn text_splits_at_line_ends_first_then_between_words() {
+        let (a, b) = ("a".repeat(1500), "b".repeat(1000));
+        assert_eq!(
+            well_split(&format!("{a}\n{b}"), MAX_CONTENT),
+            vec![a.clone(), b]
+        );
+        // Lines that fit together stay together.
+        let lines: Vec<String> = (0..300).map(|i| format!("line {i:04}")).collect();
+        let parts = well_split(&lines.join("\n"), MAX_CONTENT);
+        assert_eq!(parts.join("\n"), lines.join("\n"));
+        assert!(parts.len() == 2 && parts[0].ends_with("line 0199"));
+        // A long line of words: every part ends and begins with a whole word.
+        let words: String = (0..1000).map(|i| format!("word{i} ")).collect();
+        for part in well_split(&words, 300) {
+            for w in part.split_whitespace() {
+                assert!(words.split_whitespace().any(|x| x == w), "{w} was cut");
+            }
+        }
+    }
+
+    #[test]
+    fn no_part_is_ever_empty_or_too_long() {
+        let cases = [
+            String::new(),
+            "\n\n\n".into(),
+            " ".repeat(5000),
+            format!("\n\n{}\n\n", "é".repeat(4001)),
+            format!("a\n{}", "b".repeat(2001)),
+            format!("{}\n \n{}", "c ".repeat(1500), "d".repeat(1999)),
+            "x\n".repeat(3000),
+            format!("{} {}", "y".repeat(2000), "z".repeat(2000)),
+        ];
+        for text in &cases {
+            well_split(text, MAX_CONTENT);
+            well_split(text, 7);
+        }
+        assert!(split_text(" \n \n", MAX_CONTENT).is_empty());
+    }
+
+    #[test]
+    fn nothing_to_show_makes_no_message() {
+        let button = Button {
+            label: "Board".into(),
+            command: "board".into(),
+        };
+        let out = plan(vec![
+            Reply::Private(String::new()),
+            Reply::Text(" \n ".into()),
+            Reply::Buttons(vec![button]),
+        ]);
+        assert!(out.is_empty(), "{out:?}");
+    }
+
+    #[test]
+    fn buttons_keep_to_discord_s_rows_and_custom_ids() {
+        let mut buttons: Vec<Button> = (0..30)
+            .map(|i| Button {
+                label: format!("Step {i}"),
+                command: format!("move s{i}"),
+            })
+            .collect();
+        buttons.insert(
+            0,
+            Button {
+                label: "Too long".into(),
+                command: format!("move {}", "c1-c3 ".repeat(20)),
+            },
+        );
+        let rows = serde_json::to_value(rows(&buttons)).expect("JSON");
+        let rows = rows.as_array().expect("rows");
+        assert_eq!(rows.len(), 5);
+        for row in rows {
+            let row = row["components"].as_array().expect("buttons");
+            assert_eq!(row.len(), 5);
+            for b in row {
+                let id = b["custom_id"].as_str().expect("an id");
+                assert!(id.starts_with(BUTTON_PREFIX) && id.chars().count() <= MAX_CUSTOM_ID);
+            }
+        }
+        assert_eq!(rows[0]["components"][0]["custom_id"], "muster:move s0");
+    }
 }

@@ -1,12 +1,10 @@
 //! From a sync to commands: invitations are accepted or declined, and every room's new
 //! messages are read in order. A message is a command when the core finds one in it
-//! ([`crate::core::Core::command_in`]); each command runs once, guarded by the room's cursor:
-//!
-//! - before a command runs, the cursor notes its event and the room's game version
-//!   (`<event> <version> running`); after its replies are sent, `<event> <version> done`;
-//! - when a batch comes again (after a restart), everything up to the cursor's event has been
-//!   handled; the cursor's own event, if still `running`, had its move saved exactly when the
-//!   room's game version has moved on since — then the board is shown again instead.
+//! ([`crate::core::Core::command_in`]). Each command runs once: the core keeps what it made
+//! of it — its receipt — under the command's event id, in the same write as the change it
+//! made to the room's game ([`crate::core::Core::handle_once`]). A message met again (a batch
+//! handled again after a restart) finds its receipt: it does not run again, and whatever of
+//! its answer was not yet sent is sent ([`outbound::deliver`]).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -24,16 +22,15 @@ use matrix_sdk::ruma::serde::Raw;
 use matrix_sdk::ruma::{OwnedEventId, OwnedRoomId, OwnedUserId, UserId};
 use matrix_sdk::sync::SyncResponse;
 
-use super::outbound::{self, Context, member_name};
+use serde::{Deserialize, Serialize};
+
+use super::outbound::{self, member_name};
 use super::{PLATFORM, Shared};
-use crate::core::{GameId, Policy, Reply, Request, User};
+use crate::core::{GameId, Policy, Receipt, Reply, Request, User};
 use crate::store::ChannelKey;
 
-/// The room note holding the cursor.
-const CURSOR_NOTE: &str = "matrix.cursor";
-
 /// A message that may be a command.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Message {
     /// Its event.
     pub event_id: OwnedEventId,
@@ -163,19 +160,28 @@ async fn join(room: &Room) -> Result<(), matrix_sdk::Error> {
     room.join().await
 }
 
-/// Handles every joined room's new messages, the rooms side by side, each room in order.
-pub async fn rooms(shared: &Arc<Shared>, response: &SyncResponse) {
-    let Some(me) = shared.client.user_id().map(ToOwned::to_owned) else {
-        return;
+/// The messages of a sync that may be commands, room by room.
+pub type Batch = Vec<(OwnedRoomId, Vec<Message>)>;
+
+/// The messages others sent in every joined room, from a sync.
+pub fn batch(shared: &Shared, response: &SyncResponse) -> Batch {
+    let Some(me) = shared.client.user_id() else {
+        return Vec::new();
     };
+    response
+        .rooms
+        .joined
+        .iter()
+        .map(|(room_id, update)| (room_id.clone(), messages(me, &update.timeline.events)))
+        .filter(|(_, messages)| !messages.is_empty())
+        .collect()
+}
+
+/// Handles a batch: the rooms side by side, each room's messages in order.
+pub async fn rooms(shared: &Arc<Shared>, batch: Batch) {
     let mut tasks = Vec::new();
-    for (room_id, update) in &response.rooms.joined {
-        let messages = messages(&me, &update.timeline.events);
-        if messages.is_empty() {
-            continue;
-        }
+    for (room_id, messages) in batch {
         let shared = Arc::clone(shared);
-        let room_id = room_id.clone();
         tasks.push(tokio::spawn(async move {
             room(&shared, &room_id, messages).await;
         }));
@@ -290,38 +296,6 @@ fn strip_quote(body: &str) -> String {
     rest.join("\n").trim_start().to_string()
 }
 
-/// A room's cursor: the last command handled (or being handled) there.
-struct Cursor {
-    event: String,
-    version: String,
-    done: bool,
-}
-
-impl Cursor {
-    fn read(shared: &Shared, key: &ChannelKey) -> Option<Cursor> {
-        let text = shared.store().note(key, CURSOR_NOTE).ok()??;
-        let mut parts = text.split(' ');
-        Some(Cursor {
-            event: parts.next()?.to_string(),
-            version: parts.next()?.to_string(),
-            done: parts.next()? == "done",
-        })
-    }
-
-    fn write(&self, shared: &Shared, key: &ChannelKey) -> Result<(), String> {
-        let text = format!(
-            "{} {} {}",
-            self.event,
-            self.version,
-            if self.done { "done" } else { "running" }
-        );
-        shared
-            .store()
-            .set_note(key, CURSOR_NOTE, Some(&text))
-            .map_err(|e| e.to_string())
-    }
-}
-
 /// The room's game as a version string: which game and which write of it.
 fn version(shared: &Shared, key: &ChannelKey) -> String {
     match shared.store().load(key) {
@@ -335,37 +309,7 @@ async fn room(shared: &Arc<Shared>, room_id: &OwnedRoomId, messages: Vec<Message
         return;
     };
     let key = ChannelKey::new(PLATFORM, room_id.as_str());
-    let cursor = Cursor::read(shared, &key);
-    // Skip what an earlier run handled: everything up to the cursor's event.
-    let start = cursor
-        .as_ref()
-        .and_then(|c| messages.iter().position(|m| m.event_id.as_str() == c.event))
-        .map_or(0, |i| i + 1);
-    if let Some(c) = cursor.as_ref().filter(|c| !c.done)
-        && start > 0
-    {
-        let m = &messages[start - 1];
-        if version(shared, &key) == c.version {
-            // It never ran to its save: run it now.
-            command(shared, &room, &key, m).await;
-        } else {
-            // Its move was saved, its replies perhaps not: show the board again.
-            let ctx = Context::new(&room, m).await;
-            let replies = run_core(shared, &room, &ctx, m, "board".into()).await;
-            let replies: Vec<Reply> = replies
-                .into_iter()
-                .filter(|r| !matches!(r, Reply::Private(_)))
-                .collect();
-            outbound::send(shared, &ctx, replies).await;
-            let _ = Cursor {
-                event: c.event.clone(),
-                version: c.version.clone(),
-                done: true,
-            }
-            .write(shared, &key);
-        }
-    }
-    for m in &messages[start..] {
+    for m in &messages {
         command(shared, &room, &key, m).await;
     }
 }
@@ -427,13 +371,9 @@ async fn policy(shared: &Shared, room: &Room, user: &UserId) -> Policy {
     }
 }
 
-async fn run_core(
-    shared: &Arc<Shared>,
-    room_handle: &Room,
-    ctx: &Context,
-    m: &Message,
-    text: String,
-) -> Vec<Reply> {
+/// The request a command message makes: its sender (by the name he shows in the room), the
+/// users it names, and what the room allows him.
+async fn request(shared: &Shared, room_handle: &Room, m: &Message, text: String) -> Request {
     let room = room_handle.room_id().as_str();
     let policy = policy(shared, room_handle, &m.sender).await;
     let mut mentions = Vec::new();
@@ -471,31 +411,65 @@ async fn run_core(
             }
         }
     }
-    let request = Request {
+    Request {
         platform: PLATFORM.into(),
         channel: room.to_string(),
         user: User {
             id: m.sender.to_string(),
-            name: ctx.name().to_string(),
+            name: member_name(room_handle, &m.sender).await,
         },
         text,
         mentions,
         policy,
-    };
-    let core = Arc::clone(shared.core(room));
-    tokio::task::spawn_blocking(move || core.handle(&request))
-        .await
-        .unwrap_or_else(|_| {
-            vec![Reply::Private(
-                "Something went wrong while handling your command; nothing was changed. Try again."
-                    .into(),
-            )]
-        })
+    }
 }
 
-/// Runs one message if it is a command, under the cursor and the sender's budget.
+/// Answers `m` with `text` alone, without running a command (a refusal to read it), once.
+async fn answer(shared: &Shared, room: &Room, m: &Message, text: String) {
+    let request = Request {
+        platform: PLATFORM.into(),
+        channel: room.room_id().to_string(),
+        user: User {
+            id: m.sender.to_string(),
+            name: member_name(room, &m.sender).await,
+        },
+        text: String::new(),
+        mentions: Vec::new(),
+        policy: Policy::default(),
+    };
+    let core = shared.core(room.room_id().as_str());
+    let thread = m.thread.as_ref().map(|t| t.as_str());
+    let receipt = Receipt::new(&request, thread, core.now(), &[Reply::Private(text)]);
+    if let Err(e) = core.keep_receipt(PLATFORM, m.event_id.as_str(), &receipt) {
+        eprintln!(
+            "muster: Matrix: cannot keep the answer to {}: {e}",
+            m.event_id
+        );
+    }
+    outbound::deliver(shared, m.event_id.as_str(), receipt).await;
+}
+
+/// Runs one message if it is a command, once, under the sender's budget, and sends its answer
+/// (or what is still owed of it).
 async fn command(shared: &Arc<Shared>, room: &Room, key: &ChannelKey, m: &Message) {
     let started = Instant::now();
+    let room_id = room.room_id().as_str().to_string();
+    let core = Arc::clone(shared.core(&room_id));
+    // Met before: its answer is kept; send whatever of it is still owed.
+    match core.receipt(PLATFORM, m.event_id.as_str()) {
+        Ok(Some(receipt)) => {
+            outbound::deliver(shared, m.event_id.as_str(), receipt).await;
+            return;
+        }
+        Ok(None) => {}
+        Err(e) => {
+            eprintln!(
+                "muster: Matrix: cannot read the receipt of {}: {e}",
+                m.event_id
+            );
+            return;
+        }
+    }
     let decrypted;
     let m = match &m.undecrypted {
         None => m,
@@ -511,36 +485,28 @@ async fn command(shared: &Arc<Shared>, room: &Room, key: &ChannelKey, m: &Messag
                     .device_id()
                     .map(|d| d.to_string())
                     .unwrap_or_default();
-                let ctx = Context::new(room, m).await;
-                outbound::send(
-                    shared,
-                    &ctx,
-                    vec![Reply::Private(format!(
-                        "I could not read your encrypted message: its key has not reached my device \
-                         ({device}). Please send it again; if this keeps happening, let your client \
-                         share keys with unverified devices."
-                    ))],
-                )
-                .await;
+                let text = format!(
+                    "I could not read your encrypted message: its key has not reached my device \
+                     ({device}). Please send it again; if this keeps happening, let your client \
+                     share keys with unverified devices."
+                );
+                answer(shared, room, m, text).await;
                 return;
             }
         },
     };
-    let room_id = room.room_id().as_str().to_string();
     let user = User {
         id: m.sender.to_string(),
         name: String::new(),
     };
-    let core = Arc::clone(shared.core(&room_id));
-    let (body, room_for_core) = (m.body.clone(), room_id.clone());
+    let (body, room_for_core, finder) = (m.body.clone(), room_id.clone(), Arc::clone(&core));
     let Ok(Some(text)) = tokio::task::spawn_blocking(move || {
-        core.command_in(PLATFORM, &room_for_core, &user, &body)
+        finder.command_in(PLATFORM, &room_for_core, &user, &body)
     })
     .await
     else {
         return;
     };
-    let ctx = Context::new(room, m).await;
     let verdict = shared
         .limiter
         .lock()
@@ -550,51 +516,58 @@ async fn command(shared: &Arc<Shared>, room: &Room, key: &ChannelKey, m: &Messag
         Verdict::Go => {}
         Verdict::Warn { wait } => {
             let (per_minute, burst) = (shared.settings.rate_per_minute, shared.settings.rate_burst);
-            outbound::send(
-                shared,
-                &ctx,
-                vec![Reply::Private(format!(
-                    "Slow down: apart from moves, each player may send {burst} commands at once and \
-                     {per_minute} a minute here. This one was not run; send it again in {wait} s."
-                ))],
-            )
-            .await;
+            let text = format!(
+                "Slow down: apart from moves, each player may send {burst} commands at once and \
+                 {per_minute} a minute here. This one was not run; send it again in {wait} s."
+            );
+            answer(shared, room, m, text).await;
             return;
         }
         Verdict::Quiet => return,
     }
-    let mut cursor = Cursor {
-        event: m.event_id.to_string(),
-        version: version(shared, key),
-        done: false,
+    let before = version(shared, key);
+    let request = request(shared, room, m, text).await;
+    let (event, thread) = (
+        m.event_id.to_string(),
+        m.thread.as_ref().map(|t| t.to_string()),
+    );
+    let handled =
+        tokio::task::spawn_blocking(move || core.handle_once(&request, &event, thread.as_deref()))
+            .await;
+    let receipt = match handled {
+        Ok(Ok(handled)) => handled.receipt,
+        Ok(Err(e)) => {
+            eprintln!("muster: Matrix: cannot handle {}: {e}", m.event_id);
+            answer(
+                shared,
+                room,
+                m,
+                format!("The game store is not available ({e}); nothing was changed. Try again."),
+            )
+            .await;
+            return;
+        }
+        Err(e) => {
+            eprintln!("muster: Matrix: handling {} failed: {e}", m.event_id);
+            let text =
+                "Something went wrong while handling your command; nothing was changed. Try again.";
+            answer(shared, room, m, text.into()).await;
+            return;
+        }
     };
-    if let Err(e) = cursor.write(shared, key) {
-        outbound::send(
-            shared,
-            &ctx,
-            vec![Reply::Private(format!(
-                "The game store is not available ({e}); nothing was changed. Try again."
-            ))],
-        )
-        .await;
-        return;
-    }
-    let replies = run_core(shared, room, &ctx, m, text).await;
-    let handled = started.elapsed();
-    if version(shared, key) != cursor.version
+    let core_time = started.elapsed();
+    if version(shared, key) != before
         && let Ok(mut limiter) = shared.limiter.lock()
     {
         limiter.refund(m.sender.as_str());
     }
-    outbound::send(shared, &ctx, replies).await;
-    cursor.done = true;
-    let _ = cursor.write(shared, key);
+    outbound::deliver(shared, m.event_id.as_str(), receipt).await;
     if std::env::var_os("MUSTER_MATRIX_TIMINGS").is_some() {
         eprintln!(
             "muster: Matrix: {} answered in {:.2} ms (core {:.2} ms)",
             m.event_id,
             started.elapsed().as_secs_f64() * 1000.0,
-            handled.as_secs_f64() * 1000.0
+            core_time.as_secs_f64() * 1000.0
         );
     }
 }

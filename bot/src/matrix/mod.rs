@@ -2,12 +2,15 @@
 //! its encryption keys live in the data directory (`matrix/`), so a restart is the same
 //! device and can read the rooms' encrypted history it was sent keys for.
 //!
-//! Every sync is handled in full before the next one starts, and the sync token is stored
-//! (in the game store, beside the games) only after its batch is handled, so a restart
-//! repeats at most the last batch. A per-room cursor ([`inbound`]) makes every command run
-//! once even then. Commands are the core's text commands after the room's prefix, or a move
-//! written on its own ([`crate::core::Core::command_in`]); replies are mapped to Matrix
-//! messages in [`outbound`].
+//! Every sync is handled in full before the next one starts. Its messages that may be
+//! commands are kept in the store (the inbox) before the sync token is, so a batch is never
+//! lost, whatever the homeserver or the SDK make of a repeated sync after a crash; the inbox is
+//! emptied once every message of it is handled and answered. Each command runs once and is
+//! answered once, by its receipt ([`inbound`], [`outbound`]). On start, before anything new,
+//! the adapter finishes the kept batch and sends every answer still owed — the very messages
+//! the commands made, boards and mentions included. Commands are the core's text commands
+//! after the room's prefix, or a move written on its own
+//! ([`crate::core::Core::command_in`]).
 
 pub mod inbound;
 pub mod outbound;
@@ -31,8 +34,14 @@ use crate::store::{ChannelKey, GameStore};
 /// The platform name in requests and the store.
 pub const PLATFORM: &str = "matrix";
 
-/// The note (on the adapter's own key) holding the sync token of the last handled batch.
+/// The note (on the adapter's own key) holding the sync token of the last batch kept.
 const SYNC_NOTE: &str = "matrix.sync";
+
+/// The note (on the adapter's own key) holding the batch being handled.
+const INBOX_NOTE: &str = "matrix.inbox";
+
+/// How long a finished receipt is kept, in seconds: far longer than a batch can come again.
+const RECEIPTS_KEPT: u64 = 2 * 24 * 3600;
 
 /// How many timeline events a sync brings per room: enough that commands sent while the bot
 /// was down are all seen when it comes back.
@@ -53,8 +62,6 @@ pub struct Shared {
     prefix: String,
     /// Per-user command budgets.
     pub limiter: Mutex<inbound::Limiter>,
-    /// Media addresses reserved ahead, so a board's upload runs beside its message.
-    pub media: outbound::MediaPool,
 }
 
 impl Shared {
@@ -125,7 +132,6 @@ pub async fn serve(
         cores.insert(p.clone(), Arc::new(base.with_prefix(&p)));
     }
     let shared = Arc::new(Shared {
-        media: outbound::MediaPool::new(client.clone()),
         limiter: Mutex::new(inbound::Limiter::new(
             settings.rate_per_minute,
             settings.rate_burst,
@@ -135,7 +141,6 @@ pub async fn serve(
         cores,
         prefix,
     });
-    shared.media.refill();
     run(shared).await
 }
 
@@ -158,8 +163,15 @@ async fn run(shared: Arc<Shared>) -> Result<(), String> {
         save_token(&shared, &response.next_batch)?;
         token = Some(response.next_batch);
     }
+    // What a run before this one left: the rest of its batch, then every answer owed.
+    if let Some(batch) = kept_batch(&shared)? {
+        inbound::rooms(&shared, batch).await;
+        keep_batch(&shared, None)?;
+    }
+    owed(&shared).await?;
     eprintln!("muster: Matrix: listening as {who}");
     let mut stop = std::pin::pin!(shutdown());
+    let mut tidied = 0;
     loop {
         let response = tokio::select! {
             r = sync_retrying(&shared.client, token.clone()) => r,
@@ -168,11 +180,71 @@ async fn run(shared: Arc<Shared>) -> Result<(), String> {
                 return Ok(());
             }
         };
-        inbound::invitations(&shared, &response).await;
-        inbound::rooms(&shared, &response).await;
+        let batch = inbound::batch(&shared, &response);
+        if !batch.is_empty() {
+            keep_batch(&shared, Some(&batch))?;
+        }
         save_token(&shared, &response.next_batch)?;
-        token = Some(response.next_batch);
+        token = Some(response.next_batch.clone());
+        inbound::invitations(&shared, &response).await;
+        if !batch.is_empty() {
+            inbound::rooms(&shared, batch).await;
+            keep_batch(&shared, None)?;
+        }
+        let now = shared.cores[&shared.prefix].now();
+        if now >= tidied + 3600 {
+            tidied = now;
+            let before = now.saturating_sub(RECEIPTS_KEPT);
+            if let Err(e) = shared.cores[&shared.prefix].forget_receipts(PLATFORM, before) {
+                eprintln!("muster: Matrix: cannot forget old receipts: {e}");
+            }
+        }
     }
+}
+
+/// Keeps (or with `None` clears) the batch being handled; durable on return.
+fn keep_batch(shared: &Shared, batch: Option<&inbound::Batch>) -> Result<(), String> {
+    let text = batch
+        .map(serde_json::to_string)
+        .transpose()
+        .map_err(|e| format!("cannot write the batch down: {e}"))?;
+    shared
+        .store()
+        .set_note(&own_key(), INBOX_NOTE, text.as_deref())
+        .map_err(|e| format!("cannot store the batch being handled: {e}"))
+}
+
+/// The batch a run before this one was handling when it stopped, if any.
+fn kept_batch(shared: &Shared) -> Result<Option<inbound::Batch>, String> {
+    let text = shared
+        .store()
+        .note(&own_key(), INBOX_NOTE)
+        .map_err(|e| format!("cannot read the batch being handled: {e}"))?;
+    match text.map(|t| serde_json::from_str(&t)) {
+        None => Ok(None),
+        Some(Ok(batch)) => Ok(Some(batch)),
+        Some(Err(e)) => {
+            eprintln!("muster: Matrix: the kept batch cannot be read ({e}); it is dropped");
+            Ok(None)
+        }
+    }
+}
+
+/// Sends every answer still owed, oldest first.
+async fn owed(shared: &Shared) -> Result<(), String> {
+    let owed = shared.cores[&shared.prefix]
+        .owed(PLATFORM)
+        .map_err(|e| format!("cannot read the answers owed: {e}"))?;
+    if !owed.is_empty() {
+        eprintln!(
+            "muster: Matrix: sending {} answer(s) owed from before",
+            owed.len()
+        );
+    }
+    for (event, receipt) in owed {
+        outbound::deliver(shared, &event, receipt).await;
+    }
+    Ok(())
 }
 
 fn save_token(shared: &Shared, token: &str) -> Result<(), String> {

@@ -5,16 +5,16 @@
 //! (`m.mentions` and a pill). Private replies, errors mostly, cannot be private in a room:
 //! they are a reply to the erring user that mentions him.
 //!
-//! A board's upload runs beside the message that shows it: the media address is reserved
-//! ahead ([`MediaPool`]), so the message does not wait for the upload. In encrypted rooms the
-//! image is encrypted and uploaded first, as Matrix requires.
+//! The replies to a command are its receipt ([`Receipt`]), kept in the store with the change
+//! the command made. Its messages go out in order, each with a transaction id made from the
+//! command's event and the message's place, and the receipt records each one sent: a bot
+//! restarted in the middle sends the rest, and the homeserver takes a message it already has
+//! (the same transaction id from the same device) as the one it has. A board's image is
+//! uploaded before the message that shows it, so no message ever names an image that is not
+//! there.
+use std::time::Duration;
 
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-
-use matrix_sdk::Client;
 use matrix_sdk::Room;
-use matrix_sdk::media::PreallocatedMxcUri;
 use matrix_sdk::ruma::events::Mentions;
 use matrix_sdk::ruma::events::relation::{InReplyTo, Reply as ReplyRelation, Thread};
 use matrix_sdk::ruma::events::room::ImageInfo;
@@ -26,9 +26,8 @@ use matrix_sdk::ruma::{
     OwnedEventId, OwnedTransactionId, OwnedUserId, TransactionId, UInt, UserId,
 };
 
-use super::Shared;
-use super::inbound::Message;
-use crate::core::Reply;
+use super::{PLATFORM, Shared};
+use crate::core::{Receipt, Reply};
 
 /// Where and to what an answer goes.
 pub struct Context {
@@ -48,20 +47,37 @@ pub async fn member_name(room: &Room, user: &UserId) -> String {
 }
 
 impl Context {
-    /// Answers to `message` in `room`.
-    pub async fn new(room: &Room, message: &Message) -> Context {
+    /// Answers to the event `event` of `sender` (named `name`) in `room`, in the thread
+    /// `thread` if any.
+    pub fn new(
+        room: &Room,
+        event: OwnedEventId,
+        thread: Option<OwnedEventId>,
+        sender: OwnedUserId,
+        name: String,
+    ) -> Context {
         Context {
             room: room.clone(),
-            event: message.event_id.clone(),
-            thread: message.thread.clone(),
-            sender: message.sender.clone(),
-            name: member_name(room, &message.sender).await,
+            event,
+            thread,
+            sender,
+            name,
         }
     }
 
-    /// The name the sender shows in the room.
-    pub fn name(&self) -> &str {
-        &self.name
+    /// Where the answers of `receipt`, kept for the event `event`, go; `None` when the bot is
+    /// no longer in that room or the receipt names no valid user or event.
+    pub fn of(shared: &Shared, event: &str, receipt: &Receipt) -> Option<Context> {
+        let room = shared
+            .client
+            .get_room(receipt.channel.as_str().try_into().ok()?)?;
+        Some(Context {
+            room,
+            event: event.try_into().ok()?,
+            thread: receipt.place.as_deref().and_then(|t| t.try_into().ok()),
+            sender: receipt.user.id.as_str().try_into().ok()?,
+            name: receipt.user.name.clone(),
+        })
     }
 
     fn relation(
@@ -164,12 +180,19 @@ pub fn plan(replies: Vec<Reply>, sender: (&str, &str)) -> Vec<Outgoing> {
                 );
                 out.mention(&user.id);
             }
-            Reply::Board { png, alt, name, .. } => {
-                if public.last().is_some_and(|o| o.image.is_some()) {
-                    public.push(Outgoing::default());
+            Reply::Board(board) => match board.drawn() {
+                Ok(d) => {
+                    if public.last().is_some_and(|o| o.image.is_some()) {
+                        public.push(Outgoing::default());
+                    }
+                    current(&mut public).image =
+                        Some((d.name.clone(), d.png.clone(), d.alt.clone()));
                 }
-                current(&mut public).image = Some((name, png, alt));
-            }
+                Err(why) => {
+                    let line = format!("(The board cannot be drawn: {why}.)");
+                    current(&mut public).line(&line, &html(&line));
+                }
+            },
             Reply::File { name, content } => {
                 // The text before it is its caption, as for a board.
                 if public
@@ -214,64 +237,6 @@ pub fn png_size(png: &[u8]) -> Option<(u32, u32)> {
     Some((w, h))
 }
 
-/// Media addresses reserved ahead (Matrix's asynchronous upload): a board's message can name
-/// its image before the upload has finished.
-#[derive(Clone)]
-pub struct MediaPool {
-    client: Client,
-    ready: Arc<Mutex<Vec<(PreallocatedMxcUri, Instant)>>>,
-}
-
-/// How many addresses are kept in reserve.
-const RESERVE: usize = 4;
-/// How long a reserved address is used.
-const RESERVATION_AGE: Duration = Duration::from_secs(3600);
-
-impl MediaPool {
-    /// An empty pool for `client`.
-    pub fn new(client: Client) -> MediaPool {
-        MediaPool {
-            client,
-            ready: Arc::new(Mutex::new(Vec::new())),
-        }
-    }
-
-    fn take(&self) -> Option<PreallocatedMxcUri> {
-        let mut ready = self.ready.lock().ok()?;
-        while let Some((uri, at)) = ready.pop() {
-            // Homeservers keep a reservation for a day (Synapse) or more: an hour is safe.
-            if at.elapsed() < RESERVATION_AGE {
-                return Some(uri);
-            }
-        }
-        None
-    }
-
-    /// Tops the reserve up in the background (a failure only means the next board's upload
-    /// goes before its message).
-    pub fn refill(&self) {
-        let pool = self.clone();
-        tokio::spawn(async move { pool.top_up().await });
-    }
-
-    async fn top_up(&self) {
-        let missing = self
-            .ready
-            .lock()
-            .map_or(0, |r| RESERVE.saturating_sub(r.len()));
-        for _ in 0..missing {
-            match self.client.media().create_content_uri().await {
-                Ok(uri) => {
-                    if let Ok(mut r) = self.ready.lock() {
-                        r.push((uri, Instant::now()));
-                    }
-                }
-                Err(_) => return,
-            }
-        }
-    }
-}
-
 fn content(msgtype: MessageType, out: &Outgoing, ctx: &Context) -> RoomMessageEventContent {
     let mut content = RoomMessageEventContent::new(msgtype);
     content.relates_to = Some(ctx.relation());
@@ -305,22 +270,12 @@ async fn send_one(
         } else {
             out.body.clone()
         };
-        let mut upload = None;
+        // The image first: a message is sent only once the image it shows is stored.
         let mut image = if encrypted {
             let file = client
                 .upload_encrypted_file(&mut std::io::Cursor::new(png.as_slice()))
                 .await?;
             ImageMessageEventContent::encrypted(body, file)
-        } else if let Some(uri) = shared.media.take() {
-            let mxc = uri.uri.clone();
-            let media = client.media();
-            let data = png.clone();
-            upload = Some(async move {
-                media
-                    .upload_preallocated(uri, &"image/png".parse().expect("a MIME type"), data)
-                    .await
-            });
-            ImageMessageEventContent::plain(body, mxc)
         } else {
             let response = client
                 .media()
@@ -336,17 +291,10 @@ async fn send_one(
         image.formatted = formatted;
         image.info = Some(Box::new(image_info(png)));
         let message = content(MessageType::Image(image), out, ctx);
-        let send = ctx.room.send(message).with_transaction_id(txn.to_owned());
-        match upload {
-            Some(upload) => {
-                let (sent, uploaded) = tokio::join!(send.into_future(), upload);
-                sent?;
-                uploaded?;
-            }
-            None => {
-                send.await?;
-            }
-        }
+        ctx.room
+            .send(message)
+            .with_transaction_id(txn.to_owned())
+            .await?;
         return Ok(());
     }
     if let Some((name, bytes)) = &out.file {
@@ -387,39 +335,105 @@ async fn send_one(
     Ok(())
 }
 
-/// Sends the replies as messages, each retried while the homeserver is away (with the same
-/// transaction id, so a retry never posts twice).
-pub async fn send(shared: &Shared, ctx: &Context, replies: Vec<Reply>) {
+/// The transaction id of the `index`th message answering `event`: the same on every try and
+/// after a restart, so the homeserver never posts one message twice.
+pub fn transaction(event: &str, index: usize) -> OwnedTransactionId {
+    format!("muster.{}.{index}", event.trim_start_matches('$')).into()
+}
+
+/// How long to wait before trying `error` again, or `None` if trying again cannot help.
+fn retry_after(error: &matrix_sdk::Error, pause: Duration) -> Option<Duration> {
+    use matrix_sdk::ruma::api::error::{ErrorKind, RetryAfter};
+    match error.client_api_error_kind() {
+        Some(ErrorKind::LimitExceeded(limit)) => Some(match &limit.retry_after {
+            Some(RetryAfter::Delay(d)) => *d,
+            Some(RetryAfter::DateTime(at)) => at
+                .duration_since(std::time::SystemTime::now())
+                .unwrap_or_default(),
+            None => pause,
+        }),
+        // The homeserver refused the message itself: sending it again is refused again.
+        Some(
+            ErrorKind::Forbidden
+            | ErrorKind::TooLarge
+            | ErrorKind::BadJson
+            | ErrorKind::NotJson
+            | ErrorKind::InvalidParam,
+        ) => None,
+        _ => Some(pause),
+    }
+}
+
+/// The longest a message is tried: past it, the receipt stays owed and is sent again when the
+/// adapter next starts.
+const GIVE_UP_AFTER: Duration = Duration::from_secs(300);
+
+/// Sends what is still owed of `receipt`, kept for the event `event`: each message in order,
+/// retried while the homeserver is away or asks the bot to slow down (with the same
+/// transaction id, so a retry never posts twice), the receipt updated after each. Returns
+/// whether every message went out.
+pub async fn deliver(shared: &Shared, event: &str, mut receipt: Receipt) -> bool {
+    if receipt.done {
+        return true;
+    }
+    let Some(ctx) = Context::of(shared, event, &receipt) else {
+        eprintln!(
+            "muster: Matrix: the answer to {event} in {} cannot be sent (not in that room); dropped",
+            receipt.channel
+        );
+        receipt.done = true;
+        keep(shared, event, &receipt);
+        return false;
+    };
     let sender = ctx.sender.to_string();
-    let plan = plan(replies, (&sender, &ctx.name));
-    let boards = plan.iter().any(|o| o.image.is_some());
-    for (i, out) in plan.iter().enumerate() {
-        let txn: OwnedTransactionId =
-            format!("muster.{}.{i}", ctx.event.as_str().trim_start_matches('$')).into();
+    let plan = plan(receipt.replies.clone(), (&sender, &ctx.name));
+    for (i, out) in plan.iter().enumerate().skip(receipt.sent) {
+        let txn = transaction(event, i);
+        let started = std::time::Instant::now();
         let mut pause = Duration::from_millis(250);
-        for attempt in 0.. {
-            match send_one(shared, ctx, out, &txn).await {
+        loop {
+            let error = match send_one(shared, &ctx, out, &txn).await {
                 Ok(()) => break,
-                Err(e) if attempt < 8 => {
-                    eprintln!(
-                        "muster: Matrix: sending to {} failed ({e}); trying again in {} ms",
-                        ctx.room.room_id(),
-                        pause.as_millis()
-                    );
-                    tokio::time::sleep(pause).await;
-                    pause = (pause * 2).min(Duration::from_secs(10));
-                }
-                Err(e) => {
-                    eprintln!(
-                        "muster: Matrix: gave up sending to {}: {e}",
-                        ctx.room.room_id()
-                    );
+                Err(e) => e,
+            };
+            let wait =
+                retry_after(&error, pause).filter(|w| started.elapsed() + *w < GIVE_UP_AFTER);
+            let Some(wait) = wait else {
+                eprintln!(
+                    "muster: Matrix: gave up sending to {}: {error}",
+                    ctx.room.room_id()
+                );
+                if retry_after(&error, pause).is_none() {
+                    // Refused for good: the message is skipped, the rest still goes.
                     break;
                 }
-            }
+                return false;
+            };
+            eprintln!(
+                "muster: Matrix: sending to {} failed ({error}); trying again in {} ms",
+                ctx.room.room_id(),
+                wait.as_millis()
+            );
+            tokio::time::sleep(wait).await;
+            pause = (pause * 2).min(Duration::from_secs(10));
         }
+        receipt.sent = i + 1;
+        receipt.done = receipt.sent == plan.len();
+        keep(shared, event, &receipt);
     }
-    if boards {
-        shared.media.refill();
+    if !receipt.done {
+        receipt.done = true;
+        keep(shared, event, &receipt);
+    }
+    true
+}
+
+/// Stores how far `receipt` has been sent.
+fn keep(shared: &Shared, event: &str, receipt: &Receipt) {
+    if let Err(e) = shared
+        .store()
+        .set_receipt(PLATFORM, event, Some(&receipt.encode()))
+    {
+        eprintln!("muster: Matrix: cannot note the answer to {event} as sent: {e}");
     }
 }

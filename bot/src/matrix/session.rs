@@ -6,6 +6,7 @@ use std::path::Path;
 
 use matrix_sdk::authentication::matrix::MatrixSession;
 use matrix_sdk::ruma::{OwnedDeviceId, OwnedUserId};
+use matrix_sdk::store::StateStoreDataKey;
 use matrix_sdk::{Client, SessionMeta, SessionTokens};
 use muster_config::{Login, Matrix};
 use serde::{Deserialize, Serialize};
@@ -29,10 +30,21 @@ async fn client(homeserver: &str, store: Option<&Path>) -> Result<Client, String
     if let Some(path) = store {
         builder = builder.sqlite_store(path, None);
     }
-    builder
+    let client = builder
         .build()
         .await
-        .map_err(|e| format!("cannot set up the Matrix client for {homeserver}: {e}"))
+        .map_err(|e| format!("cannot set up the Matrix client for {homeserver}: {e}"))?;
+    // The SDK drops a sync response whose token equals the one it stored last, as a repeat.
+    // The adapter keeps its own sync position and asks from there: after a crash the homeserver
+    // may answer with the very response the SDK saw (and stored the token of) just before,
+    // whose messages the adapter still has to handle. So the SDK starts with no token of its
+    // own (it is read when the session is restored, just after this).
+    client
+        .state_store()
+        .remove_kv_data(StateStoreDataKey::SyncToken)
+        .await
+        .map_err(|e| format!("cannot reset the Matrix client's sync position: {e}"))?;
+    Ok(client)
 }
 
 fn write_session(dir: &Path, saved: &Saved) -> Result<(), String> {

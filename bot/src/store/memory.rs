@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use super::record::{decode, encode};
-use super::{ChannelKey, GameRecord, GameStore, StoreError};
+use super::{Change, ChannelKey, GameRecord, GameStore, Kept, StoreError};
 
 /// Games in memory; records are kept encoded, as on disk, so corruption can be simulated.
 #[derive(Default)]
@@ -19,6 +19,7 @@ struct Inner {
     archive: BTreeMap<String, Vec<u8>>,
     aside: Vec<Vec<u8>>,
     notes: BTreeMap<(ChannelKey, String), String>,
+    receipts: BTreeMap<(String, String), String>,
 }
 
 impl MemoryStore {
@@ -47,46 +48,47 @@ impl GameStore for MemoryStore {
         self.lock().live.get(key).map(|b| read(b)).transpose()
     }
 
-    fn create(&self, key: &ChannelKey, record: &GameRecord) -> Result<(), StoreError> {
+    fn commit(
+        &self,
+        key: &ChannelKey,
+        change: Option<&Change>,
+        receipt: Option<Kept<'_>>,
+    ) -> Result<(), StoreError> {
         let mut inner = self.lock();
-        if inner.live.contains_key(key) {
-            return Err(StoreError::Exists);
+        if let Some(change) = change {
+            let current = inner.live.get(key).map(|b| read(b)).transpose()?;
+            let fits = match (change, &current) {
+                (Change::Create(_), Some(_)) => return Err(StoreError::Exists),
+                (Change::Create(_), None) => true,
+                (Change::Update { expected, .. }, Some(c)) => c.version == *expected,
+                (
+                    Change::Archive {
+                        expected: Some(e), ..
+                    },
+                    Some(c),
+                ) => c.version == *e,
+                (Change::Archive { expected: None, .. }, None) => true,
+                _ => false,
+            };
+            if !fits {
+                return Err(StoreError::Conflict);
+            }
+            match change {
+                Change::Create(record) | Change::Update { record, .. } => {
+                    inner.live.insert(key.clone(), encode(record));
+                }
+                Change::Archive { record, .. } => {
+                    inner.live.remove(key);
+                    inner.archive.insert(record.id.clone(), encode(record));
+                }
+            }
         }
-        inner.live.insert(key.clone(), encode(record));
+        if let Some((id, body)) = receipt {
+            inner
+                .receipts
+                .insert((key.platform.clone(), id.to_string()), body.to_string());
+        }
         Ok(())
-    }
-
-    fn update(
-        &self,
-        key: &ChannelKey,
-        expected: u64,
-        record: &GameRecord,
-    ) -> Result<(), StoreError> {
-        let mut inner = self.lock();
-        match inner.live.get(key).map(|b| read(b)).transpose()? {
-            Some(current) if current.version == expected => {
-                inner.live.insert(key.clone(), encode(record));
-                Ok(())
-            }
-            _ => Err(StoreError::Conflict),
-        }
-    }
-
-    fn archive(
-        &self,
-        key: &ChannelKey,
-        expected: u64,
-        record: &GameRecord,
-    ) -> Result<(), StoreError> {
-        let mut inner = self.lock();
-        match inner.live.get(key).map(|b| read(b)).transpose()? {
-            Some(current) if current.version == expected => {
-                inner.live.remove(key);
-                inner.archive.insert(record.id.clone(), encode(record));
-                Ok(())
-            }
-            _ => Err(StoreError::Conflict),
-        }
     }
 
     fn set_aside(&self, key: &ChannelKey) -> Result<(), StoreError> {
@@ -128,6 +130,31 @@ impl GameStore for MemoryStore {
         match value {
             Some(v) => inner.notes.insert(k, v.to_string()),
             None => inner.notes.remove(&k),
+        };
+        Ok(())
+    }
+
+    fn receipt(&self, platform: &str, id: &str) -> Result<Option<String>, StoreError> {
+        let k = (platform.to_string(), id.to_string());
+        Ok(self.lock().receipts.get(&k).cloned())
+    }
+
+    fn receipts(&self, platform: &str) -> Result<Vec<(String, String)>, StoreError> {
+        Ok(self
+            .lock()
+            .receipts
+            .iter()
+            .filter(|((p, _), _)| p == platform)
+            .map(|((_, id), body)| (id.clone(), body.clone()))
+            .collect())
+    }
+
+    fn set_receipt(&self, platform: &str, id: &str, body: Option<&str>) -> Result<(), StoreError> {
+        let mut inner = self.lock();
+        let k = (platform.to_string(), id.to_string());
+        match body {
+            Some(b) => inner.receipts.insert(k, b.to_string()),
+            None => inner.receipts.remove(&k),
         };
         Ok(())
     }

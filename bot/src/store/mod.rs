@@ -4,17 +4,22 @@
 //! Each channel of each platform has at most one live game. A write names the version it read
 //! (compare-and-swap), so of two moves racing on one channel exactly one is applied; sled
 //! writes are flushed before they return, so an acknowledged move survives the process being
-//! killed. Finished games move to an archive indexed by player.
+//! killed. Finished games move to an archive indexed by player. A request with an id on its
+//! platform can keep a receipt — what the core answered — in the same write as the change it
+//! made, so that an adapter restarted after a crash knows which requests ran and what it still
+//! owes their senders.
 
 mod memory;
 pub mod record;
 mod sled_store;
+mod staged;
 
 use std::fmt;
 
 pub use memory::MemoryStore;
 pub use record::{Ending, GameRecord, Player, SCHEMA, SeatEntry, Status};
 pub use sled_store::SledStore;
+pub use staged::Staged;
 
 /// A platform and a channel on it: where a live game is kept.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -74,28 +79,78 @@ impl fmt::Display for StoreError {
 
 impl std::error::Error for StoreError {}
 
+/// One change to a channel's live game, applied whole or not at all.
+#[derive(Clone, PartialEq, Debug)]
+pub enum Change {
+    /// A new live game; the channel must have none.
+    Create(GameRecord),
+    /// The live game, still at version `expected`, replaced by `record`.
+    Update {
+        /// The version the change was made from.
+        expected: u64,
+        /// The new record.
+        record: GameRecord,
+    },
+    /// The game is over: the live game (still at version `expected`, or with `None` no live
+    /// game at all) moves to the archive as `record`, freeing the channel.
+    Archive {
+        /// The version the change was made from, if the game was live.
+        expected: Option<u64>,
+        /// The finished record.
+        record: GameRecord,
+    },
+}
+
+/// What the core made of a request that has an id on its platform (a Matrix event, a Discord
+/// interaction), kept beside the change it made: `(id, body)`.
+pub type Kept<'a> = (&'a str, &'a str);
+
 /// The games, by channel, and the archive of finished ones.
 pub trait GameStore: Send + Sync {
     /// A new unique game id.
     fn next_id(&self) -> Result<String, StoreError>;
     /// The channel's live game, if any.
     fn load(&self, key: &ChannelKey) -> Result<Option<GameRecord>, StoreError>;
+    /// Applies `change` to the channel (compare-and-swap on the live game's version) and keeps
+    /// `receipt` under the channel's platform, in one atomic, durable write: either both are
+    /// stored or neither is. [`StoreError::Conflict`] if the live game is not the one the change
+    /// was made from, [`StoreError::Exists`] if a game is created where one lives.
+    fn commit(
+        &self,
+        key: &ChannelKey,
+        change: Option<&Change>,
+        receipt: Option<Kept<'_>>,
+    ) -> Result<(), StoreError>;
     /// Stores a new live game; [`StoreError::Exists`] if the channel has one.
-    fn create(&self, key: &ChannelKey, record: &GameRecord) -> Result<(), StoreError>;
+    fn create(&self, key: &ChannelKey, record: &GameRecord) -> Result<(), StoreError> {
+        self.commit(key, Some(&Change::Create(record.clone())), None)
+    }
     /// Replaces the live game if its stored version is still `expected`; durable on return.
     fn update(
         &self,
         key: &ChannelKey,
         expected: u64,
         record: &GameRecord,
-    ) -> Result<(), StoreError>;
+    ) -> Result<(), StoreError> {
+        let change = Change::Update {
+            expected,
+            record: record.clone(),
+        };
+        self.commit(key, Some(&change), None)
+    }
     /// Moves the live game (still at version `expected`) to the archive as `record`.
     fn archive(
         &self,
         key: &ChannelKey,
         expected: u64,
         record: &GameRecord,
-    ) -> Result<(), StoreError>;
+    ) -> Result<(), StoreError> {
+        let change = Change::Archive {
+            expected: Some(expected),
+            record: record.clone(),
+        };
+        self.commit(key, Some(&change), None)
+    }
     /// Sets an unreadable live record aside (kept for inspection), freeing the channel.
     fn set_aside(&self, key: &ChannelKey) -> Result<(), StoreError>;
     /// Finished games with `player_id` at the table, newest first.
@@ -108,6 +163,12 @@ pub trait GameStore: Send + Sync {
     /// Sets (or with `None` clears) a channel's note; durable on return.
     fn set_note(&self, key: &ChannelKey, name: &str, value: Option<&str>)
     -> Result<(), StoreError>;
+    /// The receipt kept for the request `id` on `platform` (see [`GameStore::commit`]).
+    fn receipt(&self, platform: &str, id: &str) -> Result<Option<String>, StoreError>;
+    /// Every receipt kept on `platform`: `(id, body)`, in no particular order.
+    fn receipts(&self, platform: &str) -> Result<Vec<(String, String)>, StoreError>;
+    /// Sets (or with `None` forgets) the receipt of the request `id`; durable on return.
+    fn set_receipt(&self, platform: &str, id: &str, body: Option<&str>) -> Result<(), StoreError>;
 }
 
 #[cfg(test)]
@@ -189,6 +250,67 @@ mod tests {
         store.set_note(&key, "board", None).unwrap();
         assert_eq!(store.note(&key, "board").unwrap(), None);
         assert_eq!(store.note(&other, "board").unwrap().as_deref(), Some("456"));
+        // A commit stores its change and its receipt together, or neither.
+        let third = ChannelKey::new("console", "third");
+        let game = record(store, "third");
+        let create = Change::Create(game.clone());
+        store
+            .commit(&third, Some(&create), Some(("ev1", "first")))
+            .unwrap();
+        assert_eq!(store.load(&third).unwrap(), Some(game.clone()));
+        assert_eq!(
+            store.receipt("console", "ev1").unwrap().as_deref(),
+            Some("first")
+        );
+        let stale = Change::Update {
+            expected: game.version + 5,
+            record: game.clone(),
+        };
+        assert_eq!(
+            store.commit(&third, Some(&stale), Some(("ev2", "second"))),
+            Err(StoreError::Conflict)
+        );
+        assert_eq!(
+            store.commit(&third, Some(&create), Some(("ev2", "second"))),
+            Err(StoreError::Exists)
+        );
+        assert_eq!(store.receipt("console", "ev2").unwrap(), None);
+        // A receipt alone; receipts are kept per platform.
+        store.commit(&third, None, Some(("ev3", "third"))).unwrap();
+        store
+            .set_receipt("matrix", "ev1", Some("elsewhere"))
+            .unwrap();
+        let mut kept = store.receipts("console").unwrap();
+        kept.sort();
+        assert_eq!(
+            kept,
+            vec![
+                ("ev1".to_string(), "first".to_string()),
+                ("ev3".to_string(), "third".to_string())
+            ]
+        );
+        store.set_receipt("console", "ev1", None).unwrap();
+        assert_eq!(store.receipt("console", "ev1").unwrap(), None);
+        assert_eq!(
+            store.receipt("matrix", "ev1").unwrap().as_deref(),
+            Some("elsewhere")
+        );
+        // A game made and finished by one request goes straight to the archive, and only from
+        // a channel with no live game.
+        let fourth = ChannelKey::new("console", "fourth");
+        let mut quick = record(store, "fourth");
+        quick.status = Status::Finished;
+        let file = Change::Archive {
+            expected: None,
+            record: quick.clone(),
+        };
+        assert_eq!(
+            store.commit(&third, Some(&file), None),
+            Err(StoreError::Conflict)
+        );
+        store.commit(&fourth, Some(&file), None).unwrap();
+        assert_eq!(store.load(&fourth).unwrap(), None);
+        assert_eq!(store.archived(&quick.id).unwrap(), Some(quick));
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use muster_rules::{AnyGame, GameId, Outcome, Seat};
+use muster_rules::{AnyEvent, AnyGame, GameId, Outcome, Seat};
 
 /// The record layout written by this version of Muster.
 pub const SCHEMA: u32 = 1;
@@ -105,13 +105,24 @@ impl GameRecord {
 
     /// Rebuilds the game from the moves (and the ending, for resignations and agreed draws).
     pub fn rebuild(&self) -> Result<AnyGame, ReplayError> {
+        self.replay(self.moves.len()).map(|(game, _)| game)
+    }
+
+    /// Rebuilds the game, with the events of its decisions from `from` on: what a board marks
+    /// as just played.
+    pub fn replay(&self, from: usize) -> Result<(AnyGame, Vec<AnyEvent>), ReplayError> {
         let mut game = AnyGame::new(self.game_id()?);
+        let mut events = Vec::new();
         for (i, text) in self.moves.iter().enumerate() {
             let seat = game
                 .to_move()
                 .ok_or_else(|| ReplayError(format!("move {} follows the end", i + 1)))?;
-            game.play_text(seat, text)
+            let played = game
+                .play_text(seat, text)
                 .map_err(|e| ReplayError(format!("move {} `{text}`: {e}", i + 1)))?;
+            if i >= from {
+                events.extend(played);
+            }
         }
         match self.ending {
             Some(Ending::Resigned { seat }) => {
@@ -124,7 +135,7 @@ impl GameRecord {
             }
             Some(Ending::Rules | Ending::Aborted) | None => {}
         }
-        Ok(game)
+        Ok((game, events))
     }
 
     /// The seat `user` sits on, if any (the first, when one player holds several).

@@ -1,7 +1,9 @@
 //! The [`GameStore`] on sled, embedded in the data directory.
 //!
 //! Trees: `live` (channel → record), `archive` (game id → record), `by_player` (player, time and
-//! game id → game id), `aside` (unreadable records set aside), `meta` (the schema version).
+//! game id → game id), `aside` (unreadable records set aside), `notes` (adapters' notes by
+//! channel), `receipts` (platform and request id → what the core made of the request, written
+//! in the same transaction as the change it made), `meta` (the schema version).
 //! Every write is flushed before it returns. sled's `flush_async` is not used: it deadlocks with
 //! many flushes in flight (see docs/performance.md); async callers run these methods on a
 //! blocking thread.
@@ -11,7 +13,7 @@ use std::path::Path;
 use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
 
 use super::record::{SCHEMA, decode, encode};
-use super::{ChannelKey, GameRecord, GameStore, StoreError};
+use super::{Change, ChannelKey, GameRecord, GameStore, Kept, StoreError};
 
 /// Games in a sled database.
 pub struct SledStore {
@@ -21,6 +23,7 @@ pub struct SledStore {
     by_player: sled::Tree,
     aside: sled::Tree,
     notes: sled::Tree,
+    receipts: sled::Tree,
 }
 
 fn io(e: impl std::fmt::Display) -> StoreError {
@@ -46,6 +49,7 @@ impl SledStore {
             by_player: db.open_tree("by_player").map_err(io)?,
             aside: db.open_tree("aside").map_err(io)?,
             notes: db.open_tree("notes").map_err(io)?,
+            receipts: db.open_tree("receipts").map_err(io)?,
             db,
         };
         store.check_schema()?;
@@ -110,60 +114,56 @@ impl GameStore for SledStore {
             .transpose()
     }
 
-    fn create(&self, key: &ChannelKey, record: &GameRecord) -> Result<(), StoreError> {
-        let swapped = self
-            .live
-            .compare_and_swap(key.bytes(), None as Option<&[u8]>, Some(encode(record)))
-            .map_err(io)?;
-        swapped.map_err(|_| StoreError::Exists)?;
-        self.flush()
-    }
-
-    fn update(
+    fn commit(
         &self,
         key: &ChannelKey,
-        expected: u64,
-        record: &GameRecord,
+        change: Option<&Change>,
+        receipt: Option<Kept<'_>>,
     ) -> Result<(), StoreError> {
-        let Some(current) = self.live.get(key.bytes()).map_err(io)? else {
-            return Err(StoreError::Conflict);
-        };
-        if read(&current)?.version != expected {
-            return Err(StoreError::Conflict);
-        }
-        let swapped = self
-            .live
-            .compare_and_swap(key.bytes(), Some(current), Some(encode(record)))
-            .map_err(io)?;
-        swapped.map_err(|_| StoreError::Conflict)?;
-        self.flush()
-    }
-
-    fn archive(
-        &self,
-        key: &ChannelKey,
-        expected: u64,
-        record: &GameRecord,
-    ) -> Result<(), StoreError> {
-        let bytes = encode(record);
-        let players = record.player_ids();
-        let result =
-            (&self.live, &self.archive, &self.by_player).transaction(|(live, archive, index)| {
-                let current = live.get(key.bytes())?;
-                let fits = current
-                    .as_deref()
-                    .and_then(|b| decode(b).ok())
-                    .is_some_and(|r| r.version == expected);
-                if !fits {
-                    return Err(ConflictableTransactionError::Abort(StoreError::Conflict));
+        let live_key = key.bytes();
+        let encoded = change.map(|c| match c {
+            Change::Create(r)
+            | Change::Update { record: r, .. }
+            | Change::Archive { record: r, .. } => encode(r),
+        });
+        let kept = receipt.map(|(id, body)| (receipt_key(&key.platform, id), body.as_bytes()));
+        let trees = (&self.live, &self.archive, &self.by_player, &self.receipts);
+        let result = trees.transaction(|(live, archive, index, receipts)| {
+            let abort = |e| Err(ConflictableTransactionError::Abort(e));
+            if let (Some(change), Some(bytes)) = (change, &encoded) {
+                let current = match live.get(&live_key)? {
+                    Some(b) => match decode(&b) {
+                        Ok(r) => Some(r.version),
+                        Err(why) => return abort(StoreError::Corrupt(why)),
+                    },
+                    None => None,
+                };
+                match (change, current) {
+                    (Change::Create(_), Some(_)) => return abort(StoreError::Exists),
+                    (Change::Create(_), None) => {}
+                    (Change::Update { expected, .. }, Some(v)) if v == *expected => {}
+                    (Change::Archive { expected, .. }, v) if v == *expected => {}
+                    _ => return abort(StoreError::Conflict),
                 }
-                live.remove(key.bytes())?;
-                archive.insert(record.id.as_bytes(), bytes.clone())?;
-                for player in &players {
-                    index.insert(Self::player_key(player, record), record.id.as_bytes())?;
+                match change {
+                    Change::Create(_) | Change::Update { .. } => {
+                        live.insert(live_key.as_slice(), bytes.as_slice())?;
+                    }
+                    Change::Archive { record, .. } => {
+                        live.remove(live_key.as_slice())?;
+                        archive.insert(record.id.as_bytes(), bytes.as_slice())?;
+                        for player in record.player_ids() {
+                            index
+                                .insert(Self::player_key(&player, record), record.id.as_bytes())?;
+                        }
+                    }
                 }
-                Ok(())
-            });
+            }
+            if let Some((k, body)) = &kept {
+                receipts.insert(k.as_slice(), *body)?;
+            }
+            Ok(())
+        });
         match result {
             Ok(()) => self.flush(),
             Err(TransactionError::Abort(e)) => Err(e),
@@ -212,6 +212,32 @@ impl GameStore for SledStore {
         self.flush()
     }
 
+    fn receipt(&self, platform: &str, id: &str) -> Result<Option<String>, StoreError> {
+        let value = self.receipts.get(receipt_key(platform, id)).map_err(io)?;
+        Ok(value.map(|v| String::from_utf8_lossy(&v).into_owned()))
+    }
+
+    fn receipts(&self, platform: &str) -> Result<Vec<(String, String)>, StoreError> {
+        let prefix = receipt_key(platform, "");
+        let mut out = Vec::new();
+        for item in self.receipts.scan_prefix(&prefix) {
+            let (k, v) = item.map_err(io)?;
+            let id = String::from_utf8_lossy(&k[prefix.len()..]).into_owned();
+            out.push((id, String::from_utf8_lossy(&v).into_owned()));
+        }
+        Ok(out)
+    }
+
+    fn set_receipt(&self, platform: &str, id: &str, body: Option<&str>) -> Result<(), StoreError> {
+        let k = receipt_key(platform, id);
+        match body {
+            Some(b) => self.receipts.insert(k, b.as_bytes()),
+            None => self.receipts.remove(k),
+        }
+        .map_err(io)?;
+        self.flush()
+    }
+
     fn archived(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
         self.archive
             .get(id.as_bytes())
@@ -219,6 +245,11 @@ impl GameStore for SledStore {
             .map(|b| read(&b))
             .transpose()
     }
+}
+
+/// Where a request's receipt is kept: the platform, a separator, the request's id.
+fn receipt_key(platform: &str, id: &str) -> Vec<u8> {
+    format!("{platform}\u{1f}{id}").into_bytes()
 }
 
 /// Where a channel's note is kept: the channel's key, a separator, the note's name.
@@ -246,7 +277,11 @@ mod tests {
             contract(&store);
         }
         let store = SledStore::open(&dir).unwrap();
-        assert_eq!(store.games_of("alice").unwrap().len(), 1);
+        assert_eq!(store.games_of("alice").unwrap().len(), 2);
+        assert_eq!(
+            store.receipt("console", "ev3").unwrap().as_deref(),
+            Some("third")
+        );
         assert!(
             store
                 .load(&ChannelKey::new("console", "other"))

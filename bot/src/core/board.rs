@@ -1,0 +1,138 @@
+//! Boards in replies. The core describes a board — the game's record as it stood, and from
+//! which decision on the moves just played are marked — and the adapter draws it when it is
+//! about to send it: off the async threads, only once it is sure the board will be shown, and
+//! as often as it needs after a restart (a description is kept in a receipt; a PNG is not).
+
+use std::sync::OnceLock;
+
+use muster_rules::{AnyEvent, AnyGame};
+use serde::{Deserialize, Serialize};
+
+use crate::store::GameRecord;
+
+/// A board to show: the game as `record` holds it, with the decisions from `from` on marked as
+/// just played. Drawn once, on first use.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Board {
+    record: GameRecord,
+    from: usize,
+    #[serde(skip)]
+    drawn: OnceLock<Result<Drawn, String>>,
+}
+
+/// A drawn board.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Drawn {
+    /// The PNG.
+    pub png: Vec<u8>,
+    /// A description of the image.
+    pub alt: String,
+    /// The board as text, for terminals.
+    pub text: String,
+    /// A file name for the image.
+    pub name: String,
+}
+
+impl PartialEq for Board {
+    fn eq(&self, other: &Board) -> bool {
+        self.from == other.from && self.record == other.record
+    }
+}
+
+impl Board {
+    /// The board of `record` after its decisions from `from` on (those are marked).
+    pub fn new(record: &GameRecord, from: usize) -> Board {
+        Board {
+            record: record.clone(),
+            from: from.min(record.moves.len()),
+            drawn: OnceLock::new(),
+        }
+    }
+
+    /// The image's file name: the game and how many decisions it shows.
+    pub fn name(&self) -> String {
+        format!("{}-{:03}.png", self.record.id, self.record.moves.len())
+    }
+
+    /// The drawn board (drawn on the first call); `Err` says why it cannot be drawn.
+    pub fn drawn(&self) -> Result<&Drawn, &str> {
+        self.drawn
+            .get_or_init(|| {
+                let (game, events) = self
+                    .record
+                    .replay(self.from)
+                    .map_err(|e| format!("the record does not replay: {}", e.0))?;
+                Ok(draw(&self.record, &game, &events, self.name()))
+            })
+            .as_ref()
+            .map_err(String::as_str)
+    }
+}
+
+/// The events of one game kind, out of a list of any game's events.
+macro_rules! events_of {
+    ($events:expr, $kind:ident) => {
+        $events
+            .iter()
+            .filter_map(|e| {
+                if let AnyEvent::$kind(e) = e {
+                    Some(e.clone())
+                } else {
+                    None
+                }
+            })
+            .collect::<Vec<_>>()
+    };
+}
+
+fn draw(record: &GameRecord, game: &AnyGame, events: &[AnyEvent], name: String) -> Drawn {
+    let all: Vec<String> = (0..4)
+        .map(|i| record.player(i).map_or(String::new(), |p| p.name.clone()))
+        .collect();
+    let four = [
+        all[0].as_str(),
+        all[1].as_str(),
+        all[2].as_str(),
+        all[3].as_str(),
+    ];
+    let names = [four[0], four[1]];
+    match game {
+        AnyGame::Lanrick(g) => {
+            let events = events_of!(events, Lanrick);
+            Drawn {
+                png: muster_render::lanrick::png(g, &events, names),
+                alt: muster_render::lanrick::alt_text(g, names),
+                text: muster_render::text::lanrick(g),
+                name,
+            }
+        }
+        AnyGame::Lanrick1880(g) => {
+            let events = events_of!(events, Lanrick1880);
+            Drawn {
+                png: muster_render::lanrick1880::png(g, &events, names),
+                alt: muster_render::lanrick1880::alt_text(g, names),
+                text: muster_render::text::lanrick1880(g),
+                name,
+            }
+        }
+        AnyGame::Croquet(g) => {
+            let events = events_of!(events, Croquet);
+            let alt = muster_render::croquet::alt_text(g, names);
+            Drawn {
+                png: muster_render::croquet::png(g, &events, names),
+                text: alt.clone(),
+                alt,
+                name,
+            }
+        }
+        AnyGame::Lanko(g) => {
+            let events = events_of!(events, Lanko);
+            Drawn {
+                png: muster_render::lanko::png(g, &events, four),
+                alt: muster_render::lanko::alt_text_after(g, &events, four),
+                text: muster_render::text::lanko(g),
+                name,
+            }
+        }
+    }
+}

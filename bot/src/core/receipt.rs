@@ -1,0 +1,144 @@
+//! Requests handled once. A request with an id on its platform (a Matrix event) leaves a
+//! receipt — the replies the core made of it, and how far the adapter got in sending them —
+//! stored in the same write as the change it made to a game. A request that comes again finds
+//! its receipt and is not run again; an adapter restarted after a crash finds the receipts it
+//! has not finished sending and sends the rest: the very replies of the move, its board and
+//! its mention, as they would have been.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Core, Reply, Request, User};
+use crate::store::StoreError;
+
+/// What the core made of one request, and how much of it has been sent.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct Receipt {
+    /// The channel the request came from.
+    pub channel: String,
+    /// Who sent it (the replies may address him).
+    pub user: User,
+    /// Where in the channel the answers go, in the adapter's terms (a Matrix thread), if not
+    /// in the channel itself.
+    #[serde(default)]
+    pub place: Option<String>,
+    /// When it was handled, in seconds since the Unix epoch.
+    pub at: u64,
+    /// The replies.
+    pub replies: Vec<Reply>,
+    /// How many of the adapter's messages for the replies have been sent.
+    pub sent: usize,
+    /// Whether every message has been sent.
+    pub done: bool,
+}
+
+/// A request handled once: its receipt, and whether it ran just now (`false`: it had run
+/// before, and the receipt is the one kept then).
+#[derive(Clone, PartialEq, Debug)]
+pub struct Handled {
+    /// The receipt.
+    pub receipt: Receipt,
+    /// Whether the request ran now.
+    pub fresh: bool,
+}
+
+impl Receipt {
+    /// A receipt of `replies` to `req`, to be sent in `place`, nothing sent yet.
+    pub fn new(req: &Request, place: Option<&str>, at: u64, replies: &[Reply]) -> Receipt {
+        Receipt {
+            channel: req.channel.clone(),
+            user: req.user.clone(),
+            place: place.map(str::to_string),
+            at,
+            replies: replies.to_vec(),
+            sent: 0,
+            done: false,
+        }
+    }
+
+    /// The receipt as stored.
+    pub fn encode(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// A stored receipt read back.
+    pub fn decode(body: &str) -> Result<Receipt, StoreError> {
+        serde_json::from_str(body)
+            .map_err(|e| StoreError::Corrupt(format!("a receipt cannot be read: {e}")))
+    }
+}
+
+impl Core {
+    /// Handles the request whose id on its platform is `id`, once: the first time it runs
+    /// and its receipt (answering in `place`) is kept with its change; every later time the
+    /// kept receipt is returned and nothing runs. `Err` only when the store cannot be read.
+    pub fn handle_once(
+        &self,
+        req: &Request,
+        id: &str,
+        place: Option<&str>,
+    ) -> Result<Handled, StoreError> {
+        if let Some(body) = self.store.receipt(&req.platform, id)? {
+            return Ok(Handled {
+                receipt: Receipt::decode(&body)?,
+                fresh: false,
+            });
+        }
+        Ok(Handled {
+            receipt: self.run(req, Some((id, place))),
+            fresh: true,
+        })
+    }
+
+    /// Keeps a receipt for a request the core did not run (an adapter's own answer, such as a
+    /// refusal to read an unreadable message), so that it too is answered once.
+    pub fn keep_receipt(
+        &self,
+        platform: &str,
+        id: &str,
+        receipt: &Receipt,
+    ) -> Result<(), StoreError> {
+        self.store
+            .set_receipt(platform, id, Some(&receipt.encode()))
+    }
+
+    /// The receipt of `id` on `platform`, if one is kept.
+    pub fn receipt(&self, platform: &str, id: &str) -> Result<Option<Receipt>, StoreError> {
+        self.store
+            .receipt(platform, id)?
+            .map(|b| Receipt::decode(&b))
+            .transpose()
+    }
+
+    /// The receipts on `platform` whose messages are not all sent: `(id, receipt)`, oldest
+    /// first. Unreadable receipts are left out.
+    pub fn owed(&self, platform: &str) -> Result<Vec<(String, Receipt)>, StoreError> {
+        let mut owed: Vec<(String, Receipt)> = self
+            .store
+            .receipts(platform)?
+            .into_iter()
+            .filter_map(|(id, body)| Some((id, Receipt::decode(&body).ok()?)))
+            .filter(|(_, r)| !r.done)
+            .collect();
+        owed.sort_by(|a, b| a.1.at.cmp(&b.1.at).then_with(|| a.0.cmp(&b.0)));
+        Ok(owed)
+    }
+
+    /// Forgets the finished receipts on `platform` handled before `before` (seconds since the
+    /// Unix epoch); returns how many.
+    pub fn forget_receipts(&self, platform: &str, before: u64) -> Result<usize, StoreError> {
+        let mut forgotten = 0;
+        for (id, body) in self.store.receipts(platform)? {
+            let old = Receipt::decode(&body).map_or(true, |r| r.done && r.at < before);
+            if old {
+                self.store.set_receipt(platform, &id, None)?;
+                forgotten += 1;
+            }
+        }
+        Ok(forgotten)
+    }
+
+    /// Seconds since the Unix epoch, by the core's clock.
+    pub fn now(&self) -> u64 {
+        (self.clock)()
+    }
+}

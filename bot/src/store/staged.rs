@@ -1,0 +1,224 @@
+//! One request's writes, held back until the request is done: the core runs a command over a
+//! [`Staged`] store, which reads through to the real one and keeps the command's change to its
+//! channel's game; [`Staged::commit`] then stores that change together with the request's
+//! receipt in one atomic write. A command therefore changes the store once, and its replies
+//! (worded before the commit) are kept with the change that they announce.
+
+use std::sync::{Arc, Mutex};
+
+use super::{Change, ChannelKey, GameRecord, GameStore, Kept, StoreError};
+
+/// A store whose game writes wait for [`Staged::commit`]; everything else goes straight through.
+pub struct Staged {
+    inner: Arc<dyn GameStore>,
+    change: Mutex<Option<(ChannelKey, Change)>>,
+}
+
+impl Staged {
+    /// Writes over `inner`, held back.
+    pub fn over(inner: Arc<dyn GameStore>) -> Staged {
+        Staged {
+            inner,
+            change: Mutex::new(None),
+        }
+    }
+
+    fn held(&self) -> std::sync::MutexGuard<'_, Option<(ChannelKey, Change)>> {
+        self.change.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Whether a change is held.
+    pub fn changed(&self) -> bool {
+        self.held().is_some()
+    }
+
+    /// Stores the held change (if any) and `receipt` of a request on `platform` in one write
+    /// to the real store.
+    pub fn commit(&self, platform: &str, receipt: Option<Kept<'_>>) -> Result<(), StoreError> {
+        let held = self.held().take();
+        match (held, receipt) {
+            (Some((key, change)), receipt) => self.inner.commit(&key, Some(&change), receipt),
+            (None, Some((id, body))) => self.inner.set_receipt(platform, id, Some(body)),
+            (None, None) => Ok(()),
+        }
+    }
+
+    /// The live game of `key` as this request sees it: its own change, else the stored one.
+    fn current(&self, key: &ChannelKey) -> Result<Option<GameRecord>, StoreError> {
+        if let Some((k, change)) = self.held().as_ref()
+            && k == key
+        {
+            return Ok(match change {
+                Change::Create(r) | Change::Update { record: r, .. } => Some(r.clone()),
+                Change::Archive { .. } => None,
+            });
+        }
+        self.inner.load(key)
+    }
+
+    /// Holds `next` as the channel's change, on top of what this request already changed there.
+    fn stage(&self, key: &ChannelKey, next: Change) -> Result<(), StoreError> {
+        let mut held = self.held();
+        let merged = match held.take() {
+            None => next,
+            Some((k, _)) if k != *key => {
+                // One command changes one channel's game.
+                return Err(StoreError::Io(format!(
+                    "one command tried to change two games ({k} and {key})"
+                )));
+            }
+            Some((_, before)) => {
+                let created = matches!(before, Change::Create(_));
+                let base = match &before {
+                    Change::Update { expected, .. } => Some(*expected),
+                    _ => None,
+                };
+                match next {
+                    Change::Update { record, .. } if created => Change::Create(record),
+                    Change::Update { record, .. } => Change::Update {
+                        expected: base.unwrap_or_default(),
+                        record,
+                    },
+                    Change::Archive { record, .. } => Change::Archive {
+                        expected: base,
+                        record,
+                    },
+                    Change::Create(_) => return Err(StoreError::Exists),
+                }
+            }
+        };
+        *held = Some((key.clone(), merged));
+        Ok(())
+    }
+}
+
+impl GameStore for Staged {
+    fn next_id(&self) -> Result<String, StoreError> {
+        self.inner.next_id()
+    }
+
+    fn load(&self, key: &ChannelKey) -> Result<Option<GameRecord>, StoreError> {
+        self.current(key)
+    }
+
+    fn commit(
+        &self,
+        key: &ChannelKey,
+        change: Option<&Change>,
+        receipt: Option<Kept<'_>>,
+    ) -> Result<(), StoreError> {
+        if receipt.is_some() {
+            return Err(StoreError::Io(
+                "a receipt is kept when the request is committed".into(),
+            ));
+        }
+        let Some(change) = change else {
+            return Ok(());
+        };
+        // Checked now against what this request sees, so that the command answers a lost race
+        // at once; checked again by the real store when the request commits.
+        let current = self.current(key)?.map(|r| r.version);
+        match (change, current) {
+            (Change::Create(_), Some(_)) => return Err(StoreError::Exists),
+            (Change::Create(_), None) => {}
+            (Change::Update { expected, .. }, Some(v)) if v == *expected => {}
+            (Change::Archive { expected, .. }, v) if v == *expected => {}
+            _ => return Err(StoreError::Conflict),
+        }
+        self.stage(key, change.clone())
+    }
+
+    fn set_aside(&self, key: &ChannelKey) -> Result<(), StoreError> {
+        self.inner.set_aside(key)
+    }
+
+    fn games_of(&self, player_id: &str) -> Result<Vec<GameRecord>, StoreError> {
+        self.inner.games_of(player_id)
+    }
+
+    fn archived(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
+        self.inner.archived(id)
+    }
+
+    fn note(&self, key: &ChannelKey, name: &str) -> Result<Option<String>, StoreError> {
+        self.inner.note(key, name)
+    }
+
+    fn set_note(
+        &self,
+        key: &ChannelKey,
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<(), StoreError> {
+        self.inner.set_note(key, name, value)
+    }
+
+    fn receipt(&self, platform: &str, id: &str) -> Result<Option<String>, StoreError> {
+        self.inner.receipt(platform, id)
+    }
+
+    fn receipts(&self, platform: &str) -> Result<Vec<(String, String)>, StoreError> {
+        self.inner.receipts(platform)
+    }
+
+    fn set_receipt(&self, platform: &str, id: &str, body: Option<&str>) -> Result<(), StoreError> {
+        self.inner.set_receipt(platform, id, body)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::MemoryStore;
+    use super::super::tests::record;
+    use super::*;
+
+    #[test]
+    fn a_request_changes_the_store_once_when_it_commits() {
+        let real: Arc<dyn GameStore> = Arc::new(MemoryStore::default());
+        let key = ChannelKey::new("console", "general");
+        // A game created, then started, by one request is one creation of its last record.
+        let staged = Staged::over(Arc::clone(&real));
+        let mut r = record(&staged, "general");
+        r.version = 1;
+        staged.create(&key, &r).unwrap();
+        assert_eq!(staged.load(&key).unwrap(), Some(r.clone()));
+        assert_eq!(real.load(&key).unwrap(), None, "nothing is written yet");
+        let mut started = r.clone();
+        started.version = 2;
+        staged.update(&key, 1, &started).unwrap();
+        assert_eq!(staged.update(&key, 1, &started), Err(StoreError::Conflict));
+        staged.commit("console", Some(("ev1", "said"))).unwrap();
+        assert_eq!(real.load(&key).unwrap(), Some(started.clone()));
+        assert_eq!(
+            real.receipt("console", "ev1").unwrap().as_deref(),
+            Some("said")
+        );
+        // A change made from a version someone else has since replaced is refused at commit.
+        let staged = Staged::over(Arc::clone(&real));
+        let mut moved = started.clone();
+        moved.version = 3;
+        staged.update(&key, 2, &moved).unwrap();
+        let mut theirs = started.clone();
+        theirs.version = 3;
+        theirs.moves.push("a1".into());
+        real.update(&key, 2, &theirs).unwrap();
+        assert_eq!(
+            staged.commit("console", Some(("ev2", "said"))),
+            Err(StoreError::Conflict)
+        );
+        assert_eq!(real.load(&key).unwrap(), Some(theirs.clone()));
+        assert_eq!(real.receipt("console", "ev2").unwrap(), None);
+        // An update then an archive files the game from the version first read.
+        let staged = Staged::over(Arc::clone(&real));
+        let mut next = theirs.clone();
+        next.version = 4;
+        staged.update(&key, 3, &next).unwrap();
+        let mut done = next.clone();
+        done.version = 5;
+        staged.archive(&key, 4, &done).unwrap();
+        assert_eq!(staged.load(&key).unwrap(), None);
+        staged.commit("console", None).unwrap();
+        assert_eq!(real.load(&key).unwrap(), None);
+        assert_eq!(real.archived(&done.id).unwrap(), Some(done));
+    }
+}
