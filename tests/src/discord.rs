@@ -10,9 +10,14 @@
 //!
 //! The stand-in runs on its own thread and runtime, so a suite may block (wait for a child
 //! process, say) without stalling it. Every wait has a timeout and panics with what was seen.
+//! It refuses what Discord refuses (an empty or over-long message, too many buttons, a second
+//! response, a followup before any response…) with Discord's codes, so a suite fails where
+//! Discord would. [`bot`] runs `muster serve` against it.
 
+pub mod bot;
 mod fixtures;
 mod gateway;
+mod limits;
 mod objects;
 mod rest;
 mod routes;

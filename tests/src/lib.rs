@@ -3,6 +3,7 @@
 
 pub mod discord;
 pub mod matrix;
+pub mod proxy;
 pub mod synapse;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};

@@ -3,233 +3,27 @@
 //! as an HTTP interactions endpoint. Interactions are the complete payloads Discord sends; what
 //! the bot did is read back from the REST calls it made and the messages they left.
 
-use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
-use muster_tests::discord::{
-    self, Person, Recorded, StandIn, StoredMessage, autocomplete, button, command,
+use muster_tests::discord::bot::{
+    self, Bot, CHANNEL, GUILD, Mode, WAIT, button_ids, callback, ephemeral, interact, paths, press,
+    runtime, slash, text,
 };
-use muster_tests::{capture_stderr, data_dir, muster_binary};
-use serde_json::{Value, json};
+use muster_tests::discord::{self, Person, StandIn, StoredMessage, autocomplete};
+use muster_tests::{data_dir, muster_binary};
+use serde_json::json;
 
-const APP: u64 = 1_300_000_000_000_000_001;
-const GUILD: &str = "1300000000000000100";
-const CHANNEL: &str = "1300000000000000200";
-const WAIT: Duration = Duration::from_secs(20);
+const APP: u64 = bot::APP;
 const WHOLE_GAME: &str = include_str!("../../docs/examples/lanrick-whole-game.txt");
 
-/// The `muster serve` process under test.
-struct Bot {
-    child: Child,
-    log: Arc<Mutex<String>>,
-    endpoint: Option<String>,
-}
-
-impl Drop for Bot {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Bot {
-    fn log(&self) -> String {
-        self.log.lock().unwrap().clone()
-    }
-}
-
-#[derive(Clone, Copy, PartialEq)]
-enum Mode {
-    Gateway,
-    Http,
-}
-
+/// `muster serve` against `standin` (see [`bot::start`]).
 async fn start(
     standin: &StandIn,
     dir: &std::path::Path,
     mode: Mode,
     extra: &[(&str, &str)],
 ) -> Bot {
-    std::fs::create_dir_all(dir).unwrap();
-    let mut cmd = Command::new(muster_binary!());
-    cmd.arg("serve")
-        .current_dir(dir)
-        .env_remove("MUSTER_CONFIG")
-        .env("MUSTER_DATA_DIR", dir.join("data"))
-        .env("MUSTER_DISCORD_TOKEN", "test-token")
-        .env("MUSTER_DISCORD_APPLICATION_ID", APP.to_string())
-        .env("MUSTER_DISCORD_API_URL", standin.api_url())
-        .env("MUSTER_DISCORD_GUILD", GUILD)
-        .env("MUSTER_DISCORD_TIMINGS", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
-    if mode == Mode::Http {
-        cmd.env("MUSTER_DISCORD_MODE", "http")
-            .env("MUSTER_DISCORD_PUBLIC_KEY", discord::public_key_hex())
-            .env("MUSTER_DISCORD_LISTEN", "127.0.0.1:0");
-    }
-    for (k, v) in extra {
-        cmd.env(k, v);
-    }
-    let mut child = cmd.spawn().expect("muster serve starts");
-    let log = capture_stderr(&mut child);
-    let mut bot = Bot {
-        child,
-        log,
-        endpoint: None,
-    };
-    if mode == Mode::Http {
-        let deadline = std::time::Instant::now() + WAIT;
-        loop {
-            let log = bot.log();
-            if let Some(rest) = log.split("listening on ").nth(1) {
-                bot.endpoint = Some(rest.lines().next().unwrap().trim().to_string());
-                break;
-            }
-            assert!(
-                std::time::Instant::now() < deadline,
-                "the endpoint did not start:\n{log}"
-            );
-            assert!(
-                bot.child.try_wait().unwrap().is_none(),
-                "muster exited:\n{log}"
-            );
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    } else {
-        standin.wait_ready(WAIT).await;
-    }
-    bot
-}
-
-/// Delivers an interaction as the bot's mode receives it.
-async fn deliver(standin: &StandIn, bot: &Bot, interaction: Value) {
-    match &bot.endpoint {
-        None => standin.dispatch(interaction).await,
-        Some(url) => {
-            let (status, body) = standin.post_interaction(url, interaction).await;
-            assert_eq!(
-                status, 202,
-                "the endpoint answers through the callback: {body}"
-            );
-        }
-    }
-}
-
-/// Sends an interaction and returns the requests the bot made in answer: it has answered when
-/// it logs the interaction's timing (`MUSTER_DISCORD_TIMINGS`), after its last REST call.
-/// (poise answers autocompletion just after the log line, so that waits for the callback.)
-async fn interact(standin: &StandIn, bot: &Bot, interaction: Value) -> Vec<Recorded> {
-    let token = interaction["token"].as_str().unwrap().to_string();
-    let done = |log: &str| log.matches(" answered in ").count();
-    let before = done(&bot.log());
-    let mark = standin.mark();
-    deliver(standin, bot, interaction).await;
-    let deadline = std::time::Instant::now() + WAIT;
-    while done(&bot.log()) == before {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "no answer to {token}:\n{}",
-            bot.log()
-        );
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
-    standin
-        .wait_for_since(
-            mark,
-            &format!("the response to interaction {token}"),
-            |r| r.path.contains(&token) && r.callback_type() != Some(5),
-            WAIT,
-        )
-        .await;
-    standin.requests().split_off(mark)
-}
-
-async fn slash(
-    standin: &StandIn,
-    bot: &Bot,
-    who: &Person,
-    name: &str,
-    options: Value,
-) -> Vec<Recorded> {
-    interact(
-        standin,
-        bot,
-        command(name, options, who, CHANNEL, Some(GUILD)),
-    )
-    .await
-}
-
-async fn press(
-    standin: &StandIn,
-    bot: &Bot,
-    who: &Person,
-    id: &str,
-    on: &StoredMessage,
-) -> Vec<Recorded> {
-    interact(
-        standin,
-        bot,
-        button(id, on.clone(), who, CHANNEL, Some(GUILD)),
-    )
-    .await
-}
-
-/// The first message the bot answered with: the interaction response, or after a deferral the
-/// edit of the deferred response (or the followup replacing it).
-struct Answer {
-    data: Value,
-    files: Vec<(String, String, Vec<u8>)>,
-    kind: u64,
-}
-
-fn callback(requests: &[Recorded]) -> Answer {
-    let cb = requests
-        .iter()
-        .find(|r| r.callback_type().is_some())
-        .unwrap_or_else(|| panic!("no callback among {:?}", paths(requests)));
-    let kind = cb.callback_type().unwrap_or(0);
-    if kind != 5 {
-        return Answer {
-            data: cb.json["data"].clone(),
-            files: cb.files.clone(),
-            kind,
-        };
-    }
-    let next = requests
-        .iter()
-        .find(|r| {
-            r.is("PATCH", "/messages/@original")
-                || (r.method == "POST" && r.path.contains("/webhooks/"))
-        })
-        .unwrap_or_else(|| {
-            panic!(
-                "a deferred reply was never completed: {:?}",
-                paths(requests)
-            )
-        });
-    Answer {
-        data: next.json.clone(),
-        files: next.files.clone(),
-        kind,
-    }
-}
-
-fn paths(requests: &[Recorded]) -> Vec<String> {
-    requests
-        .iter()
-        .map(|r| format!("{} {}", r.method, r.path))
-        .collect()
-}
-
-fn ephemeral(a: &Answer) -> bool {
-    a.data["flags"].as_u64().unwrap_or(0) & 64 != 0
-}
-
-fn text(a: &Answer) -> String {
-    a.data["content"].as_str().unwrap_or("").to_string()
+    bot::start(standin, &muster_binary!(), dir, mode, extra).await
 }
 
 /// The newest public message in the channel with a board image.
@@ -259,16 +53,6 @@ fn to_move<'a>(standin: &StandIn, players: &'a [&'a Person]) -> Option<&'a Perso
         .iter()
         .copied()
         .find(|p| line.starts_with(&p.mention()))
-}
-
-fn button_ids(m: &StoredMessage) -> Vec<String> {
-    m.components
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
-        .filter_map(|b| b["custom_id"].as_str().map(str::to_string))
-        .collect()
 }
 
 fn record() -> Vec<&'static str> {
@@ -549,14 +333,6 @@ fn timings(log: &str) {
             p(1.0)
         );
     }
-}
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap()
 }
 
 #[test]

@@ -2,6 +2,7 @@
 
 use serde_json::{Value, json};
 
+use super::limits::{self, at};
 use super::objects::{self, error, snowflake};
 use super::state::{Attachment, Interaction, Message, State, or_empty};
 
@@ -82,6 +83,10 @@ pub(crate) fn route(state: &mut State, req: &Incoming) -> Answer {
             ))
         }
         ("GET", ["users", "@me"]) => ok(objects::current_user(&app)),
+        ("GET", ["users", id]) => match super::fixtures::known_person(id) {
+            Some(p) => ok(objects::user(&p.id, &p.name)),
+            None => (404, Some(error(10013, "Unknown User"))),
+        },
         ("PUT" | "GET", ["applications", a, "commands"]) if *a == app => {
             commands(state, &req.method, None, &req.json)
         }
@@ -102,6 +107,9 @@ pub(crate) fn route(state: &mut State, req: &Incoming) -> Answer {
         }
         ("POST", ["channels", channel, "messages"]) => {
             let mut m = new_message(channel, req, None);
+            if let Some(refused) = refusal(&req.json, req.files.len(), &[], &m) {
+                return refused;
+            }
             m.kind = if req.json["message_reference"].is_object() {
                 19
             } else {
@@ -212,9 +220,20 @@ fn callback(state: &mut State, id: &str, token: &str, req: &Incoming) -> Answer 
     }
     let ix = ix.clone();
     let data = &req.json["data"];
+    if kind == 8 {
+        let problems = limits::choices(data);
+        if !problems.is_empty() {
+            return limits::invalid(problems);
+        }
+    }
     let original = match kind {
         4 | 5 => {
             let mut m = new_message(&ix.channel_id, req, Some(&ix));
+            if kind == 4
+                && let Some(refused) = refusal(data, req.files.len(), &at(&["data"]), &m)
+            {
+                return refused;
+            }
             if kind == 5 {
                 m.content.clear();
                 m.components = json!([]);
@@ -234,7 +253,7 @@ fn callback(state: &mut State, id: &str, token: &str, req: &Incoming) -> Answer 
                 return unknown_message();
             }
             if kind == 7 {
-                let edited = edit(state, &on, data, &req.files);
+                let edited = edit_at(state, &on, data, &req.files, &at(&["data"]));
                 if edited.0 != 200 {
                     return edited;
                 }
@@ -260,11 +279,19 @@ fn webhook(state: &mut State, token: &str, rest: &[&str], req: &Incoming) -> Ans
     match (req.method.as_str(), rest) {
         ("POST", []) => {
             if ix.deferred {
-                // The first followup after a deferral edits the "thinking" message.
+                // The first followup after a deferral edits the "thinking" message; it is
+                // still checked as a new message.
+                let m = new_message(&ix.channel_id, req, Some(&ix));
+                if let Some(refused) = refusal(&req.json, req.files.len(), &[], &m) {
+                    return refused;
+                }
                 let original = ix.original.clone().expect("a deferral has a message");
                 return edit_original(state, token, &original, req);
             }
             let m = new_message(&ix.channel_id, req, Some(&ix));
+            if let Some(refused) = refusal(&req.json, req.files.len(), &[], &m) {
+                return refused;
+            }
             state.messages.push(m);
             ok(objects::message(
                 state,
@@ -313,10 +340,24 @@ fn webhook(state: &mut State, token: &str, rest: &[&str], req: &Incoming) -> Ans
 }
 
 fn edit_original(state: &mut State, token: &str, id: &str, req: &Incoming) -> Answer {
-    if let Some(ix) = state.interactions.get_mut(token) {
+    let edited = edit(state, id, &req.json, &req.files);
+    if edited.0 == 200
+        && let Some(ix) = state.interactions.get_mut(token)
+    {
         ix.deferred = false;
     }
-    edit(state, id, &req.json, &req.files)
+    edited
+}
+
+/// Discord's refusal of a message body found at `at` in the request, or of the message `made`
+/// from it, if it refuses them: fields out of bounds (50035), or nothing to show (50006).
+fn refusal(body: &Value, files: usize, at: &[String], made: &Message) -> Option<Answer> {
+    let problems = limits::message_fields(body, files, at);
+    if !problems.is_empty() {
+        return Some(limits::invalid(problems));
+    }
+    let files = made.attachments.len();
+    limits::empty(&made.content, &made.embeds, files, &made.components).then(limits::empty_message)
 }
 
 /// A new message in `channel` from the request's body (or, for a callback, its `data`).
@@ -356,15 +397,26 @@ fn new_message(channel: &str, req: &Incoming, from: Option<&Interaction>) -> Mes
 
 /// `PATCH` of message `id` with `body` and `files`.
 fn edit(state: &mut State, id: &str, body: &Value, files: &[FilePart]) -> Answer {
+    edit_at(state, id, body, files, &[])
+}
+
+/// As [`edit`], with the body at `at` in the request (for errors): refused, and the message
+/// left as it was, if a field is out of bounds or the edit would leave it showing nothing.
+fn edit_at(state: &mut State, id: &str, body: &Value, files: &[FilePart], at: &[String]) -> Answer {
     let Some(m) = state.find_message_mut(id) else {
         return unknown_message();
     };
-    let was_loading = m.flags & 128 != 0;
-    apply(m, body, files);
-    m.flags &= !128;
-    if !was_loading {
-        m.edited_timestamp = Some(objects::now());
+    let mut next = m.clone();
+    apply(&mut next, body, files);
+    if let Some(refused) = refusal(body, files.len(), at, &next) {
+        return refused;
     }
+    let was_loading = next.flags & 128 != 0;
+    next.flags &= !128;
+    if !was_loading {
+        next.edited_timestamp = Some(objects::now());
+    }
+    *m = next;
     let m = state.find_message(id).expect("just edited");
     ok(objects::message(state, m))
 }

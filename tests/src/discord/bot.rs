@@ -1,0 +1,313 @@
+//! The `muster serve` process under test against the stand-ins, and what the Discord suites do
+//! with it: deliver an interaction as its mode receives it (a gateway dispatch or a signed POST
+//! to its endpoint), wait for its answer, and read back what a user would see of it.
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::{Person, Recorded, StandIn, StoredMessage, button, command};
+use crate::capture_stderr;
+
+/// The application (and bot user) id the bot is configured with.
+pub const APP: u64 = 1_300_000_000_000_000_001;
+/// The server the commands are registered in.
+pub const GUILD: &str = "1300000000000000100";
+/// The channel the suites play in.
+pub const CHANNEL: &str = "1300000000000000200";
+/// How long any one wait may take.
+pub const WAIT: Duration = Duration::from_secs(20);
+/// Discord's longest message, in characters.
+pub const MAX_CONTENT: usize = super::limits::MAX_CONTENT;
+
+/// The `muster serve` process under test; killed when dropped.
+pub struct Bot {
+    child: Child,
+    log: Arc<Mutex<String>>,
+    /// The HTTP interactions endpoint, in HTTP mode.
+    pub endpoint: Option<String>,
+}
+
+impl Drop for Bot {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Bot {
+    /// What it has written to standard error so far.
+    pub fn log(&self) -> String {
+        self.log.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+/// How the bot receives interactions.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Mode {
+    /// A gateway connection.
+    Gateway,
+    /// An HTTP interactions endpoint.
+    Http,
+}
+
+/// Starts `binary` (`muster_binary!()`) as `muster serve` in `dir` against `standin`, in
+/// `mode`, with `extra` settings in its environment; returns once it listens (HTTP) or its
+/// gateway session is ready.
+pub async fn start(
+    standin: &StandIn,
+    binary: &Path,
+    dir: &Path,
+    mode: Mode,
+    extra: &[(&str, &str)],
+) -> Bot {
+    std::fs::create_dir_all(dir).expect("a data directory");
+    let mut cmd = Command::new(binary);
+    cmd.arg("serve")
+        .current_dir(dir)
+        .env_remove("MUSTER_CONFIG")
+        .env("MUSTER_DATA_DIR", dir.join("data"))
+        .env("MUSTER_DISCORD_TOKEN", "test-token")
+        .env("MUSTER_DISCORD_APPLICATION_ID", APP.to_string())
+        .env("MUSTER_DISCORD_API_URL", standin.api_url())
+        .env("MUSTER_DISCORD_GUILD", GUILD)
+        .env("MUSTER_DISCORD_TIMINGS", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    if mode == Mode::Http {
+        cmd.env("MUSTER_DISCORD_MODE", "http")
+            .env("MUSTER_DISCORD_PUBLIC_KEY", super::public_key_hex())
+            .env("MUSTER_DISCORD_LISTEN", "127.0.0.1:0");
+    }
+    for (k, v) in extra {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("muster serve starts");
+    let log = capture_stderr(&mut child);
+    let mut bot = Bot {
+        child,
+        log,
+        endpoint: None,
+    };
+    if mode == Mode::Http {
+        let deadline = std::time::Instant::now() + WAIT;
+        loop {
+            let log = bot.log();
+            if let Some(rest) = log.split("listening on ").nth(1) {
+                let url = rest.lines().next().unwrap_or_default().trim();
+                bot.endpoint = Some(url.to_string());
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the endpoint did not start:\n{log}"
+            );
+            let running = bot.child.try_wait().ok().flatten().is_none();
+            assert!(running, "muster exited:\n{log}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    } else {
+        standin.wait_ready(WAIT).await;
+    }
+    bot
+}
+
+/// Delivers an interaction as the bot's mode receives it.
+pub async fn deliver(standin: &StandIn, bot: &Bot, interaction: Value) {
+    match &bot.endpoint {
+        None => standin.dispatch(interaction).await,
+        Some(url) => {
+            let (status, body) = standin.post_interaction(url, interaction).await;
+            assert_eq!(
+                status, 202,
+                "the endpoint answers through the callback: {body}"
+            );
+        }
+    }
+}
+
+/// Sends an interaction and returns the requests the bot made in answer: it has answered when
+/// it logs the interaction's timing (`MUSTER_DISCORD_TIMINGS`), after its last REST call.
+/// (poise answers autocompletion just after the log line, so that waits for the callback.)
+/// Every one of those requests must have been accepted, as Discord would have to accept it.
+pub async fn interact(standin: &StandIn, bot: &Bot, interaction: Value) -> Vec<Recorded> {
+    let token = interaction["token"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let done = |log: &str| log.matches(" answered in ").count();
+    let before = done(&bot.log());
+    let mark = standin.mark();
+    deliver(standin, bot, interaction).await;
+    let deadline = std::time::Instant::now() + WAIT;
+    while done(&bot.log()) == before {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no answer to {token}:\n{}",
+            bot.log()
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    standin
+        .wait_for_since(
+            mark,
+            &format!("the response to interaction {token}"),
+            |r| r.path.contains(&token) && r.callback_type() != Some(5),
+            WAIT,
+        )
+        .await;
+    let requests = standin.requests().split_off(mark);
+    let refused: Vec<String> = requests
+        .iter()
+        .filter(|r| r.status >= 300)
+        .map(|r| format!("{} {} -> {}: {}", r.method, r.path, r.status, r.json))
+        .collect();
+    assert!(
+        refused.is_empty(),
+        "Discord would have refused these:\n{}\n{}",
+        refused.join("\n"),
+        bot.log()
+    );
+    requests
+}
+
+/// `/name` with `options` by `who` in the suites' channel.
+pub async fn slash(
+    standin: &StandIn,
+    bot: &Bot,
+    who: &Person,
+    name: &str,
+    options: Value,
+) -> Vec<Recorded> {
+    let interaction = command(name, options, who, CHANNEL, Some(GUILD));
+    interact(standin, bot, interaction).await
+}
+
+/// A click by `who` on the button `id` of message `on`.
+pub async fn press(
+    standin: &StandIn,
+    bot: &Bot,
+    who: &Person,
+    id: &str,
+    on: &StoredMessage,
+) -> Vec<Recorded> {
+    let interaction = button(id, on.clone(), who, CHANNEL, Some(GUILD));
+    interact(standin, bot, interaction).await
+}
+
+/// The first message the bot answered with: the interaction response, or after a deferral the
+/// edit of the deferred response (or the followup replacing it).
+pub struct Answer {
+    /// The message body sent.
+    pub data: Value,
+    /// Its files: part name, filename, bytes.
+    pub files: Vec<(String, String, Vec<u8>)>,
+    /// The callback's type (5: deferred first).
+    pub kind: u64,
+}
+
+/// The first message the bot answered with among `requests`.
+pub fn callback(requests: &[Recorded]) -> Answer {
+    let cb = requests
+        .iter()
+        .find(|r| r.callback_type().is_some())
+        .unwrap_or_else(|| panic!("no callback among {:?}", paths(requests)));
+    let kind = cb.callback_type().unwrap_or(0);
+    if kind != 5 {
+        return Answer {
+            data: cb.json["data"].clone(),
+            files: cb.files.clone(),
+            kind,
+        };
+    }
+    let next = requests
+        .iter()
+        .find(|r| {
+            r.is("PATCH", "/messages/@original")
+                || (r.method == "POST" && r.path.contains("/webhooks/"))
+        })
+        .unwrap_or_else(|| {
+            panic!(
+                "a deferred reply was never completed: {:?}",
+                paths(requests)
+            )
+        });
+    Answer {
+        data: next.json.clone(),
+        files: next.files.clone(),
+        kind,
+    }
+}
+
+/// `METHOD path` of each request.
+pub fn paths(requests: &[Recorded]) -> Vec<String> {
+    requests
+        .iter()
+        .map(|r| format!("{} {}", r.method, r.path))
+        .collect()
+}
+
+/// Whether only the user sees the answer.
+pub fn ephemeral(a: &Answer) -> bool {
+    a.data["flags"].as_u64().unwrap_or(0) & 64 != 0
+}
+
+/// The answer's text.
+pub fn text(a: &Answer) -> String {
+    a.data["content"].as_str().unwrap_or("").to_string()
+}
+
+/// The custom ids of a message's buttons, in order.
+pub fn button_ids(m: &StoredMessage) -> Vec<String> {
+    m.components
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
+        .filter_map(|b| b["custom_id"].as_str().map(str::to_string))
+        .collect()
+}
+
+/// The one message a user sees in answer to the interaction `token`, checked as Discord and the
+/// user see it: the interaction got exactly one callback (a deferral counts as the start of
+/// it), and exactly one message was left for it — not still "thinking…", not blank, within
+/// Discord's 2,000 characters.
+pub fn sole_message(standin: &StandIn, requests: &[Recorded], token: &str) -> StoredMessage {
+    let callbacks = requests
+        .iter()
+        .filter(|r| r.path.contains(token) && r.callback_type().is_some())
+        .count();
+    assert_eq!(callbacks, 1, "one callback: {:?}", paths(requests));
+    let mut left: Vec<StoredMessage> = standin
+        .messages()
+        .into_iter()
+        .filter(|m| m.interaction_token.as_deref() == Some(token))
+        .collect();
+    assert_eq!(
+        left.len(),
+        1,
+        "one message for the interaction: {left:#?}\n{:?}",
+        paths(requests)
+    );
+    let m = left.remove(0);
+    assert_eq!(m.flags & 128, 0, "still thinking: {m:?}");
+    assert!(
+        !m.content.trim().is_empty() || !m.attachments.is_empty(),
+        "a blank message: {m:?}"
+    );
+    assert!(m.content.chars().count() <= MAX_CONTENT, "{}", m.content);
+    m
+}
+
+/// A multi-threaded runtime with two workers, for a suite's test.
+pub fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime")
+}

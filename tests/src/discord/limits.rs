@@ -1,0 +1,219 @@
+//! What Discord refuses in a message or an interaction response, answered as Discord answers
+//! it: an empty message is 50006 "Cannot send an empty message"; a field out of bounds is
+//! 50035 "Invalid Form Body" with the field's path in `errors`. The routes check every message
+//! body they take (callbacks, followups, channel messages, edits) here, so that a suite fails
+//! where Discord would.
+
+use serde_json::{Map, Value, json};
+
+use super::objects::error;
+use super::routes::Answer;
+
+/// The longest message, in characters.
+pub(crate) const MAX_CONTENT: usize = 2000;
+/// The most action rows on a message.
+pub(crate) const MAX_ROWS: usize = 5;
+/// The most buttons in one action row (and a row holds at least one).
+pub(crate) const MAX_IN_ROW: usize = 5;
+/// The longest custom id of a component (and the shortest is one character).
+pub(crate) const MAX_CUSTOM_ID: usize = 100;
+/// The longest label of a button.
+pub(crate) const MAX_LABEL: usize = 80;
+/// The most choices in an autocomplete answer.
+pub(crate) const MAX_CHOICES: usize = 25;
+/// The longest name or value of a choice (and the shortest is one character).
+pub(crate) const MAX_CHOICE: usize = 100;
+/// The most files on a message.
+pub(crate) const MAX_FILES: usize = 10;
+
+/// One field Discord finds wrong: where it is in the body, and Discord's code and words.
+pub(crate) struct Problem {
+    path: Vec<String>,
+    code: &'static str,
+    message: String,
+}
+
+impl Problem {
+    fn new(at: &[String], key: impl ToString, code: &'static str, message: String) -> Problem {
+        let mut path = at.to_vec();
+        path.push(key.to_string());
+        Problem {
+            path,
+            code,
+            message,
+        }
+    }
+
+    fn too_long(at: &[String], key: impl ToString, max: usize) -> Problem {
+        let message = format!("Must be {max} or fewer in length.");
+        Problem::new(at, key, "BASE_TYPE_MAX_LENGTH", message)
+    }
+
+    fn bad_length(at: &[String], key: impl ToString, max: usize) -> Problem {
+        let message = format!("Must be between 1 and {max} in length.");
+        Problem::new(at, key, "BASE_TYPE_BAD_LENGTH", message)
+    }
+}
+
+/// 400 with code 50035, the problems nested by their paths as Discord nests them:
+/// `{"data": {"content": {"_errors": [{"code": …, "message": …}]}}}`.
+pub(crate) fn invalid(problems: Vec<Problem>) -> Answer {
+    let mut errors = Value::Object(Map::new());
+    for p in problems {
+        let mut at = &mut errors;
+        for key in &p.path {
+            at = at
+                .as_object_mut()
+                .expect("error paths hold objects")
+                .entry(key.clone())
+                .or_insert_with(|| Value::Object(Map::new()));
+        }
+        let list = at
+            .as_object_mut()
+            .expect("an object")
+            .entry("_errors")
+            .or_insert_with(|| json!([]));
+        if let Some(list) = list.as_array_mut() {
+            list.push(json!({ "code": p.code, "message": p.message }));
+        }
+    }
+    (
+        400,
+        Some(json!({ "code": 50035, "errors": errors, "message": "Invalid Form Body" })),
+    )
+}
+
+/// 400 with code 50006.
+pub(crate) fn empty_message() -> Answer {
+    (400, Some(error(50006, "Cannot send an empty message")))
+}
+
+/// The path of a body inside the request: `["data"]` for a callback's message.
+pub(crate) fn at(keys: &[&str]) -> Vec<String> {
+    keys.iter().map(|k| (*k).to_owned()).collect()
+}
+
+/// The problems with the fields of a message body (new or edited) found at `at`: its text, its
+/// components and how many files it carries.
+pub(crate) fn message_fields(body: &Value, files: usize, at: &[String]) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    if let Some(content) = body["content"].as_str()
+        && content.chars().count() > MAX_CONTENT
+    {
+        problems.push(Problem::too_long(at, "content", MAX_CONTENT));
+    }
+    if files > MAX_FILES {
+        problems.push(Problem::too_long(at, "attachments", MAX_FILES));
+    }
+    let Some(rows) = body["components"].as_array() else {
+        return problems;
+    };
+    let mut at = at.to_vec();
+    at.push("components".into());
+    if rows.len() > MAX_ROWS {
+        let (last, path) = at.split_last().expect("just pushed");
+        problems.push(Problem::too_long(path, last, MAX_ROWS));
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    for (r, row) in rows.iter().enumerate() {
+        let mut row_at = at.clone();
+        row_at.push(r.to_string());
+        let buttons = row["components"].as_array().map_or(&[][..], Vec::as_slice);
+        if buttons.is_empty() || buttons.len() > MAX_IN_ROW {
+            problems.push(Problem::bad_length(&row_at, "components", MAX_IN_ROW));
+        }
+        row_at.push("components".into());
+        for (b, button) in buttons.iter().enumerate() {
+            let mut button_at = row_at.clone();
+            button_at.push(b.to_string());
+            if let Some(label) = button["label"].as_str()
+                && label.chars().count() > MAX_LABEL
+            {
+                problems.push(Problem::too_long(&button_at, "label", MAX_LABEL));
+            }
+            // A link button (style 5) has a url instead of a custom id.
+            if button["style"] == 5 {
+                continue;
+            }
+            let id = button["custom_id"].as_str().unwrap_or_default();
+            let length = id.chars().count();
+            if length == 0 || length > MAX_CUSTOM_ID {
+                problems.push(Problem::bad_length(&button_at, "custom_id", MAX_CUSTOM_ID));
+            } else if seen.contains(&id) {
+                let why = "Component custom id cannot be duplicated".to_owned();
+                let code = "COMPONENT_CUSTOM_ID_DUPLICATED";
+                problems.push(Problem::new(&button_at, "custom_id", code, why));
+            }
+            seen.push(id);
+        }
+    }
+    problems
+}
+
+/// Whether a message with this text, these embeds, this many files and these components shows
+/// nothing at all (text of spaces only counts as none).
+pub(crate) fn empty(content: &str, embeds: &Value, files: usize, components: &Value) -> bool {
+    let none = |v: &Value| v.as_array().is_none_or(Vec::is_empty);
+    content.trim().is_empty() && none(embeds) && files == 0 && none(components)
+}
+
+/// The problems with an autocomplete answer's `data`: how many choices, and each one's name
+/// and value.
+pub(crate) fn choices(data: &Value) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let at = at(&["data"]);
+    let Some(choices) = data["choices"].as_array() else {
+        problems.push(Problem::new(
+            &at,
+            "choices",
+            "BASE_TYPE_REQUIRED",
+            "This field is required".to_owned(),
+        ));
+        return problems;
+    };
+    if choices.len() > MAX_CHOICES {
+        problems.push(Problem::too_long(&at, "choices", MAX_CHOICES));
+    }
+    for (i, choice) in choices.iter().enumerate() {
+        let choice_at = [at.clone(), vec!["choices".into(), i.to_string()]].concat();
+        for key in ["name", "value"] {
+            // A number value (for a number option) has no length.
+            if key == "value" && choice[key].is_number() {
+                continue;
+            }
+            let length = choice[key].as_str().map(|s| s.chars().count());
+            if length.is_none_or(|n| n == 0 || n > MAX_CHOICE) {
+                problems.push(Problem::bad_length(&choice_at, key, MAX_CHOICE));
+            }
+        }
+    }
+    problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn problems_nest_by_their_paths_as_discord_nests_them() {
+        let body = json!({
+            "content": "x".repeat(MAX_CONTENT + 1),
+            "components": [{ "type": 1, "components": [
+                { "type": 2, "style": 2, "custom_id": "a", "label": "A" },
+                { "type": 2, "style": 2, "custom_id": "a", "label": "B" },
+            ] }],
+        });
+        let (status, answer) = invalid(message_fields(&body, 0, &at(&["data"])));
+        let answer = answer.expect("a body");
+        assert_eq!((status, answer["code"].as_u64()), (400, Some(50035)));
+        let data = &answer["errors"]["data"];
+        assert_eq!(
+            data["content"]["_errors"][0]["code"],
+            "BASE_TYPE_MAX_LENGTH"
+        );
+        let duplicate = &data["components"]["0"]["components"]["1"]["custom_id"]["_errors"][0];
+        assert_eq!(duplicate["code"], "COMPONENT_CUSTOM_ID_DUPLICATED");
+        assert!(empty(" \n", &json!([]), 0, &Value::Null));
+        assert!(!empty("", &json!([]), 1, &Value::Null));
+    }
+}

@@ -1,0 +1,218 @@
+//! Muster on Discord at Discord's limits, end to end against the stand-ins (which refuse what
+//! Discord refuses), over the gateway and the HTTP endpoint: absurdly long option values, a
+//! button that is not Muster's, options the bot cannot read, and errors when answers are
+//! deferred. Each interaction must end in exactly one non-empty, valid response that only the
+//! right people see; a user never meets "This interaction failed".
+
+use muster_tests::discord::bot::{
+    self, Bot, CHANNEL, GUILD, MAX_CONTENT, Mode, button_ids, callback, interact, paths, runtime,
+    slash, sole_message,
+};
+use muster_tests::discord::{
+    Person, Recorded, StandIn, StoredMessage, autocomplete, button, command,
+};
+use muster_tests::{data_dir, muster_binary};
+use serde_json::{Value, json};
+
+async fn start(standin: &StandIn, name: &str, mode: Mode, extra: &[(&str, &str)]) -> Bot {
+    let dir = data_dir("discord-limits", &format!("{name}-{mode:?}"));
+    bot::start(standin, &muster_binary!(), &dir, mode, extra).await
+}
+
+/// The one message answering `interaction`, after checking it was the only response and that
+/// it was ephemeral (only the user sees it) from the first callback on: never a public
+/// "thinking…" first.
+async fn private_answer(standin: &StandIn, bot: &Bot, interaction: Value) -> StoredMessage {
+    let token = interaction["token"].as_str().expect("a token").to_string();
+    let out = interact(standin, bot, interaction).await;
+    let first = out
+        .iter()
+        .find(|r| r.callback_type().is_some())
+        .expect("a callback");
+    assert_eq!(
+        (first.callback_type(), first.json["data"]["flags"].as_u64()),
+        (Some(4), Some(64)),
+        "private from the first byte: {:?}",
+        paths(&out)
+    );
+    let m = sole_message(standin, &out, &token);
+    assert_eq!(m.flags & 64, 64, "{m:?}");
+    m
+}
+
+/// `/move` with `notation` by `who`.
+fn play(who: &Person, notation: &str) -> Value {
+    let options = json!([{"name": "notation", "type": 3, "value": notation}]);
+    command("move", options, who, CHANNEL, Some(GUILD))
+}
+
+/// `n` characters of move-like words, as a paste gone wrong might give.
+fn pasted(n: usize) -> String {
+    "c1-c3 d1-e2 ".chars().cycle().take(n).collect()
+}
+
+#[test]
+fn over_long_option_values_get_one_short_private_answer() {
+    runtime().block_on(async {
+        for mode in [Mode::Gateway, Mode::Http] {
+            let standin = StandIn::start(bot::APP).await;
+            let bot = start(&standin, "long", mode, &[]).await;
+            let ada = Person::new("ada");
+            // 4,000 characters, and 100 KB mixing multi-byte letters: refused, quoting an
+            // excerpt with an ellipsis, never the whole value.
+            let huge: String = "é1-ç3 ✓ ".chars().cycle().take(100 * 1024 / 2).collect();
+            for value in [pasted(4000), huge] {
+                let m = private_answer(&standin, &bot, play(&ada, &value)).await;
+                assert!(m.content.contains("too long"), "{mode:?}: {}", m.content);
+                assert!(m.content.contains('…'), "{}", m.content);
+                assert!(m.content.chars().count() < 400, "{}", m.content);
+            }
+            // Longer than any move, shorter than the longest command: still a short answer.
+            let m = private_answer(&standin, &bot, play(&ada, &pasted(150))).await;
+            let said = "no move of any game is longer than 100";
+            assert!(m.content.contains(said), "{}", m.content);
+            assert!(m.content.contains('…') && m.content.chars().count() < 400);
+            // Other free-text options.
+            for (name, option) in [("help", "command"), ("export", "id"), ("join", "seat")] {
+                let options = json!([{"name": option, "type": 3, "value": "x".repeat(4000)}]);
+                let asked = command(name, options, &ada, CHANNEL, Some(GUILD));
+                let m = private_answer(&standin, &bot, asked).await;
+                assert!(m.content.chars().count() < 400, "/{name}: {}", m.content);
+            }
+            // Suggestions for a 100 KB value: one answer Discord takes (at most 25 choices,
+            // each name and value 1 to 100 characters; the stand-in refuses anything else).
+            let options = json!([{"name": "notation", "type": 3, "value": pasted(100 * 1024), "focused": true}]);
+            let typed = autocomplete("move", options, &ada, CHANNEL, Some(GUILD));
+            let out = interact(&standin, &bot, typed).await;
+            let callbacks = out.iter().filter(|r| r.callback_type().is_some()).count();
+            assert_eq!(callbacks, 1, "{:?}", paths(&out));
+            let answer = callback(&out);
+            assert_eq!(answer.kind, 8);
+            let choices = answer.data["choices"].as_array().expect("choices");
+            assert!((1..=25).contains(&choices.len()), "{choices:?}");
+            let _ = std::fs::remove_dir_all(data_dir("discord-limits", &format!("long-{mode:?}")));
+        }
+    });
+}
+
+#[test]
+fn a_button_that_is_not_muster_s_is_answered_privately() {
+    runtime().block_on(async {
+        for mode in [Mode::Gateway, Mode::Http] {
+            let standin = StandIn::start(bot::APP).await;
+            let bot = start(&standin, "foreign", mode, &[]).await;
+            let ada = Person::new("ada");
+            let on = ("1300000000000000601", CHANNEL);
+            for id in ["poll:yes", "board", "MUSTER:board"] {
+                let pressed = button(id, on, &ada, CHANNEL, Some(GUILD));
+                let m = private_answer(&standin, &bot, pressed).await;
+                assert!(
+                    m.content.contains("no longer valid"),
+                    "{mode:?}: {}",
+                    m.content
+                );
+                assert!(m.content.contains("/board"), "{}", m.content);
+                assert!(button_ids(&m).is_empty(), "{m:?}");
+            }
+            // The message the button was on is left alone.
+            assert!(
+                !standin.requests().iter().any(|r| r.path.contains(on.0)),
+                "{:?}",
+                paths(&standin.requests())
+            );
+            let _ =
+                std::fs::remove_dir_all(data_dir("discord-limits", &format!("foreign-{mode:?}")));
+        }
+    });
+}
+
+#[test]
+fn commands_the_bot_cannot_read_are_answered_privately() {
+    runtime().block_on(async {
+        for mode in [Mode::Gateway, Mode::Http] {
+            let standin = StandIn::start(bot::APP).await;
+            let bot = start(&standin, "unreadable", mode, &[]).await;
+            let ada = Person::new("ada");
+            // A command registered once but gone now.
+            let gone = command("tournament", json!([]), &ada, CHANNEL, Some(GUILD));
+            let m = private_answer(&standin, &bot, gone).await;
+            assert!(
+                m.content.contains("not a Muster command"),
+                "{mode:?}: {}",
+                m.content
+            );
+            // A game number out of range, and one past what the option's type holds.
+            for game in [99, 100_000] {
+                let options = json!([{"name": "game", "type": 4, "value": game}]);
+                let asked = command("new", options, &ada, CHANNEL, Some(GUILD));
+                let m = private_answer(&standin, &bot, asked).await;
+                assert!(m.content.contains("/new"), "{mode:?} {game}: {}", m.content);
+            }
+            let _ = std::fs::remove_dir_all(data_dir(
+                "discord-limits",
+                &format!("unreadable-{mode:?}"),
+            ));
+        }
+    });
+}
+
+/// Whether `r` is the public deferral ("thinking…" seen by all) of an interaction.
+fn public_deferral(r: &Recorded) -> bool {
+    r.callback_type() == Some(5) && r.json["data"]["flags"].as_u64().unwrap_or(0) & 64 == 0
+}
+
+#[test]
+fn with_every_board_deferred_errors_stay_private_and_boards_complete() {
+    runtime().block_on(async {
+        for mode in [Mode::Gateway, Mode::Http] {
+            let standin = StandIn::start(bot::APP).await;
+            let extra = [("MUSTER_DISCORD_DEFER_AFTER_MS", "0")];
+            let bot = start(&standin, "deferred", mode, &extra).await;
+            let ada = Person::new("ada");
+            let (bruno, carol) = (Person::new("bruno"), Person::new("carol"));
+            let options = json!([
+                {"name": "game", "type": 4, "value": 0},
+                {"name": "opponent", "type": 6, "value": bruno.id},
+            ]);
+            slash(&standin, &bot, &ada, "new", options).await;
+            let challenge = standin
+                .messages()
+                .into_iter()
+                .rev()
+                .find(|m| m.content.contains("challenges you"))
+                .expect("the challenge");
+            // Someone else's click: refused privately at once, never after a public
+            // "thinking…".
+            let pressed = button("muster:accept", &challenge, &carol, CHANNEL, Some(GUILD));
+            let m = private_answer(&standin, &bot, pressed).await;
+            assert!(!m.content.trim().is_empty());
+            // The accepted challenge shows the board, drawn after a public "thinking…" that
+            // it replaces; so does /board.
+            let pressed = button("muster:accept", &challenge, &bruno, CHANNEL, Some(GUILD));
+            let asked = command("board", Value::Null, &carol, CHANNEL, Some(GUILD));
+            for interaction in [pressed, asked] {
+                let token = interaction["token"].as_str().expect("a token").to_string();
+                let out = interact(&standin, &bot, interaction).await;
+                assert!(
+                    out.iter().any(public_deferral),
+                    "{mode:?}: {:?}",
+                    paths(&out)
+                );
+                let board = sole_message(&standin, &out, &token);
+                assert_eq!(board.flags, 0, "public: {board:?}");
+                let png =
+                    |(n, b): &(String, Vec<u8>)| n.ends_with(".png") && b.starts_with(b"\x89PNG");
+                assert!(board.attachments.iter().any(png), "{board:?}");
+            }
+            // Errors in the game: private from the first byte.
+            let m = private_answer(&standin, &bot, play(&carol, "c1-c3")).await;
+            assert!(!m.content.trim().is_empty());
+            let m = private_answer(&standin, &bot, play(&ada, &pasted(4000))).await;
+            assert!(m.content.contains("too long") && m.content.chars().count() <= MAX_CONTENT);
+            let resign = command("resign", Value::Null, &carol, CHANNEL, Some(GUILD));
+            private_answer(&standin, &bot, resign).await;
+            let _ =
+                std::fs::remove_dir_all(data_dir("discord-limits", &format!("deferred-{mode:?}")));
+        }
+    });
+}
