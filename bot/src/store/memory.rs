@@ -134,6 +134,25 @@ impl GameStore for MemoryStore {
         Ok(())
     }
 
+    fn swap_note(
+        &self,
+        key: &ChannelKey,
+        name: &str,
+        expected: Option<&str>,
+        value: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        let mut inner = self.lock();
+        let k = (key.clone(), name.to_string());
+        if inner.notes.get(&k).map(String::as_str) != expected {
+            return Ok(false);
+        }
+        match value {
+            Some(v) => inner.notes.insert(k, v.to_string()),
+            None => inner.notes.remove(&k),
+        };
+        Ok(true)
+    }
+
     fn receipt(&self, platform: &str, id: &str) -> Result<Option<String>, StoreError> {
         let k = (platform.to_string(), id.to_string());
         Ok(self.lock().receipts.get(&k).cloned())

@@ -163,6 +163,15 @@ pub trait GameStore: Send + Sync {
     /// Sets (or with `None` clears) a channel's note; durable on return.
     fn set_note(&self, key: &ChannelKey, name: &str, value: Option<&str>)
     -> Result<(), StoreError>;
+    /// Sets (or with `None` clears) a channel's note if it is still `expected` (`None`: no
+    /// note), in one atomic step; durable on return. `Ok(false)` if the note had changed.
+    fn swap_note(
+        &self,
+        key: &ChannelKey,
+        name: &str,
+        expected: Option<&str>,
+        value: Option<&str>,
+    ) -> Result<bool, StoreError>;
     /// The receipt kept for the request `id` on `platform` (see [`GameStore::commit`]).
     fn receipt(&self, platform: &str, id: &str) -> Result<Option<String>, StoreError>;
     /// Every receipt kept on `platform`: `(id, body)`, in no particular order.
@@ -248,6 +257,22 @@ mod tests {
         assert_eq!(store.note(&key, "board").unwrap().as_deref(), Some("123"));
         assert_eq!(store.note(&key, "other").unwrap(), None);
         store.set_note(&key, "board", None).unwrap();
+        assert_eq!(store.note(&key, "board").unwrap(), None);
+        // A note changed only from the value it was read at.
+        assert!(store.swap_note(&key, "board", None, Some("7")).unwrap());
+        assert!(!store.swap_note(&key, "board", None, Some("8")).unwrap());
+        assert!(
+            !store
+                .swap_note(&key, "board", Some("6"), Some("8"))
+                .unwrap()
+        );
+        assert_eq!(store.note(&key, "board").unwrap().as_deref(), Some("7"));
+        assert!(
+            store
+                .swap_note(&key, "board", Some("7"), Some("8"))
+                .unwrap()
+        );
+        assert!(store.swap_note(&key, "board", Some("8"), None).unwrap());
         assert_eq!(store.note(&key, "board").unwrap(), None);
         assert_eq!(store.note(&other, "board").unwrap().as_deref(), Some("456"));
         // A commit stores its change and its receipt together, or neither.

@@ -212,6 +212,28 @@ impl GameStore for SledStore {
         self.flush()
     }
 
+    fn swap_note(
+        &self,
+        key: &ChannelKey,
+        name: &str,
+        expected: Option<&str>,
+        value: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        let swapped = self
+            .notes
+            .compare_and_swap(
+                note_key(key, name),
+                expected.map(str::as_bytes),
+                value.map(str::as_bytes),
+            )
+            .map_err(io)?;
+        if swapped.is_err() {
+            return Ok(false);
+        }
+        self.flush()?;
+        Ok(true)
+    }
+
     fn receipt(&self, platform: &str, id: &str) -> Result<Option<String>, StoreError> {
         let value = self.receipts.get(receipt_key(platform, id)).map_err(io)?;
         Ok(value.map(|v| String::from_utf8_lossy(&v).into_owned()))

@@ -153,6 +153,16 @@ impl GameStore for Staged {
         self.inner.set_note(key, name, value)
     }
 
+    fn swap_note(
+        &self,
+        key: &ChannelKey,
+        name: &str,
+        expected: Option<&str>,
+        value: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        self.inner.swap_note(key, name, expected, value)
+    }
+
     fn receipt(&self, platform: &str, id: &str) -> Result<Option<String>, StoreError> {
         self.inner.receipt(platform, id)
     }
