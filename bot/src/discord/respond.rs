@@ -504,7 +504,9 @@ async fn tell(shared: &Shared, http: &Http, target: &Target<'_>, text: String) {
 }
 
 /// Takes the buttons off the channel's previous message with buttons, and remembers `message`
-/// if it has some.
+/// if it has some. The note changes by compare-and-swap, so of two boards posted at once in a
+/// channel the newer (by Discord's message id, which grows with time) keeps its buttons and
+/// the other loses them, whichever finishes first.
 async fn newest_buttons(
     shared: &Shared,
     http: &Http,
@@ -514,24 +516,44 @@ async fn newest_buttons(
 ) {
     let key = ChannelKey::new(PLATFORM, channel.to_string());
     let store = shared.core.store();
-    let previous = store.note(&key, BUTTONS_NOTE).ok().flatten();
-    if let Some(prev) = previous.as_deref().and_then(parse_note)
-        && prev != (channel, message)
-    {
-        clear_buttons(http, prev.0, prev.1).await;
-    }
     let value = has_buttons.then(|| format!("{channel}/{message}"));
-    if let Err(e) = store.set_note(&key, BUTTONS_NOTE, value.as_deref()) {
-        eprintln!("discord: cannot remember the board message: {e}");
+    loop {
+        let noted = match store.note(&key, BUTTONS_NOTE) {
+            Ok(n) => n,
+            Err(e) => {
+                eprintln!("discord: cannot read the board message of {channel}: {e}");
+                return;
+            }
+        };
+        let previous = noted.as_deref().and_then(parse_note);
+        if previous.is_some_and(|p| p.1 > message) {
+            // A newer board holds the buttons: this one gives its own up.
+            if has_buttons {
+                clear_buttons(http, channel, message).await;
+            }
+            return;
+        }
+        match store.swap_note(&key, BUTTONS_NOTE, noted.as_deref(), value.as_deref()) {
+            Ok(true) => {
+                if let Some(prev) = previous.filter(|p| *p != (channel, message)) {
+                    clear_buttons(http, prev.0, prev.1).await;
+                }
+                return;
+            }
+            // Another board changed the note meanwhile: look again.
+            Ok(false) => {}
+            Err(e) => {
+                eprintln!("discord: cannot remember the board message: {e}");
+                return;
+            }
+        }
     }
 }
 
 fn parse_note(note: &str) -> Option<(ChannelId, MessageId)> {
     let (c, m) = note.split_once('/')?;
-    Some((
-        ChannelId::new(c.parse().ok()?),
-        MessageId::new(m.parse().ok()?),
-    ))
+    let id = |s: &str| s.parse::<u64>().ok().filter(|&n| n != 0);
+    Some((ChannelId::new(id(c)?), MessageId::new(id(m)?)))
 }
 
 async fn clear_buttons(http: &Http, channel: ChannelId, message: MessageId) {
@@ -644,7 +666,12 @@ pub async fn component(shared: &Shared, http: &Http, interaction: &ComponentInte
             clear_buttons(http, pressed.0, pressed.1).await;
         } else if after == Some(pressed) {
             clear_buttons(http, pressed.0, pressed.1).await;
-            let _ = shared.core.store().set_note(&key, BUTTONS_NOTE, None);
+            let noted = format!("{}/{}", pressed.0, pressed.1);
+            // Forgotten only if no newer board has taken the note meanwhile.
+            let _ = shared
+                .core
+                .store()
+                .swap_note(&key, BUTTONS_NOTE, Some(&noted), None);
         }
     }
     log_time("button", command, started);
