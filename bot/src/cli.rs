@@ -189,7 +189,8 @@ fn serve(args: &[String], err: &mut dyn Write) -> u8 {
 }
 
 /// Runs every configured adapter; returns when one fails, or when the process is asked to
-/// stop (the Matrix adapter finishes the batch it is handling first).
+/// stop and every adapter has stopped (each finishes what it is answering first: the Matrix
+/// adapter its batch, the Discord adapter its interactions, closing its gateway connection).
 async fn serve_chats(
     store: std::sync::Arc<dyn crate::store::GameStore>,
     settings: muster_config::Settings,
@@ -203,21 +204,32 @@ async fn serve_chats(
     let discord = async {
         match discord {
             Some(d) => crate::discord::serve(store.clone(), d).await,
-            None => std::future::pending().await,
+            None => {
+                crate::signals::shutdown().await;
+                Ok(())
+            }
         }
     };
     let matrix = async {
         match matrix {
             Some(m) => crate::matrix::serve(store.clone(), &data_dir, &prefix, m).await,
             None => {
-                crate::matrix::shutdown().await;
+                crate::signals::shutdown().await;
                 Ok(())
             }
         }
     };
+    let (mut discord, mut matrix) = (std::pin::pin!(discord), std::pin::pin!(matrix));
+    // The first to end: a failure ends the process; a stop waits for the other adapter.
     tokio::select! {
-        r = discord => r,
-        r = matrix => r,
+        r = &mut discord => {
+            r?;
+            matrix.await
+        }
+        r = &mut matrix => {
+            r?;
+            discord.await
+        }
     }
 }
 

@@ -22,4 +22,5 @@ pub mod core;
 pub mod discord;
 pub mod machine;
 pub mod matrix;
+pub mod signals;
 pub mod store;

@@ -1,6 +1,8 @@
 //! The slash commands: one per command word of the core's language, declared with poise (which
-//! registers them and, in gateway mode, dispatches them), and the translation of an
-//! interaction's options back into the core's text command, shared by both transports.
+//! gives their registration, options and autocompletion flags), and the translation of an
+//! interaction's options back into the core's text command, shared by both transports. Both
+//! transports hand interactions to [`super::dispatch`] themselves; a command's poise body
+//! answers the same way, for a poise framework that would run them.
 
 use std::sync::Arc;
 

@@ -23,6 +23,8 @@ use crate::core::words::excerpt;
 
 /// The largest body accepted.
 const MAX_BODY: usize = 1 << 20;
+/// How long a stopping process waits for the interactions it is answering.
+pub const STOP_WITHIN: Duration = Duration::from_secs(10);
 /// How far a request's timestamp may be from now (replays older than this are refused).
 pub const MAX_AGE: Duration = Duration::from_secs(5 * 60);
 
@@ -109,16 +111,8 @@ impl Endpoint {
         let shared = self.shared.clone();
         match interaction {
             Interaction::Ping(_) => Ok(json("{\"type\":1}")),
-            Interaction::Command(c) => {
-                super::respond::command(&shared, &http, &c).await;
-                Ok(status(StatusCode::ACCEPTED, ""))
-            }
-            Interaction::Autocomplete(c) => {
-                super::respond::autocomplete(&shared, &http, &c).await;
-                Ok(status(StatusCode::ACCEPTED, ""))
-            }
-            Interaction::Component(c) => {
-                super::respond::component(&shared, &http, &c).await;
+            Interaction::Command(_) | Interaction::Autocomplete(_) | Interaction::Component(_) => {
+                super::dispatch(&shared, &http, &interaction).await;
                 Ok(status(StatusCode::ACCEPTED, ""))
             }
             _ => Ok(status(
@@ -149,8 +143,18 @@ pub async fn run(shared: Arc<Shared>) -> Result<(), String> {
         http,
         verifier,
     });
+    let mut stop = std::pin::pin!(crate::signals::shutdown());
     loop {
-        let (stream, _) = match listener.accept().await {
+        let accepted = tokio::select! {
+            a = listener.accept() => a,
+            () = &mut stop => {
+                // No new request; the interactions being answered are finished first.
+                endpoint.shared.drained(STOP_WITHIN).await;
+                eprintln!("discord: stopping");
+                return Ok(());
+            }
+        };
+        let (stream, _) = match accepted {
             Ok(s) => s,
             Err(e) => {
                 eprintln!("discord: accepting a connection failed: {e}");

@@ -1,20 +1,23 @@
 //! The Discord adapter. Two transports deliver the same interactions: a gateway connection
-//! (poise on serenity, [`gateway`]) or an HTTP interactions endpoint ([`endpoint`]), chosen by
-//! `discord.mode`. Both translate an interaction into a [`Request`] ([`commands`]), run it
-//! through the same [`Core`], and map its replies to the same REST calls ([`respond`]). Nothing
-//! here knows a game's rules or words a reply: the core does.
+//! ([`gateway`]) or an HTTP interactions endpoint ([`endpoint`]), chosen by `discord.mode`.
+//! Both hand each interaction, once, to [`dispatch`]: it is translated into a [`Request`]
+//! ([`commands`]), run through the same [`Core`], and its replies become the same REST calls
+//! ([`respond`]). The slash commands are defined with poise ([`commands`]), which gives their
+//! registration; serenity gives the REST client and the model. Nothing here knows a game's
+//! rules or words a reply: the core does.
 
 pub mod commands;
 pub mod endpoint;
 pub mod gateway;
 pub mod respond;
 
-use std::sync::Arc;
-use std::time::Duration;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use muster_config::Discord;
 use poise::serenity_prelude as serenity;
-use serenity::{GuildId, Http, HttpBuilder, Member, Permissions, User as DiscordUser};
+use serenity::{GuildId, Http, HttpBuilder, Interaction, Member, Permissions, User as DiscordUser};
 
 use crate::core::{Core, GameId, Policy, User};
 use crate::store::GameStore;
@@ -32,7 +35,15 @@ pub struct Shared {
     pub defs: Vec<commands::Def>,
     /// How long the core may take before the reply is deferred.
     pub defer_after: Duration,
+    /// The interactions handled, by id, and when.
+    handled: Mutex<HashMap<u64, Instant>>,
+    /// How many interactions are being answered now.
+    in_flight: tokio::sync::watch::Sender<usize>,
 }
+
+/// How long an interaction's id is remembered: its token's lifetime, after which Discord
+/// accepts no answer to it anyway.
+pub const REMEMBERED: Duration = Duration::from_secs(15 * 60);
 
 impl Shared {
     /// The shared state over `store`.
@@ -43,9 +54,57 @@ impl Shared {
             defs: commands::defs(&commands::all()),
             settings,
             defer_after,
+            handled: Mutex::new(HashMap::new()),
+            in_flight: tokio::sync::watch::Sender::new(0),
         }
     }
 
+    /// Whether the interaction `id` arrives for the first time (a copy delivered again, as
+    /// after a gateway resume, is not). Ids are remembered for [`REMEMBERED`].
+    pub fn first_time(&self, id: u64, now: Instant) -> bool {
+        let mut handled = self.handled.lock().unwrap_or_else(|p| p.into_inner());
+        if handled.len() >= 1024 && handled.len().is_power_of_two() {
+            handled.retain(|_, at| now.saturating_duration_since(*at) < REMEMBERED);
+        }
+        match handled.get(&id) {
+            Some(at) if now.saturating_duration_since(*at) < REMEMBERED => false,
+            _ => {
+                handled.insert(id, now);
+                true
+            }
+        }
+    }
+
+    /// Waits until no interaction is being answered, at most `limit`.
+    pub async fn drained(&self, limit: Duration) {
+        let mut watch = self.in_flight.subscribe();
+        let _ = tokio::time::timeout(limit, watch.wait_for(|n| *n == 0)).await;
+    }
+}
+
+/// Answers one interaction (not a PING), unless it was handled before: a command, its
+/// autocompletion, or a button.
+pub async fn dispatch(shared: &Shared, http: &Http, interaction: &Interaction) {
+    let id = match interaction {
+        Interaction::Command(c) | Interaction::Autocomplete(c) => c.id.get(),
+        Interaction::Component(c) => c.id.get(),
+        _ => return,
+    };
+    if !shared.first_time(id, Instant::now()) {
+        eprintln!("discord: interaction {id} arrived again; it is answered once");
+        return;
+    }
+    shared.in_flight.send_modify(|n| *n += 1);
+    match interaction {
+        Interaction::Command(c) => respond::command(shared, http, c).await,
+        Interaction::Autocomplete(c) => respond::autocomplete(shared, http, c).await,
+        Interaction::Component(c) => respond::component(shared, http, c).await,
+        _ => {}
+    }
+    shared.in_flight.send_modify(|n| *n -= 1);
+}
+
+impl Shared {
     /// What the server allows this member: its games, and whether he is an organiser (one of
     /// the configured users or roles, or anyone who may manage the server).
     pub fn policy(

@@ -170,7 +170,7 @@ async fn run(shared: Arc<Shared>) -> Result<(), String> {
     }
     owed(&shared).await?;
     eprintln!("muster: Matrix: listening as {who}");
-    let mut stop = std::pin::pin!(shutdown());
+    let mut stop = std::pin::pin!(crate::signals::shutdown());
     let mut tidied = 0;
     loop {
         let response = tokio::select! {
@@ -269,27 +269,5 @@ async fn sync_retrying(client: &Client, token: Option<String>) -> SyncResponse {
                 pause = (pause * 2).min(Duration::from_secs(10));
             }
         }
-    }
-}
-
-/// Completes when the process is asked to stop (Ctrl-C or SIGTERM).
-pub async fn shutdown() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {}
-        () = term => {}
     }
 }
