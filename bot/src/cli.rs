@@ -13,9 +13,10 @@ Usage:
   muster                             open the console: a local chat in this terminal
   muster serve                       serve the configured chats (Discord, Matrix); `muster`
                                      alone does this when either is configured
-  muster console [--data DIR] [--script FILE]
+  muster console [--data DIR] [--script FILE] [--clock manual --start TIME]
                                      the console; with a script (- for standard input),
-                                     lines `<user> <channel> <message>`
+                                     lines `<user> <channel> <message>`; on a manual clock
+                                     starting at TIME (RFC 3339), `~ +36h` lines move it
   muster replay --game <id> [FILE]   play a game record, print the result as JSON
   muster moves --game <id> [FILE]    play a record, print the legal moves as JSON
   muster analyse --game croquet [FILE]
@@ -88,9 +89,20 @@ fn console(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
     };
     let mut data = settings.data_dir.clone();
     let mut script = None;
+    let (mut manual, mut start) = (false, None);
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
+            "--clock" => match it.next().map(String::as_str) {
+                Some("manual") => manual = true,
+                Some("system") => manual = false,
+                _ => return fail_usage(err, "console", "--clock is `manual` or `system`"),
+            },
+            "--start" => match it.next().map(|t| crate::clock::parse_rfc3339(t)) {
+                Some(Ok(t)) => start = Some(t),
+                Some(Err(why)) => return fail_usage(err, "console", &format!("--start: {why}")),
+                None => return fail_usage(err, "console", "--start needs a time (RFC 3339)"),
+            },
             "--data" => match it.next() {
                 Some(d) => data = d.into(),
                 None => return fail_usage(err, "console", "--data needs a directory"),
@@ -102,6 +114,9 @@ fn console(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
             other => return fail_usage(err, "console", &format!("unexpected argument '{other}'")),
         }
     }
+    if start.is_some() && !manual {
+        return fail_usage(err, "console", "--start sets a manual clock: add --clock manual");
+    }
     let store = match crate::store::SledStore::open(&data.join("store")) {
         Ok(s) => s,
         Err(e) => {
@@ -111,8 +126,15 @@ fn console(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
     };
     // Croquet's perfect-play table takes under a second to build: build it while people type.
     std::thread::spawn(|| muster_rules::croquet::solve::table().len());
-    let core = crate::core::Core::new(std::sync::Arc::new(store), &settings.prefix);
-    let mut console = crate::console::Console::new(core, &data);
+    let store = std::sync::Arc::new(store);
+    let mut console = if manual {
+        let now = start.unwrap_or_else(|| crate::clock::Clock::now(&crate::clock::SystemClock));
+        let clock = std::sync::Arc::new(crate::clock::ManualClock::starting_at(now));
+        let core = crate::core::Core::with_clock(store, &settings.prefix, clock.clone());
+        crate::console::Console::with_manual_clock(core, &data, clock)
+    } else {
+        crate::console::Console::new(crate::core::Core::new(store, &settings.prefix), &data)
+    };
     let result = match script {
         Some(path) if path == "-" => console.run_script(&mut std::io::BufReader::new(stdin), out),
         Some(path) => match std::fs::File::open(&path) {

@@ -5,11 +5,17 @@
 //! With a script, each line that is not blank and not a `#` comment is
 //! `<user> <channel> <message>`, handled in order as that user in that channel. Every reply is
 //! printed prefixed with its channel: `[general] …`, private replies as
-//! `[general] (to alice) …`, images as `[general] board: <path>`.
+//! `[general] (to alice) …`, images as `[general] board: <path>`. With a manual clock
+//! (`muster console --clock manual --start <RFC 3339>`), a line `~ +36h` moves the clock forward
+//! by a duration and `~ <RFC 3339>` sets it to a later time; the new time is printed as
+//! `[clock] <RFC 3339>`.
 
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
+use std::sync::Arc;
+
+use crate::clock::{Clock, ManualClock, parse_duration, parse_rfc3339, rfc3339};
 use crate::core::{Core, Reply, User, command};
 
 /// The console's platform name in requests and the store.
@@ -21,6 +27,8 @@ pub struct Console {
     data: PathBuf,
     /// Whether to print text boards (interactive use).
     pub text_boards: bool,
+    /// The clock that `~` lines move, when the core runs on a manual one.
+    manual: Option<Arc<ManualClock>>,
 }
 
 fn safe(name: &str) -> String {
@@ -42,7 +50,34 @@ impl Console {
             core,
             data: data.to_path_buf(),
             text_boards: false,
+            manual: None,
         }
+    }
+
+    /// A console whose core runs on the manual clock `clock`, which scripts move.
+    pub fn with_manual_clock(core: Core, data: &Path, clock: Arc<ManualClock>) -> Console {
+        Console {
+            manual: Some(clock),
+            ..Console::new(core, data)
+        }
+    }
+
+    /// A `~` line: moves the manual clock (`+36h`) or sets it (`<RFC 3339>`); the new time, or
+    /// why not.
+    fn move_clock(&self, to: &str) -> Result<u64, String> {
+        let Some(clock) = &self.manual else {
+            return Err(
+                "`~` moves the clock only when the console runs on a manual clock: start it with \
+                 --clock manual --start <RFC 3339>"
+                    .into(),
+            );
+        };
+        let to = to.trim();
+        if let Some(by) = to.strip_prefix('+') {
+            return Ok(clock.advance(parse_duration(by)?));
+        }
+        clock.set(parse_rfc3339(to)?)?;
+        Ok(clock.now())
     }
 
     /// Handles one message from `user` in `channel`, printing the replies to `out`.
@@ -153,6 +188,14 @@ impl Console {
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
+            if let Some(to) = line.strip_prefix('~') {
+                match self.move_clock(to) {
+                    Ok(now) => writeln!(out, "[clock] {}", rfc3339(now))?,
+                    Err(why) => writeln!(out, "[script] line {n}: {why}; skipped")?,
+                }
+                out.flush()?;
+                continue;
+            }
             let mut parts = line.splitn(3, char::is_whitespace);
             match (parts.next(), parts.next(), parts.next()) {
                 (Some(user), Some(channel), Some(message)) if !message.trim().is_empty() => {
@@ -160,8 +203,7 @@ impl Console {
                 }
                 _ => writeln!(
                     out,
-                    "[script] line {}: expected `<user> <channel> <message>`, skipped",
-                    n + 1
+                    "[script] line {n}: expected `<user> <channel> <message>`, skipped"
                 )?,
             }
             out.flush()?;

@@ -17,6 +17,7 @@
 //! ```
 
 pub mod cli;
+pub mod clock;
 pub mod console;
 pub mod core;
 pub mod discord;

@@ -261,3 +261,85 @@ fn lanrick1880_in_the_console() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_manual_clock_dates_the_record_and_moves_only_by_the_script() {
+    let dir = data_dir("clock");
+    let script = "alice general new lanrick @bob\n\
+                  ~ +2h\n\
+                  bob general accept\n\
+                  alice general move b1\n\
+                  ~ +1d12h\n\
+                  ~ 2020-01-01T00:00:00Z\n\
+                  ~ soon\n\
+                  bob general resign\n\
+                  ~ 2026-12-01T00:00:00Z\n\
+                  alice general export\n";
+    let data = dir.to_string_lossy().into_owned();
+    let run = muster(
+        &[
+            "console",
+            "--data",
+            &data,
+            "--clock",
+            "manual",
+            "--start",
+            "2026-11-25T09:30:00Z",
+            "--script",
+            "-",
+        ],
+        script,
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = run.stdout;
+    assert!(out.contains("[clock] 2026-11-25T11:30:00Z\n"), "{out}");
+    assert!(out.contains("[clock] 2026-11-26T23:30:00Z\n"), "{out}");
+    // The clock never goes back, and a bad time says what to write.
+    assert!(
+        out.contains("[script] line 6: the clock only goes forward"),
+        "{out}"
+    );
+    assert!(
+        out.contains("[script] line 7: `soon` is not an RFC 3339 time"),
+        "{out}"
+    );
+    // Play began at the acceptance; the game ended at the resignation, on the script's clock.
+    let header: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("[general] | # "))
+        .collect();
+    assert_eq!(
+        header,
+        vec![
+            "Game: Lanrick (Third Edition, 1881) (g0)",
+            "White: alice",
+            "Black: bob",
+            "Clock: none",
+            "Started: 2026-11-25T11:30:00Z",
+            "Ended: 2026-11-26T23:30:00Z",
+            "Result: 1-0",
+            "Termination: resignation",
+            "Replay: muster replay --game lanrick FILE",
+        ],
+        "{out}"
+    );
+    // The record, header and all, replays.
+    let record: String = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("[general] | "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let replayed = muster(&["replay", "--game", "lanrick"], &record);
+    assert_eq!(replayed.code, 0, "{}", replayed.stdout);
+    assert_eq!(replayed.json()["applied"], 1);
+    // Without a manual clock, a `~` line is refused and names the flag.
+    let plain = console(&data_dir("no-clock"), "~ +1h\n");
+    assert!(plain.contains("--clock manual"), "{plain}");
+    let misuse = muster(&["console", "--start", "2026-11-25T09:30:00Z"], "");
+    assert_eq!(misuse.code, 2, "{}", misuse.stderr);
+    assert!(
+        misuse.stderr.contains("--clock manual"),
+        "{}",
+        misuse.stderr
+    );
+}

@@ -110,7 +110,8 @@ pub(super) fn save(
 ) -> Result<GameRecord, Replies> {
     let expected = record.version;
     record.version += 1;
-    record.updated = (core.clock)();
+    record.updated = core.clock.now();
+    record.time_moves(record.updated);
     let result = if record.status == Status::Finished {
         core.store.archive(key, expected, &record)
     } else {
@@ -294,7 +295,7 @@ fn new(
         Ok(i) => i,
         Err(e) => return private(format!("The game store is not available ({e}).")),
     };
-    let now = (core.clock)();
+    let now = core.clock.now();
     let record = GameRecord {
         schema: SCHEMA,
         id: id_text,
@@ -303,10 +304,12 @@ fn new(
         channel: key.channel.clone(),
         created: now,
         updated: now,
+        started: None,
         version: 1,
         seats,
         status: Status::Open,
         moves: Vec::new(),
+        times: Vec::new(),
         ending: None,
         draw_offer: None,
         takeback: None,
@@ -391,6 +394,7 @@ fn start_if_ready(
     let before = record.moves.len();
     if ready {
         record.status = Status::Active;
+        record.started = Some(core.clock.now());
         bot_events = bot_turns(&mut record, &mut game);
     }
     let record = match save(core, key, record) {

@@ -18,6 +18,7 @@ use std::sync::Arc;
 use muster_rules::{AnyGame, Seat};
 use serde::{Deserialize, Serialize};
 
+use crate::clock::{Clock, SystemClock};
 use crate::store::{ChannelKey, GameRecord, GameStore, Staged, StoreError};
 
 pub use board::{Board, Drawn};
@@ -148,23 +149,21 @@ impl Reply {
 pub struct Core {
     store: Arc<dyn GameStore>,
     prefix: String,
-    clock: fn() -> u64,
-}
-
-fn now() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0)
+    clock: Arc<dyn Clock>,
 }
 
 impl Core {
-    /// A core over `store`, with `prefix` for text commands (`!`).
+    /// A core over `store`, with `prefix` for text commands (`!`), on the system's clock.
     pub fn new(store: Arc<dyn GameStore>, prefix: &str) -> Core {
+        Core::with_clock(store, prefix, Arc::new(SystemClock))
+    }
+
+    /// A core over `store`, with `prefix` for text commands, reading the time from `clock`.
+    pub fn with_clock(store: Arc<dyn GameStore>, prefix: &str, clock: Arc<dyn Clock>) -> Core {
         Core {
             store,
             prefix: prefix.to_string(),
-            clock: now,
+            clock,
         }
     }
 
@@ -236,7 +235,7 @@ impl Core {
         Core {
             store: Arc::clone(&self.store),
             prefix: prefix.to_string(),
-            clock: self.clock,
+            clock: Arc::clone(&self.clock),
         }
     }
 
@@ -256,9 +255,9 @@ impl Core {
         let scratch = Core {
             store: Arc::clone(&staged) as Arc<dyn GameStore>,
             prefix: self.prefix.clone(),
-            clock: self.clock,
+            clock: Arc::clone(&self.clock),
         };
-        let receipt = Receipt::new(req, place, (self.clock)(), &scratch.decide(req));
+        let receipt = Receipt::new(req, place, self.clock.now(), &scratch.decide(req));
         let body = id.map(|_| receipt.encode());
         let changed = staged.changed();
         match staged.commit(&req.platform, id.zip(body.as_deref())) {

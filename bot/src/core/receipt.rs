@@ -139,6 +139,6 @@ impl Core {
 
     /// Seconds since the Unix epoch, by the core's clock.
     pub fn now(&self) -> u64 {
-        (self.clock)()
+        self.clock.now()
     }
 }

@@ -195,6 +195,7 @@ mod tests {
             channel: channel.into(),
             created: 1,
             updated: 1,
+            started: None,
             version: 1,
             seats: vec![
                 SeatEntry {
@@ -216,6 +217,7 @@ mod tests {
             ],
             status: Status::Active,
             moves: vec![],
+            times: Vec::new(),
             ending: None,
             draw_offer: None,
             takeback: None,

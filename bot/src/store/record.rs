@@ -7,8 +7,10 @@ use serde_json::Value;
 
 use muster_rules::{AnyEvent, AnyGame, GameId, Outcome, Seat};
 
+use crate::clock::rfc3339;
+
 /// The record layout written by this version of Muster.
-pub const SCHEMA: u32 = 1;
+pub const SCHEMA: u32 = 2;
 
 /// A person (or the bot) at the table.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -75,6 +77,10 @@ pub struct GameRecord {
     pub created: u64,
     /// Seconds since the Unix epoch of the last change.
     pub updated: u64,
+    /// Seconds since the Unix epoch when play began (every seat taken and accepted), once it
+    /// has.
+    #[serde(default)]
+    pub started: Option<u64>,
     /// Incremented by every write; the compare-and-swap token.
     pub version: u64,
     /// The table, in turn order.
@@ -83,6 +89,10 @@ pub struct GameRecord {
     pub status: Status,
     /// Every decision, in notation: the truth from which the game is rebuilt.
     pub moves: Vec<String>,
+    /// When each decision was stored, in seconds since the Unix epoch (one per move; kept in
+    /// step with `moves` on every write, see [`GameRecord::time_moves`]).
+    #[serde(default)]
+    pub times: Vec<u64>,
     /// How it ended, beyond the moves.
     pub ending: Option<Ending>,
     /// The seat that offered a draw, while the offer stands.
@@ -101,6 +111,24 @@ impl GameRecord {
         self.game
             .parse()
             .map_err(|e: muster_rules::UnknownGame| ReplayError(e.to_string()))
+    }
+
+    /// Keeps `times` in step with `moves`: moves taken back lose their times, and moves not
+    /// yet timed are timed `now`.
+    pub fn time_moves(&mut self, now: u64) {
+        self.times.truncate(self.moves.len());
+        self.times.resize(self.moves.len(), now);
+    }
+
+    /// How the game ended, as the record's header says it (`normal`, `resignation`,
+    /// `agreement`, `aborted`), or `None` while it runs.
+    pub fn termination(&self) -> Option<&'static str> {
+        match self.ending? {
+            Ending::Rules => Some("normal"),
+            Ending::Resigned { .. } => Some("resignation"),
+            Ending::DrawAgreed => Some("agreement"),
+            Ending::Aborted => Some("aborted"),
+        }
     }
 
     /// Rebuilds the game from the moves (and the ending, for resignations and agreed draws).
@@ -166,7 +194,31 @@ impl GameRecord {
         ids
     }
 
-    /// A short result for lists: `white`, `black`, `draw`, `aborted`, or `-` while playing.
+    /// The result as a record's header gives it: `1-0`, `0-1` or `1/2-1/2` for two sides (the
+    /// first seat's side first), the winning pair (`S+N`, `W+E`) in Lanko, `*` while the game
+    /// runs or when it was aborted.
+    pub fn result_code(&self, game: &AnyGame) -> String {
+        if self.ending == Some(Ending::Aborted) {
+            return "*".into();
+        }
+        let table = game.table();
+        match game.outcome() {
+            None => "*".into(),
+            Some(Outcome::Draw { .. }) => "1/2-1/2".into(),
+            Some(Outcome::Winner { team, .. }) if table.len() > 2 => table
+                .all()
+                .filter(|s| table.team_of(*s) == team)
+                .map(|s| table.seat_name(s).to_uppercase())
+                .collect::<Vec<_>>()
+                .join("+"),
+            Some(Outcome::Winner { team, .. }) => {
+                let first = Seat::new(0).map(|s| table.team_of(s));
+                if first == Some(team) { "1-0" } else { "0-1" }.into()
+            }
+        }
+    }
+
+    /// A short result for lists: `white won`, `drawn`, `aborted`, or `-` while playing.
     pub fn result_word(&self, game: &AnyGame) -> String {
         if self.ending == Some(Ending::Aborted) {
             return "aborted".into();
@@ -180,15 +232,26 @@ impl GameRecord {
 
     /// The record as replayable text for `muster replay` (`export`).
     pub fn export(&self, game: &AnyGame) -> String {
-        let mut out = format!("# Muster game {} — {}\n", self.id, game.id().title());
+        let table = game.table();
+        let mut out = format!("# Game: {} ({})\n", game.id().title(), self.id);
         for (i, seat) in self.seats.iter().enumerate() {
             let name = seat.player.as_ref().map_or("(open)", |p| p.name.as_str());
-            let seat_name = Seat::new(i).map_or("?", |s| game.table().seat_name(s));
-            out.push_str(&format!("# {seat_name}: {name}\n"));
+            let seat_name = Seat::new(i).map_or("?", |s| table.seat_name(s));
+            out.push_str(&format!("# {}: {name}\n", header_name(seat_name)));
         }
-        out.push_str(&format!("# result: {}\n", self.result_word(game)));
+        out.push_str("# Clock: none\n");
+        if let Some(started) = self.started {
+            out.push_str(&format!("# Started: {}\n", rfc3339(started)));
+        }
+        if self.status == Status::Finished {
+            out.push_str(&format!("# Ended: {}\n", rfc3339(self.updated)));
+        }
+        out.push_str(&format!("# Result: {}\n", self.result_code(game)));
+        if let Some(t) = self.termination() {
+            out.push_str(&format!("# Termination: {t}\n"));
+        }
         out.push_str(&format!(
-            "# replay: muster replay --game {} FILE\n",
+            "# Replay: muster replay --game {} FILE\n",
             self.game
         ));
         for m in &self.moves {
@@ -203,6 +266,17 @@ impl GameRecord {
     }
 }
 
+/// A seat's name as a header key: `White`, `Black`; Lanko's `S`, `W`, `N`, `E`.
+fn header_name(seat: &str) -> String {
+    if seat.len() == 1 {
+        return seat.to_uppercase();
+    }
+    let mut chars = seat.chars();
+    chars.next().map_or(String::new(), |c| {
+        c.to_uppercase().chain(chars).collect::<String>()
+    })
+}
+
 /// Brings a stored record of any earlier layout up to [`SCHEMA`]. Each step upgrades one
 /// version; a record newer than this program is refused rather than guessed at.
 pub fn migrate(mut value: Value) -> Result<Value, String> {
@@ -215,8 +289,23 @@ pub fn migrate(mut value: Value) -> Result<Value, String> {
             "the record was written by a newer Muster (schema {schema}, this one reads up to {SCHEMA})"
         ));
     }
-    // Schema 1 is the first layout. A later layout adds a step here:
-    // if schema == 1 { …transform value…; value["schema"] = 2.into(); }
+    // Schema 2 keeps when each move was made. A schema-1 record did not: its moves are taken
+    // as made at its last change, the latest time they can have been.
+    if schema == 1
+        && let Some(map) = value.as_object_mut()
+    {
+        let updated = map.get("updated").cloned().unwrap_or(Value::from(0));
+        let count = map
+            .get("moves")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
+        map.insert("times".into(), Value::Array(vec![updated; count]));
+        // Play began no earlier than the game was made: the best a schema-1 record can say.
+        if map.get("status").and_then(Value::as_str) != Some("open") {
+            let created = map.get("created").cloned().unwrap_or(Value::from(0));
+            map.insert("started".into(), created);
+        }
+    }
     if let Some(map) = value.as_object_mut() {
         map.insert("schema".into(), SCHEMA.into());
     }
@@ -249,10 +338,12 @@ mod tests {
             channel: "general".into(),
             created: 1,
             updated: 1,
+            started: None,
             version: 1,
             seats: vec![SeatEntry::default(), SeatEntry::default()],
             status: Status::Active,
             moves: vec!["a1".into(), "h8".into()],
+            times: vec![1, 1],
             ending: None,
             draw_offer: None,
             takeback: None,
@@ -287,5 +378,78 @@ mod tests {
         let mut bad = record();
         bad.moves.push("z9".into());
         assert!(bad.rebuild().unwrap_err().0.contains("move 3"));
+    }
+
+    #[test]
+    fn a_schema_1_record_gets_its_moves_timed_at_its_last_change() {
+        let mut v: Value = serde_json::from_slice(&encode(&record())).unwrap();
+        v["schema"] = 1.into();
+        v["updated"] = 500.into();
+        v.as_object_mut().unwrap().remove("times");
+        let back = decode(&serde_json::to_vec(&v).unwrap()).unwrap();
+        assert_eq!(back.schema, SCHEMA);
+        assert_eq!(back.times, vec![500, 500]);
+        assert_eq!(back.started, Some(back.created));
+        // Times follow the moves at each write: a move taken back loses its time, new ones
+        // are timed then.
+        let mut r = back;
+        r.moves.pop();
+        r.time_moves(700);
+        assert_eq!(r.times, vec![500]);
+        r.moves.push("h7".into());
+        r.moves.push("b1".into());
+        r.time_moves(900);
+        assert_eq!(r.times, vec![500, 900, 900]);
+    }
+
+    #[test]
+    fn the_export_header_names_the_game_players_times_result_and_termination() {
+        let mut r = record();
+        r.seats = vec![
+            SeatEntry {
+                player: Some(Player {
+                    id: "a".into(),
+                    name: "alice".into(),
+                }),
+                accepted: true,
+                hand: None,
+            },
+            SeatEntry {
+                player: Some(Player {
+                    id: "b".into(),
+                    name: "bob".into(),
+                }),
+                accepted: true,
+                hand: None,
+            },
+        ];
+        r.started = Some(1_795_000_000);
+        let game = r.rebuild().unwrap();
+        let running = r.export(&game);
+        let header: Vec<&str> = running.lines().take_while(|l| l.starts_with('#')).collect();
+        assert_eq!(
+            header,
+            vec![
+                "# Game: Lanrick (Third Edition, 1881) (g1)",
+                "# White: alice",
+                "# Black: bob",
+                "# Clock: none",
+                "# Started: 2026-11-18T11:06:40Z",
+                "# Result: *",
+                "# Replay: muster replay --game lanrick FILE",
+            ]
+        );
+        // Black resigns: White wins, and the record says when and how it ended.
+        r.status = Status::Finished;
+        r.ending = Some(Ending::Resigned { seat: 1 });
+        r.updated = 1_795_086_400;
+        let game = r.rebuild().unwrap();
+        let done = r.export(&game);
+        assert!(done.contains("# Ended: 2026-11-19T11:06:40Z\n"), "{done}");
+        assert!(
+            done.contains("# Result: 1-0\n# Termination: resignation\n"),
+            "{done}"
+        );
+        assert!(done.ends_with("a1\nh8\n"), "{done}");
     }
 }
