@@ -385,8 +385,15 @@ pub async fn deliver(shared: &Shared, event: &str, mut receipt: Receipt) -> bool
         keep(shared, event, &receipt);
         return false;
     };
-    let sender = ctx.sender.to_string();
-    let plan = plan(receipt.replies.clone(), (&sender, &ctx.name));
+    // The boards are drawn here, off the async threads.
+    let (replies, sender, name) = (
+        receipt.replies.clone(),
+        ctx.sender.to_string(),
+        ctx.name.clone(),
+    );
+    let plan = tokio::task::spawn_blocking(move || plan(replies, (&sender, &name)))
+        .await
+        .unwrap_or_default();
     for (i, out) in plan.iter().enumerate().skip(receipt.sent) {
         let txn = transaction(event, i);
         let started = std::time::Instant::now();
