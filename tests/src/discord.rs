@@ -8,6 +8,15 @@
 //! it made ([`StandIn::requests`], [`StandIn::wait_for`]) and the messages those requests left
 //! ([`StandIn::message`]), as Discord would show them.
 //!
+//! The gateway keeps sessions as Discord's does: READY's `resume_gateway_url` is a second
+//! address ([`StandIn::resume_url`]), a session keeps its numbered dispatches while no
+//! connection delivers them, and RESUME replays what it missed. A suite can make the gateway
+//! misbehave as Discord's may ([`StandIn::reconnect`], [`StandIn::invalidate_session`],
+//! [`StandIn::stall`], [`StandIn::reset`], [`StandIn::close_connection`],
+//! [`StandIn::revoke_token`], [`StandIn::dispatch_twice`]) and read back every connection and
+//! handshake ([`StandIn::gateway_connections`], [`StandIn::handshakes`]); it can hold the bot's
+//! callbacks to keep interactions in flight ([`StandIn::hold_callbacks`]).
+//!
 //! The stand-in runs on its own thread and runtime, so a suite may block (wait for a child
 //! process, say) without stalling it. Every wait has a timeout and panics with what was seen.
 //! It refuses what Discord refuses (an empty or over-long message, too many buttons, a second
@@ -30,7 +39,7 @@ pub use fixtures::{
     OnMessage, Person, autocomplete, button, command, fixture, owner, ping, post_signed,
     post_with_signature, public_key_hex, sign,
 };
-pub use state::{Recorded, StoredMessage};
+pub use state::{Ending, GatewayConnection, Handshake, Listener, Outcome, Recorded, StoredMessage};
 
 use state::{Interaction, State};
 
@@ -53,7 +62,8 @@ impl Shared {
     }
 }
 
-/// Discord's REST API and gateway, standing in on two free 127.0.0.1 ports.
+/// Discord's REST API and gateway, standing in on free 127.0.0.1 ports (the gateway on two: one
+/// to start sessions, one to resume them).
 pub struct StandIn {
     shared: Arc<Shared>,
     api_url: String,
@@ -66,12 +76,13 @@ impl StandIn {
     /// application (and bot user) `application_id`.
     pub async fn start(application_id: u64) -> StandIn {
         let bind = || std::net::TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
-        let (api, gateway) = (bind(), bind());
+        let (api, gateway, resume) = (bind(), bind(), bind());
         let port = |l: &std::net::TcpListener| l.local_addr().expect("local address").port();
         let api_url = format!("http://127.0.0.1:{}", port(&api));
         let gateway_url = format!("ws://127.0.0.1:{}", port(&gateway));
+        let resume_url = format!("ws://127.0.0.1:{}", port(&resume));
         let shared = Arc::new(Shared {
-            state: Mutex::new(State::new(application_id, gateway_url)),
+            state: Mutex::new(State::new(application_id, gateway_url, resume_url)),
             changed: tokio::sync::Notify::new(),
         });
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
@@ -84,17 +95,17 @@ impl StandIn {
                     .build()
                     .expect("a runtime for the stand-in");
                 runtime.block_on(async move {
-                    for listener in [&api, &gateway] {
-                        listener
-                            .set_nonblocking(true)
-                            .expect("non-blocking listener");
-                    }
-                    let api = tokio::net::TcpListener::from_std(api).expect("REST listener");
-                    let gateway = tokio::net::TcpListener::from_std(gateway).expect("gateway");
+                    let listen = |l: std::net::TcpListener| {
+                        l.set_nonblocking(true).expect("non-blocking listener");
+                        tokio::net::TcpListener::from_std(l).expect("a listener")
+                    };
+                    let (api, gateway, resume) = (listen(api), listen(gateway), listen(resume));
+                    let shared = &for_thread;
                     tokio::select! {
                         _ = stopped => {},
-                        () = rest::serve(api, Arc::clone(&for_thread)) => {},
-                        () = gateway::serve(gateway, for_thread) => {},
+                        () = rest::serve(api, Arc::clone(shared)) => {},
+                        () = gateway::serve(gateway, Listener::Main, Arc::clone(shared)) => {},
+                        () = gateway::serve(resume, Listener::Resume, Arc::clone(shared)) => {},
                     }
                 });
             })
@@ -167,10 +178,11 @@ impl StandIn {
         })
     }
 
-    /// Waits until a gateway client has IDENTIFYed and been sent READY, and is still connected.
+    /// Waits until a gateway client has IDENTIFYed and been sent READY, and the newest session
+    /// still valid is delivered through an open connection.
     pub async fn wait_ready(&self, timeout: Duration) {
         let ready = self
-            .wait_until(timeout, |state| state.newest_ready().map(|_| ()))
+            .wait_until(timeout, |state| state.live_connection().map(|_| ()))
             .await;
         if ready.is_none() {
             panic!(
@@ -183,11 +195,11 @@ impl StandIn {
     }
 
     /// Waits until `count` gateway sessions in all have IDENTIFYed (a restarted bot makes a
-    /// second) and the newest is still connected.
+    /// second) and the newest valid one is connected.
     pub async fn wait_connections(&self, count: usize, timeout: Duration) {
         let done = self
             .wait_until(timeout, |state| {
-                (state.identified >= count && state.newest_ready().is_some()).then_some(())
+                (state.identified >= count && state.live_connection().is_some()).then_some(())
             })
             .await;
         if done.is_none() {
@@ -198,7 +210,7 @@ impl StandIn {
         }
     }
 
-    /// How many gateway sessions have IDENTIFYed so far.
+    /// How many gateway sessions have IDENTIFYed (and got READY) so far.
     pub fn connections(&self) -> usize {
         self.shared.lock().identified
     }
@@ -208,25 +220,13 @@ impl StandIn {
         self.shared.lock().identifies.clone()
     }
 
-    /// Sends `{"op":0,"t":"INTERACTION_CREATE","s":n,"d":interaction}` to the newest connected
-    /// gateway client (waiting up to 10 s for one). The application id is set to the stand-in's, and
-    /// the interaction is remembered (as by [`Self::expect_interaction`]) so that its responses
-    /// land in its channel.
-    pub async fn dispatch(&self, mut interaction: serde_json::Value) {
-        fixtures::retarget(&mut interaction, &self.application_id().to_string());
-        self.expect_interaction(&interaction);
-        self.wait_ready(Duration::from_secs(10)).await;
-        let mut state = self.shared.lock();
-        let Some(session) = state.newest_ready_mut() else {
-            panic!("the gateway client went away before an interaction could be dispatched");
-        };
-        session.seq += 1;
-        let frame = serde_json::json!({
-            "op": 0, "t": "INTERACTION_CREATE", "s": session.seq, "d": interaction,
-        });
-        if session.outgoing.send(frame.to_string()).is_err() {
-            panic!("the gateway client went away before an interaction could be dispatched");
-        }
+    /// Sends `{"op":0,"t":"INTERACTION_CREATE","s":n,"d":interaction}` to the current gateway
+    /// session (the newest still valid, waiting up to 10 s for one): through its connection,
+    /// or kept for a RESUME if it has none or that one is stalled. The application id is set
+    /// to the stand-in's, and the interaction is remembered (as by [`Self::expect_interaction`])
+    /// so that its responses land in its channel.
+    pub async fn dispatch(&self, interaction: serde_json::Value) {
+        self.dispatch_times(interaction, 1).await;
     }
 
     /// Remembers an interaction delivered some other way (an HTTP POST to the bot's endpoint):
@@ -267,6 +267,32 @@ impl StandIn {
             rest::take_inline(&self.shared, &interaction, &content_type, &answer);
         }
         (status, String::from_utf8_lossy(&answer).into_owned())
+    }
+
+    /// Holds every interaction callback (`POST /interactions/{id}/{token}/callback`) that
+    /// arrives from now on unanswered, until [`Self::release_callbacks`]: the interaction is
+    /// then in flight in the bot.
+    pub fn hold_callbacks(&self) {
+        self.shared.lock().hold_callbacks = true;
+    }
+
+    /// Answers the held callbacks, and the later ones at once.
+    pub fn release_callbacks(&self) {
+        self.shared.lock().hold_callbacks = false;
+        self.shared.notify();
+    }
+
+    /// Waits up to `timeout` until `count` callbacks are held.
+    pub async fn wait_held_callbacks(&self, count: usize, timeout: Duration) {
+        let held = self
+            .wait_until(timeout, |state| (state.held >= count).then_some(()))
+            .await;
+        if held.is_none() {
+            panic!(
+                "timed out after {timeout:?} waiting for {count} held callbacks; requests seen:\n{}",
+                self.shared.lock().describe_requests()
+            );
+        }
     }
 
     /// A message created by an interaction response, a followup or a channel message, as it is

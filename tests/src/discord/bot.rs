@@ -43,6 +43,41 @@ impl Bot {
     pub fn log(&self) -> String {
         self.log.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
+
+    /// Asks it to stop as a service manager does: SIGTERM.
+    pub fn terminate(&self) {
+        let status = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(
+            status.success(),
+            "SIGTERM could not be sent:\n{}",
+            self.log()
+        );
+    }
+
+    /// Whether it is still running.
+    pub fn running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Its exit status, once it has exited, waiting up to `timeout`; panics with its log if it
+    /// is still running then.
+    pub async fn exit_status(&mut self, timeout: Duration) -> std::process::ExitStatus {
+        let deadline = std::time::Instant::now() + timeout;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("the child's status") {
+                return status;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "muster did not exit within {timeout:?}:\n{}",
+                self.log()
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
 }
 
 /// How the bot receives interactions.

@@ -57,6 +57,9 @@ async fn handle(shared: &Shared, req: Request<Body>) -> Response<Full<Bytes>> {
         files,
     };
     let query = parts.uri.query().unwrap_or_default().to_owned();
+    if incoming.method == "POST" && incoming.path.ends_with("/callback") {
+        hold(shared).await;
+    }
     let (status, answer) = answer_and_record(shared, incoming, query, content_type);
     let mut response = Response::builder().status(status);
     let body = match answer {
@@ -67,6 +70,32 @@ async fn handle(shared: &Shared, req: Request<Body>) -> Response<Full<Bytes>> {
         None => Bytes::new(),
     };
     response.body(Full::new(body)).expect("a valid response")
+}
+
+/// Waits while interaction callbacks are held ([`StandIn::hold_callbacks`]), counted as held.
+pub(crate) async fn hold(shared: &Shared) {
+    let mut counted = false;
+    loop {
+        let changed = shared.changed.notified();
+        tokio::pin!(changed);
+        changed.as_mut().enable();
+        {
+            let mut state = shared.lock();
+            if !state.hold_callbacks {
+                if counted {
+                    state.held -= 1;
+                }
+                return;
+            }
+            if !counted {
+                state.held += 1;
+                counted = true;
+                drop(state);
+                shared.notify();
+            }
+        }
+        changed.await;
+    }
 }
 
 /// Lets the routes answer `incoming`, records it, and wakes the waiters.

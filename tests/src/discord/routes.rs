@@ -67,7 +67,7 @@ pub(crate) fn route(state: &mut State, req: &Incoming) -> Answer {
         .authorization
         .as_deref()
         .is_some_and(|a| a.starts_with("Bot "));
-    if !open && !authorized {
+    if !open && (!authorized || state.revoked) {
         return (401, Some(error(0, "401: Unauthorized")));
     }
     match (req.method.as_str(), segments.as_slice()) {

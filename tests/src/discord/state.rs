@@ -156,18 +156,121 @@ pub(crate) struct Message {
     pub(crate) message_reference: Value,
 }
 
-/// One gateway connection.
+/// Which of the gateway stand-in's two addresses a connection came in on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Listener {
+    /// The address `GET /gateway` (and `/gateway/bot`) gives: where sessions start.
+    Main,
+    /// The address READY gives as `resume_gateway_url`: where Discord wants sessions resumed.
+    Resume,
+}
+
+/// How a gateway connection ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The client sent a close frame with this code (`None`: a close frame without a code).
+    ClientClosed(Option<u16>),
+    /// The client's side went away without a close frame.
+    Dropped,
+    /// The stand-in sent a close frame with this code.
+    ServerClosed(u16),
+    /// The stand-in reset it: no close frame, the TCP connection dropped with an RST.
+    Reset,
+}
+
+/// One gateway connection, as the suite sees it.
+#[derive(Clone, Debug)]
+pub struct GatewayConnection {
+    /// Numbered from 1 in the order the stand-in accepted them.
+    pub number: usize,
+    /// The address it came in on.
+    pub listener: Listener,
+    /// The query of the WebSocket request, e.g. `v=10&encoding=json`.
+    pub query: String,
+    /// The `d` of every heartbeat (op 1) the client sent on it: the last sequence number it had
+    /// seen, or `null`.
+    pub heartbeats: Vec<Value>,
+    /// The `s` of the last dispatch sent on it (READY's is 1), if any.
+    pub last_seq: Option<u64>,
+    /// Whether the suite stalled it: heartbeats are not acknowledged, nothing is delivered.
+    pub stalled: bool,
+    /// How it ended, once it has.
+    pub ending: Option<Ending>,
+    /// How many REST requests had been recorded when it ended: what the client did before
+    /// closing it.
+    pub requests_at_end: usize,
+}
+
+/// What the stand-in answered to an IDENTIFY or a RESUME.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// READY: a new session.
+    Ready,
+    /// The session resumed: this many dispatches it had missed were replayed, then RESUMED.
+    Resumed(usize),
+    /// Op 9 with `d: false`: the session is unknown or no longer valid.
+    Invalid,
+    /// The connection was closed with this code (4004 a revoked token, 4005 already
+    /// identified or resumed on this connection, 4007 a sequence number the session never
+    /// reached).
+    Closed(u16),
+}
+
+/// An IDENTIFY (op 2) or a RESUME (op 6) the gateway received.
+#[derive(Clone, Debug)]
+pub struct Handshake {
+    /// 2 (IDENTIFY) or 6 (RESUME).
+    pub op: u64,
+    /// The address of the connection it came on.
+    pub listener: Listener,
+    /// The connection it came on (see [`GatewayConnection::number`]).
+    pub connection: usize,
+    /// IDENTIFY: the new session's id (empty if refused); RESUME: the id the client gave.
+    pub session_id: String,
+    /// RESUME: the sequence number the client gave.
+    pub seq: Option<u64>,
+    /// What the stand-in answered.
+    pub outcome: Outcome,
+}
+
+/// What a connection's task is told to do, in order.
+pub(crate) enum Out {
+    /// Send this text frame.
+    Frame(String),
+    /// Send a close frame with this code, then end the connection.
+    Close(u16),
+    /// Drop the TCP connection at once, with an RST and no close frame.
+    Reset,
+}
+
+/// A gateway connection the stand-in accepted.
+pub(crate) struct Connection {
+    pub(crate) seen: GatewayConnection,
+    pub(crate) outgoing: tokio::sync::mpsc::UnboundedSender<Out>,
+    /// The session identified or resumed on it and still delivered through it (an index
+    /// into `State::sessions`).
+    pub(crate) session: Option<usize>,
+}
+
+/// A gateway session: what IDENTIFY starts and RESUME continues, on any connection.
 pub(crate) struct Session {
-    pub(crate) number: usize,
-    pub(crate) ready: bool,
+    pub(crate) id: String,
+    /// The last sequence number given out (READY is 1).
     pub(crate) seq: u64,
-    pub(crate) outgoing: tokio::sync::mpsc::UnboundedSender<String>,
+    /// Every dispatch after READY, with its sequence number, for replay on RESUME.
+    pub(crate) events: Vec<(u64, String)>,
+    /// Whether it may still be resumed (and gets dispatches).
+    pub(crate) valid: bool,
+    /// The connection it is delivered through now, if any.
+    pub(crate) connection: Option<usize>,
 }
 
 /// Everything the stand-in remembers.
 pub(crate) struct State {
     pub(crate) application_id: u64,
     pub(crate) gateway_url: String,
+    /// READY's `resume_gateway_url`: the second gateway address.
+    pub(crate) resume_url: String,
     pub(crate) requests: Vec<Recorded>,
     /// Indexes of requests already returned by `wait_for`.
     pub(crate) returned: HashSet<usize>,
@@ -177,17 +280,30 @@ pub(crate) struct State {
     pub(crate) threads: Vec<Value>,
     /// Commands registered: `None` global, `Some(guild)`.
     pub(crate) commands: HashMap<Option<String>, Value>,
+    /// Every gateway connection, in order (connection `n` at index `n - 1`).
+    pub(crate) connections: Vec<Connection>,
     pub(crate) sessions: Vec<Session>,
-    pub(crate) next_session: usize,
+    pub(crate) handshakes: Vec<Handshake>,
+    /// Sessions started (READY sent).
     pub(crate) identified: usize,
     pub(crate) identifies: Vec<Value>,
+    /// The heartbeat interval HELLO gives, in milliseconds.
+    pub(crate) heartbeat_interval: u64,
+    /// The bot's token no longer works: IDENTIFY and RESUME are closed with 4004, REST
+    /// requests get 401.
+    pub(crate) revoked: bool,
+    /// Interaction callbacks wait until this is cleared.
+    pub(crate) hold_callbacks: bool,
+    /// How many callbacks are waiting now.
+    pub(crate) held: usize,
 }
 
 impl State {
-    pub(crate) fn new(application_id: u64, gateway_url: String) -> State {
+    pub(crate) fn new(application_id: u64, gateway_url: String, resume_url: String) -> State {
         State {
             application_id,
             gateway_url,
+            resume_url,
             requests: Vec::new(),
             returned: HashSet::new(),
             interactions: HashMap::new(),
@@ -195,10 +311,15 @@ impl State {
             channel_guild: HashMap::new(),
             threads: Vec::new(),
             commands: HashMap::new(),
+            connections: Vec::new(),
             sessions: Vec::new(),
-            next_session: 0,
+            handshakes: Vec::new(),
             identified: 0,
             identifies: Vec::new(),
+            heartbeat_interval: 41_250,
+            revoked: false,
+            hold_callbacks: false,
+            held: 0,
         }
     }
 
@@ -206,18 +327,69 @@ impl State {
         self.application_id.to_string()
     }
 
-    pub(crate) fn newest_ready(&self) -> Option<&Session> {
-        self.sessions
-            .iter()
-            .rev()
-            .find(|s| s.ready && !s.outgoing.is_closed())
+    /// The session dispatches go to: the newest that is still valid.
+    pub(crate) fn current_session(&self) -> Option<usize> {
+        self.sessions.iter().rposition(|s| s.valid)
     }
 
-    pub(crate) fn newest_ready_mut(&mut self) -> Option<&mut Session> {
-        self.sessions
-            .iter_mut()
-            .rev()
-            .find(|s| s.ready && !s.outgoing.is_closed())
+    /// The open connection the current session is delivered through, if any (a stalled one
+    /// counts: its client cannot tell yet).
+    pub(crate) fn live_connection(&self) -> Option<usize> {
+        let session = &self.sessions[self.current_session()?];
+        let number = session.connection?;
+        self.connection(number)
+            .seen
+            .ending
+            .is_none()
+            .then_some(number)
+    }
+
+    pub(crate) fn connection(&self, number: usize) -> &Connection {
+        &self.connections[number - 1]
+    }
+
+    pub(crate) fn connection_mut(&mut self, number: usize) -> &mut Connection {
+        &mut self.connections[number - 1]
+    }
+
+    /// Queues `out` on connection `number`.
+    pub(crate) fn send(&mut self, number: usize, out: Out) {
+        // A connection whose task has ended has dropped its receiver: nothing to do.
+        let _ = self.connection(number).outgoing.send(out);
+    }
+
+    /// Delivers `session` through connection `number` from now on (and no longer through the
+    /// one before).
+    pub(crate) fn attach(&mut self, session: usize, number: usize) {
+        if let Some(before) = self.sessions[session].connection.take() {
+            self.connection_mut(before).session = None;
+        }
+        self.sessions[session].connection = Some(number);
+        self.connection_mut(number).session = Some(session);
+    }
+
+    /// Stops delivering through connection `number`; its session (if any) keeps its
+    /// dispatches for a RESUME elsewhere. Returns that session.
+    pub(crate) fn detach(&mut self, number: usize) -> Option<usize> {
+        let session = self.connection_mut(number).session.take()?;
+        self.sessions[session].connection = None;
+        Some(session)
+    }
+
+    /// Gives `session` its next dispatch `t` with data `d`: kept for replay, and sent now
+    /// through its connection unless it has none or that one is stalled.
+    pub(crate) fn dispatch(&mut self, session: usize, t: &str, d: &Value) {
+        let s = &mut self.sessions[session];
+        s.seq += 1;
+        let seq = s.seq;
+        let frame = serde_json::json!({ "op": 0, "t": t, "s": seq, "d": d }).to_string();
+        s.events.push((seq, frame.clone()));
+        let Some(number) = s.connection else { return };
+        if self.connection(number).seen.stalled {
+            return;
+        }
+        self.connection_mut(number).seen.last_seq = Some(seq);
+        self.send(number, Out::Frame(frame));
     }
 
     pub(crate) fn find_message(&self, id: &str) -> Option<&Message> {
