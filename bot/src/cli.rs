@@ -115,7 +115,11 @@ fn console(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
         }
     }
     if start.is_some() && !manual {
-        return fail_usage(err, "console", "--start sets a manual clock: add --clock manual");
+        return fail_usage(
+            err,
+            "console",
+            "--start sets a manual clock: add --clock manual",
+        );
     }
     let store = match crate::store::SledStore::open(&data.join("store")) {
         Ok(s) => s,
