@@ -568,7 +568,7 @@ async fn latency_and_memory() {
 /// board's upload — each time with another command waiting in the same batch, and started
 /// again at once (within the homeserver's sync cache). Each move's board is posted exactly
 /// once, as the move's own board (its caption and mention), with an image that loads; the
-/// other command is answered once; nothing reserves media addresses it could leak.
+/// other command is answered once; media addresses reserved ahead are not leaked.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn boards_survive_a_crash_at_every_moment_of_sending() {
     let t = table().await;
@@ -641,12 +641,26 @@ async fn boards_survive_a_crash_at_every_moment_of_sending() {
             assert!(png.starts_with(b"\x89PNG"), "a broken image: {seen:?}");
         }
     }
-    // No media address is ever reserved ahead (reservations would leak across restarts).
-    let reserved: Vec<_> = proxy
-        .seen()
-        .into_iter()
+    // Media addresses reserved ahead are kept across restarts and used: the bot reserves no
+    // more than the boards it posted and a small reserve, however often it restarts.
+    let seen = proxy.seen();
+    let reserved = seen
+        .iter()
         .filter(|r| r.path.contains("/media/v1/create"))
-        .collect();
-    assert!(reserved.is_empty(), "{reserved:?}");
+        .count();
+    let images = t
+        .alice
+        .messages(&room)
+        .into_iter()
+        .filter(|s| s.sender == bot_id && s.msgtype == "m.image")
+        .count();
+    assert!(
+        reserved > 0 && reserved <= images + 3,
+        "{reserved} reservations for {images} boards"
+    );
+    assert!(
+        seen.iter().all(|r| r.status != 429),
+        "the homeserver refused: {seen:?}"
+    );
     bot.stop();
 }

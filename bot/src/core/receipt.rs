@@ -27,6 +27,11 @@ pub struct Receipt {
     pub replies: Vec<Reply>,
     /// How many of the adapter's messages for the replies have been sent.
     pub sent: usize,
+    /// Addresses the adapter reserved for the files of its messages, by message, with when
+    /// they were reserved (seconds since the Unix epoch): written down before a message naming
+    /// one is sent, so that an upload cut short is finished at the same address.
+    #[serde(default)]
+    pub media: std::collections::BTreeMap<usize, (String, u64)>,
     /// Whether every message has been sent.
     pub done: bool,
 }
@@ -51,6 +56,7 @@ impl Receipt {
             at,
             replies: replies.to_vec(),
             sent: 0,
+            media: Default::default(),
             done: false,
         }
     }

@@ -13,6 +13,7 @@
 //! ([`crate::core::Core::command_in`]).
 
 pub mod inbound;
+mod media;
 pub mod outbound;
 mod session;
 
@@ -62,6 +63,8 @@ pub struct Shared {
     prefix: String,
     /// Per-user command budgets.
     pub limiter: Mutex<inbound::Limiter>,
+    /// Media addresses reserved ahead, kept in the store.
+    pub media: media::MediaPool,
 }
 
 impl Shared {
@@ -76,6 +79,11 @@ impl Shared {
         &self.cores[prefix]
     }
 
+    /// Now, by the cores' clock.
+    pub fn now(&self) -> u64 {
+        self.cores[&self.prefix].now()
+    }
+
     /// The store shared by the cores.
     pub fn store(&self) -> &dyn GameStore {
         self.cores[&self.prefix].store()
@@ -83,7 +91,7 @@ impl Shared {
 }
 
 /// The key under which the adapter keeps its own notes.
-fn own_key() -> ChannelKey {
+pub(crate) fn own_key() -> ChannelKey {
     ChannelKey::new(PLATFORM, "")
 }
 
@@ -132,6 +140,7 @@ pub async fn serve(
         cores.insert(p.clone(), Arc::new(base.with_prefix(&p)));
     }
     let shared = Arc::new(Shared {
+        media: media::MediaPool::default(),
         limiter: Mutex::new(inbound::Limiter::new(
             settings.rate_per_minute,
             settings.rate_burst,
@@ -169,6 +178,7 @@ async fn run(shared: Arc<Shared>) -> Result<(), String> {
         keep_batch(&shared, None)?;
     }
     owed(&shared).await?;
+    shared.media.top_up(&shared).await;
     eprintln!("muster: Matrix: listening as {who}");
     let mut stop = std::pin::pin!(crate::signals::shutdown());
     let mut tidied = 0;

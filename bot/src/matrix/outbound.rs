@@ -255,11 +255,28 @@ fn image_info(png: &[u8]) -> ImageInfo {
     info
 }
 
+/// Uploads `png` to the reserved address `uri`; an address that already holds it (an upload
+/// finished before a restart) counts as done.
+async fn upload_reserved(shared: &Shared, uri: &str, png: Vec<u8>) -> Result<(), matrix_sdk::Error> {
+    use matrix_sdk::ruma::api::client::media::create_content_async;
+    use matrix_sdk::ruma::api::error::ErrorKind;
+    let uri = matrix_sdk::ruma::OwnedMxcUri::from(uri);
+    let mut request = create_content_async::v3::Request::from_url(&uri, png)
+        .map_err(|e| matrix_sdk::Error::UnknownError(Box::new(e)))?;
+    request.content_type = Some("image/png".into());
+    match shared.client.send(request).await {
+        Ok(_) => Ok(()),
+        Err(e) if e.client_api_error_kind() == Some(&ErrorKind::CannotOverwriteMedia) => Ok(()),
+        Err(e) => Err(e.into()),
+    }
+}
+
 async fn send_one(
     shared: &Shared,
     ctx: &Context,
     out: &Outgoing,
     txn: &TransactionId,
+    reserved: Option<&str>,
 ) -> Result<(), matrix_sdk::Error> {
     let client = &shared.client;
     let encrypted = ctx.room.encryption_state().is_encrypted();
@@ -270,13 +287,17 @@ async fn send_one(
         } else {
             out.body.clone()
         };
-        // The image first: a message is sent only once the image it shows is stored.
+        let mut upload = None;
         let mut image = if encrypted {
             let file = client
                 .upload_encrypted_file(&mut std::io::Cursor::new(png.as_slice()))
                 .await?;
             ImageMessageEventContent::encrypted(body, file)
+        } else if let Some(uri) = reserved {
+            upload = Some(upload_reserved(shared, uri, png.clone()));
+            ImageMessageEventContent::plain(body, matrix_sdk::ruma::OwnedMxcUri::from(uri))
         } else {
+            // No address reserved: the image first, so that no message names a missing one.
             let response = client
                 .media()
                 .upload(
@@ -291,10 +312,17 @@ async fn send_one(
         image.formatted = formatted;
         image.info = Some(Box::new(image_info(png)));
         let message = content(MessageType::Image(image), out, ctx);
-        ctx.room
-            .send(message)
-            .with_transaction_id(txn.to_owned())
-            .await?;
+        let send = ctx.room.send(message).with_transaction_id(txn.to_owned());
+        match upload {
+            Some(upload) => {
+                let (sent, uploaded) = tokio::join!(send.into_future(), upload);
+                sent?;
+                uploaded?;
+            }
+            None => {
+                send.await?;
+            }
+        }
         return Ok(());
     }
     if let Some((name, bytes)) = &out.file {
@@ -342,7 +370,7 @@ pub fn transaction(event: &str, index: usize) -> OwnedTransactionId {
 }
 
 /// How long to wait before trying `error` again, or `None` if trying again cannot help.
-fn retry_after(error: &matrix_sdk::Error, pause: Duration) -> Option<Duration> {
+pub(super) fn retry_after(error: &matrix_sdk::Error, pause: Duration) -> Option<Duration> {
     use matrix_sdk::ruma::api::error::{ErrorKind, RetryAfter};
     match error.client_api_error_kind() {
         Some(ErrorKind::LimitExceeded(limit)) => Some(match &limit.retry_after {
@@ -394,12 +422,35 @@ pub async fn deliver(shared: &Shared, event: &str, mut receipt: Receipt) -> bool
     let plan = tokio::task::spawn_blocking(move || plan(replies, (&sender, &name)))
         .await
         .unwrap_or_default();
+    let plain = !ctx.room.encryption_state().is_encrypted();
+    let mut boards = false;
     for (i, out) in plan.iter().enumerate().skip(receipt.sent) {
         let txn = transaction(event, i);
+        boards |= out.image.is_some();
+        // A board in a plain room goes beside its upload, to an address written into the
+        // receipt before the message names it (or kept there from a try before a restart).
+        let now = shared.now();
+        if receipt
+            .media
+            .get(&i)
+            .is_some_and(|(_, at)| now >= at + super::media::FINISHABLE_FOR)
+        {
+            // Reserved so long ago that the homeserver has let it go.
+            receipt.media.remove(&i);
+        }
+        if plain
+            && out.image.is_some()
+            && !receipt.media.contains_key(&i)
+            && let Some(r) = shared.media.take(shared, now)
+        {
+            receipt.media.insert(i, (r.uri, r.at));
+            keep(shared, event, &receipt);
+        }
+        let reserved = receipt.media.get(&i).map(|(uri, _)| uri.clone());
         let started = std::time::Instant::now();
         let mut pause = Duration::from_millis(250);
         loop {
-            let error = match send_one(shared, &ctx, out, &txn).await {
+            let error = match send_one(shared, &ctx, out, &txn, reserved.as_deref()).await {
                 Ok(()) => break,
                 Err(e) => e,
             };
@@ -431,6 +482,9 @@ pub async fn deliver(shared: &Shared, event: &str, mut receipt: Receipt) -> bool
     if !receipt.done {
         receipt.done = true;
         keep(shared, event, &receipt);
+    }
+    if boards {
+        shared.media.top_up(shared).await;
     }
     true
 }
