@@ -60,10 +60,7 @@ fn read(shared: &Shared) -> Vec<Reserved> {
 
 fn write(shared: &Shared, reserve: &[Reserved]) {
     let text = serde_json::to_string(reserve).unwrap_or_default();
-    if let Err(e) = shared
-        .store()
-        .set_note(&own_key(), MEDIA_NOTE, Some(&text))
-    {
+    if let Err(e) = shared.store().set_note(&own_key(), MEDIA_NOTE, Some(&text)) {
         eprintln!("muster: Matrix: cannot keep the reserved media addresses: {e}");
     }
 }

@@ -257,7 +257,11 @@ fn image_info(png: &[u8]) -> ImageInfo {
 
 /// Uploads `png` to the reserved address `uri`; an address that already holds it (an upload
 /// finished before a restart) counts as done.
-async fn upload_reserved(shared: &Shared, uri: &str, png: Vec<u8>) -> Result<(), matrix_sdk::Error> {
+async fn upload_reserved(
+    shared: &Shared,
+    uri: &str,
+    png: Vec<u8>,
+) -> Result<(), matrix_sdk::Error> {
     use matrix_sdk::ruma::api::client::media::create_content_async;
     use matrix_sdk::ruma::api::error::ErrorKind;
     let uri = matrix_sdk::ruma::OwnedMxcUri::from(uri);
