@@ -6,6 +6,9 @@ use muster_bot::discord::commands::{self, CHOICES};
 use muster_bot::discord::respond::plan;
 use poise::serenity_prelude as serenity;
 
+mod common;
+use common::lanrick;
+
 fn data(json: serde_json::Value) -> serenity::CommandData {
     serde_json::from_value(json).expect("command data as Discord sends it")
 }
@@ -96,38 +99,6 @@ fn options_become_the_core_s_words_in_its_order() {
     for (id, (_, token)) in muster_rules::GameId::ALL.iter().zip(CHOICES[0].1) {
         assert_eq!(id.as_str(), *token);
     }
-}
-
-/// The board of a Lanrick game `id` between alice and bob, before its first move.
-fn lanrick(id: &str) -> Reply {
-    use muster_bot::store::{GameRecord, Player, SCHEMA, SeatEntry, Status};
-    let seat = |id: &str| SeatEntry {
-        player: Some(Player {
-            id: id.into(),
-            name: id.into(),
-        }),
-        accepted: true,
-        hand: None,
-    };
-    let record = GameRecord {
-        schema: SCHEMA,
-        id: id.into(),
-        game: "lanrick".into(),
-        platform: "console".into(),
-        channel: "general".into(),
-        created: 1,
-        updated: 1,
-        started: None,
-        version: 1,
-        seats: vec![seat("alice"), seat("bob")],
-        status: Status::Active,
-        moves: Vec::new(),
-        times: Vec::new(),
-        ending: None,
-        draw_offer: None,
-        takeback: None,
-    };
-    Reply::board(&record, 0)
 }
 
 fn alt_of(id: &str) -> String {

@@ -13,7 +13,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use muster_tests::discord::bot::{self, Bot, CHANNEL, GUILD, Mode, WAIT, button_ids, callback};
+use muster_tests::discord::bot::{
+    self, Bot, CHANNEL, GUILD, Mode, WAIT, assert_none_refused, button_ids, callback,
+};
 use muster_tests::discord::{
     Ending, GatewayConnection, Handshake, Listener, Outcome, Person, Recorded, StandIn, button,
     command,
@@ -269,17 +271,7 @@ impl Run {
     async fn check(&self) {
         self.settle().await;
         let requests = self.standin.requests();
-        let refused: Vec<String> = requests
-            .iter()
-            .filter(|r| r.status >= 300)
-            .map(|r| format!("{} {} -> {}: {}", r.method, r.path, r.status, r.json))
-            .collect();
-        assert!(
-            refused.is_empty(),
-            "Discord would have refused these:\n{}\n{}",
-            refused.join("\n"),
-            self.bot.log()
-        );
+        assert_none_refused(&requests, &self.bot.log());
         for token in &self.sent {
             let callbacks = requests
                 .iter()

@@ -196,17 +196,7 @@ pub async fn interact(standin: &StandIn, bot: &Bot, interaction: Value) -> Vec<R
         )
         .await;
     let requests = standin.requests().split_off(mark);
-    let refused: Vec<String> = requests
-        .iter()
-        .filter(|r| r.status >= 300)
-        .map(|r| format!("{} {} -> {}: {}", r.method, r.path, r.status, r.json))
-        .collect();
-    assert!(
-        refused.is_empty(),
-        "Discord would have refused these:\n{}\n{}",
-        refused.join("\n"),
-        bot.log()
-    );
+    assert_none_refused(&requests, &bot.log());
     requests
 }
 
@@ -345,4 +335,20 @@ pub fn runtime() -> tokio::runtime::Runtime {
         .enable_all()
         .build()
         .expect("a runtime")
+}
+
+/// Fails if Discord would have refused any of `requests` (a status of 300 or more), showing
+/// them and the bot's `log`.
+pub fn assert_none_refused(requests: &[Recorded], log: &str) {
+    let refused: Vec<String> = requests
+        .iter()
+        .filter(|r| r.status >= 300)
+        .map(|r| format!("{} {} -> {}: {}", r.method, r.path, r.status, r.json))
+        .collect();
+    assert!(
+        refused.is_empty(),
+        "Discord would have refused these:\n{}\n{}",
+        refused.join("\n"),
+        log
+    );
 }
