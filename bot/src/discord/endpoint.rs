@@ -112,6 +112,7 @@ impl Endpoint {
         match interaction {
             Interaction::Ping(_) => Ok(json("{\"type\":1}")),
             Interaction::Command(_) | Interaction::Autocomplete(_) | Interaction::Component(_) => {
+                let _answering = super::answering(&shared);
                 super::dispatch(&shared, &http, &interaction).await;
                 Ok(status(StatusCode::ACCEPTED, ""))
             }

@@ -388,8 +388,10 @@ impl Client {
                 match serde_json::from_value::<serenity::Interaction>(event["d"].clone()) {
                     Ok(interaction) => {
                         let (shared, http) = (Arc::clone(&self.shared), Arc::clone(&self.http));
+                        let answering = super::answering(&shared);
                         tokio::spawn(async move {
                             super::dispatch(&shared, &http, &interaction).await;
+                            drop(answering);
                         });
                     }
                     Err(e) => eprintln!(

@@ -94,14 +94,28 @@ pub async fn dispatch(shared: &Shared, http: &Http, interaction: &Interaction) {
         eprintln!("discord: interaction {id} arrived again; it is answered once");
         return;
     }
-    shared.in_flight.send_modify(|n| *n += 1);
     match interaction {
         Interaction::Command(c) => respond::command(shared, http, c).await,
         Interaction::Autocomplete(c) => respond::autocomplete(shared, http, c).await,
         Interaction::Component(c) => respond::component(shared, http, c).await,
         _ => {}
     }
-    shared.in_flight.send_modify(|n| *n -= 1);
+}
+
+/// An interaction being answered: counted from before its task starts until the guard is
+/// dropped, so that a stopping process waits for it ([`Shared::drained`]).
+pub struct Answering(Arc<Shared>);
+
+impl Drop for Answering {
+    fn drop(&mut self) {
+        self.0.in_flight.send_modify(|n| *n = n.saturating_sub(1));
+    }
+}
+
+/// Counts an interaction as being answered until the returned guard is dropped.
+pub fn answering(shared: &Arc<Shared>) -> Answering {
+    shared.in_flight.send_modify(|n| *n += 1);
+    Answering(Arc::clone(shared))
 }
 
 impl Shared {
