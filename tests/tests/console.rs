@@ -343,3 +343,89 @@ fn a_manual_clock_dates_the_record_and_moves_only_by_the_script() {
         misuse.stderr
     );
 }
+
+#[test]
+fn games_is_a_dashboard_of_live_games_your_move_first_then_finished_ones() {
+    let dir = data_dir("dashboard");
+    let script = "alice east new lanrick @bob\n\
+                  bob east accept\n\
+                  ~ +1h\n\
+                  alice west new croquet @bob\n\
+                  bob west accept\n\
+                  alice north new lanrick @bob\n\
+                  bob north accept\n\
+                  alice north resign\n\
+                  ~ +2h\n\
+                  alice east move b1\n\
+                  ~ +30m\n\
+                  alice south new lanrick @carol\n\
+                  alice south games\n\
+                  bob south games alice\n\
+                  carol south games\n\
+                  dave south games\n";
+    let data = dir.to_string_lossy().into_owned();
+    let run = muster(
+        &[
+            "console",
+            "--data",
+            &data,
+            "--clock",
+            "manual",
+            "--start",
+            "2026-11-25T09:00:00Z",
+            "--script",
+            "-",
+        ],
+        script,
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = run.stdout;
+    let answer = |to: &str| -> Vec<String> {
+        let tag = format!("[south] (to {to}) ");
+        out.lines()
+            .filter_map(|l| l.strip_prefix(&tag))
+            .map(str::to_string)
+            .collect()
+    };
+    let alice = answer("alice");
+    // Her move in west (Croquet, waiting since bob accepted 2 h 30 m ago), then the games
+    // waiting on others, the longest-waiting first; then the finished one.
+    assert_eq!(alice[0], "Your live games (3, your move in 1):", "{out}");
+    assert!(
+        alice[1].starts_with("• Your move — #west · Arithmetical Croquet")
+            && alice[1].contains("against bob · 0 moves · waiting 2h 30m"),
+        "{alice:?}"
+    );
+    assert!(
+        alice[2].starts_with("• Bob to move — #east · Lanrick")
+            && alice[2].contains("1 move · waiting 30m"),
+        "{alice:?}"
+    );
+    assert!(
+        alice[3].starts_with("• Waiting for players — #south"),
+        "{alice:?}"
+    );
+    assert_eq!(alice[4], "Finished games (newest first):", "{alice:?}");
+    assert!(
+        alice[5].contains("black won") && alice[5].contains("`!export g2`"),
+        "{alice:?}"
+    );
+    // Another player's dashboard, seen by bob: it is bob's move in east.
+    let bob = answer("bob");
+    assert_eq!(
+        bob[0], "Live games of alice (3, their move in 1):",
+        "{bob:?}"
+    );
+    // A challenge waiting for carol's answer is hers to act on.
+    let carol = answer("carol");
+    assert_eq!(
+        carol[0], "Your live games (1, your move in 1):",
+        "{carol:?}"
+    );
+    assert!(
+        carol[1].starts_with("• Your answer to the challenge — #south"),
+        "{carol:?}"
+    );
+    let dave = answer("dave");
+    assert!(dave[0].starts_with("You have no games yet."), "{dave:?}");
+}

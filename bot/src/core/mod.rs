@@ -7,6 +7,7 @@ mod actions;
 pub mod board;
 pub mod bot;
 pub mod command;
+mod dashboard;
 mod lanko_words;
 mod offers;
 mod receipt;
@@ -402,50 +403,6 @@ impl Core {
              Say `{}abort` to set the damaged record aside and free the channel.",
             self.prefix
         ))]
-    }
-
-    fn games(&self, req: &Request, name: Option<String>) -> Vec<Reply> {
-        let who = match &name {
-            Some(n) => req
-                .mentions
-                .iter()
-                .find(|m| m.name == *n || m.id == *n)
-                .map_or(n.clone(), |m| m.id.clone()),
-            None => req.user.id.clone(),
-        };
-        match self.store.games_of(&who) {
-            Ok(games) if games.is_empty() => {
-                vec![Reply::Private(format!(
-                    "No finished games for {}.",
-                    words::excerpt(&who, 64)
-                ))]
-            }
-            Ok(games) => {
-                let mut lines = vec![format!("Finished games of {who} (newest first):")];
-                for r in games.iter().take(15) {
-                    let (title, result) = match r.rebuild() {
-                        Ok(g) => (g.id().title(), r.result_word(&g)),
-                        Err(_) => ("(unreadable)", "?".into()),
-                    };
-                    let players: Vec<&str> = r
-                        .seats
-                        .iter()
-                        .filter_map(|s| s.player.as_ref().map(|p| p.name.as_str()))
-                        .collect();
-                    lines.push(format!(
-                        "• {} — {title}, {} — {result}, {} moves (`export {}`)",
-                        r.id,
-                        players.join(" vs "),
-                        r.moves.len(),
-                        r.id
-                    ));
-                }
-                vec![Reply::Private(lines.join("\n"))]
-            }
-            Err(e) => vec![Reply::Private(format!(
-                "The game store is not available ({e})."
-            ))],
-        }
     }
 
     /// Who decides next, addressed to them, with what to do.

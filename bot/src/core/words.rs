@@ -376,7 +376,7 @@ pub fn help(topic: Option<&str>, prefix: &str) -> String {
              • `{p}resign` · `{p}draw` · `{p}takeback` — with the opponent's consent where needed · `{p}declare` — Lanko\n\
              • `{p}new lanko88 @a @b @c` — Lanko for 2, 3 or 4 players (also lanko68, lanko103)\n\
              • `{p}new croquet bot[:easy|good|perfect]` — play the bot · `{p}hint` — its advice, in games against it\n\
-             • `{p}games [player]` — finished games · `{p}rules` · `{p}notation` · `{p}help <command>`"
+             • `{p}games [player]` — your games, your move first · `{p}rules` · `{p}notation` · `{p}help <command>`"
         ),
         Some(t) => match t.trim_start_matches(prefix) {
             "new" => format!(
@@ -414,7 +414,9 @@ pub fn help(topic: Option<&str>, prefix: &str) -> String {
                 "`{p}hint` gives the best step in Arithmetical Croquet, with what it leads to, in games against the bot (Muster has solved the game)."
             ),
             "games" => {
-                format!("`{p}games [player]` lists finished games of a player (yours by default).")
+                format!(
+                    "`{p}games [player]` shows a player's games (yours by default): the live ones in every channel here, those waiting for his move first, then the finished ones with their ids for `{p}export`."
+                )
             }
             "rules" | "notation" => format!(
                 "`{p}rules [game]` and `{p}notation [game]` explain a game and how its moves are written."

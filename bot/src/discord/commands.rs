@@ -394,7 +394,7 @@ async fn help(
     run(ctx).await
 }
 
-/// Finished games of a player (default: yours)
+/// Your games: live ones (your move first) in every channel, then finished ones
 #[poise::command(slash_command)]
 async fn games(
     ctx: Context<'_>,

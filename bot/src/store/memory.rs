@@ -99,6 +99,21 @@ impl GameStore for MemoryStore {
         Ok(())
     }
 
+    fn live_games_of(
+        &self,
+        platform: &str,
+        player_id: &str,
+    ) -> Result<Vec<GameRecord>, StoreError> {
+        let inner = self.lock();
+        Ok(inner
+            .live
+            .iter()
+            .filter(|(k, _)| k.platform == platform)
+            .filter_map(|(_, b)| read(b).ok())
+            .filter(|r| r.is_player(player_id))
+            .collect())
+    }
+
     fn games_of(&self, player_id: &str) -> Result<Vec<GameRecord>, StoreError> {
         let inner = self.lock();
         let mut games: Vec<GameRecord> = inner

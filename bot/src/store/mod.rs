@@ -153,6 +153,10 @@ pub trait GameStore: Send + Sync {
     }
     /// Sets an unreadable live record aside (kept for inspection), freeing the channel.
     fn set_aside(&self, key: &ChannelKey) -> Result<(), StoreError>;
+    /// Live games on `platform` with `player_id` at the table (unreadable ones left out), in
+    /// no particular order.
+    fn live_games_of(&self, platform: &str, player_id: &str)
+    -> Result<Vec<GameRecord>, StoreError>;
     /// Finished games with `player_id` at the table, newest first.
     fn games_of(&self, player_id: &str) -> Result<Vec<GameRecord>, StoreError>;
     /// A finished game by id.
@@ -338,6 +342,20 @@ mod tests {
         store.commit(&fourth, Some(&file), None).unwrap();
         assert_eq!(store.load(&fourth).unwrap(), None);
         assert_eq!(store.archived(&quick.id).unwrap(), Some(quick));
+        // A player's live games, on one platform only.
+        let elsewhere = ChannelKey::new("matrix", "third");
+        let mut there = record(store, "third");
+        there.platform = "matrix".into();
+        store.create(&elsewhere, &there).unwrap();
+        let live: Vec<String> = store
+            .live_games_of("console", "alice")
+            .unwrap()
+            .into_iter()
+            .map(|r| r.id)
+            .collect();
+        assert!(live.contains(&game.id), "{live:?}");
+        assert!(!live.contains(&there.id), "{live:?}");
+        assert!(store.live_games_of("console", "carol").unwrap().is_empty());
     }
 
     #[test]

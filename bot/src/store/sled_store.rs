@@ -181,6 +181,25 @@ impl GameStore for SledStore {
         self.flush()
     }
 
+    fn live_games_of(
+        &self,
+        platform: &str,
+        player_id: &str,
+    ) -> Result<Vec<GameRecord>, StoreError> {
+        // The platform's live games are one range of keys; a player's are read out of it.
+        let prefix = format!("{platform}\u{1f}").into_bytes();
+        let mut games = Vec::new();
+        for item in self.live.scan_prefix(prefix) {
+            let (_, bytes) = item.map_err(io)?;
+            if let Ok(r) = decode(&bytes)
+                && r.is_player(player_id)
+            {
+                games.push(r);
+            }
+        }
+        Ok(games)
+    }
+
     fn games_of(&self, player_id: &str) -> Result<Vec<GameRecord>, StoreError> {
         let prefix = format!("{player_id}\u{1f}").into_bytes();
         let mut games = Vec::new();

@@ -132,6 +132,14 @@ impl GameStore for Staged {
         self.inner.set_aside(key)
     }
 
+    fn live_games_of(
+        &self,
+        platform: &str,
+        player_id: &str,
+    ) -> Result<Vec<GameRecord>, StoreError> {
+        self.inner.live_games_of(platform, player_id)
+    }
+
     fn games_of(&self, player_id: &str) -> Result<Vec<GameRecord>, StoreError> {
         self.inner.games_of(player_id)
     }

@@ -1,0 +1,201 @@
+//! `games`: a player's dashboard. His live games across every channel of the platform, those
+//! where it is his move first, each with a link to its channel, the opponents, the game, the
+//! moves played and how long the game has waited for its next decision (the longest-waiting
+//! first); then his last finished games with their ids for `export`.
+
+use muster_rules::AnyGame;
+
+use super::{Core, Reply, Request, words};
+use crate::clock::duration;
+use crate::store::{GameRecord, Status};
+
+/// How many finished games are listed.
+const FINISHED_SHOWN: usize = 10;
+/// How many live games are listed (the rest are counted).
+const LIVE_SHOWN: usize = 25;
+
+/// A link to `channel` on `platform`, as its chat shows one: a channel mention on Discord, a
+/// matrix.to link on Matrix, `#name` in the console.
+pub fn channel_link(platform: &str, channel: &str) -> String {
+    match platform {
+        "discord" => format!("<#{channel}>"),
+        "matrix" => format!("https://matrix.to/#/{channel}"),
+        _ => format!("#{channel}"),
+    }
+}
+
+/// One live game as the dashboard lists it.
+struct Live {
+    /// Whether the player decides next.
+    his_move: bool,
+    /// Since when the game has waited (seconds since the Unix epoch).
+    since: u64,
+    line: String,
+}
+
+fn row(record: &GameRecord, who: &str, whose: &str, now: u64) -> Live {
+    let game = record.rebuild().ok();
+    let title = record
+        .game_id()
+        .map_or("(an unknown game)", |id| id.title());
+    let others: Vec<&str> = record
+        .seats
+        .iter()
+        .filter_map(|s| s.player.as_ref())
+        .filter(|p| p.id != who)
+        .map(|p| p.name.as_str())
+        .collect();
+    let against = if others.is_empty() {
+        String::from("alone so far")
+    } else {
+        format!("against {}", others.join(", "))
+    };
+    let to_move = game
+        .as_ref()
+        .and_then(AnyGame::to_move)
+        .and_then(|s| record.player(s.index()));
+    // A challenge waiting for his answer is his to act on, as a move is.
+    let challenged = record.status == Status::Open
+        && record
+            .seats
+            .iter()
+            .any(|s| !s.accepted && s.player.as_ref().is_some_and(|p| p.id == who));
+    let his_move =
+        challenged || record.status == Status::Active && to_move.is_some_and(|p| p.id == who);
+    let state = match (record.status, to_move, game.is_some()) {
+        (_, _, false) => "its record cannot be read".to_string(),
+        _ if challenged => format!("{whose} answer to the challenge"),
+        (Status::Open, _, _) => "waiting for players".to_string(),
+        _ if his_move => format!("{whose} move"),
+        (_, Some(p), _) => format!("{} to move", p.name),
+        (_, None, _) => "waiting".to_string(),
+    };
+    let since = record
+        .times
+        .last()
+        .copied()
+        .or(record.started)
+        .unwrap_or(record.created);
+    let line = format!(
+        "• {} — {} · {title} {against} · {} · waiting {}",
+        capitalised(&state),
+        channel_link(&record.platform, &record.channel),
+        moves(record.moves.len()),
+        duration(now.saturating_sub(since))
+    );
+    Live {
+        his_move,
+        since,
+        line,
+    }
+}
+
+fn moves(n: usize) -> String {
+    if n == 1 {
+        "1 move".into()
+    } else {
+        format!("{n} moves")
+    }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or(String::new(), |c| {
+        c.to_uppercase().chain(chars).collect::<String>()
+    })
+}
+
+impl Core {
+    /// The dashboard of the asker, or of the player `name` (a name or id he is mentioned by).
+    pub(super) fn games(&self, req: &Request, name: Option<String>) -> Vec<Reply> {
+        let (who, shown) = match &name {
+            Some(n) => req
+                .mentions
+                .iter()
+                .find(|m| m.name == *n || m.id == *n)
+                .map_or((n.clone(), n.clone()), |m| (m.id.clone(), m.name.clone())),
+            None => (req.user.id.clone(), req.user.name.clone()),
+        };
+        let (mine, whose) = if who == req.user.id {
+            (true, "your")
+        } else {
+            (false, "their")
+        };
+        let live = match self.store.live_games_of(&req.platform, &who) {
+            Ok(l) => l,
+            Err(e) => {
+                return vec![Reply::Private(format!(
+                    "The game store is not available ({e})."
+                ))];
+            }
+        };
+        let finished = match self.store.games_of(&who) {
+            Ok(f) => f,
+            Err(e) => {
+                return vec![Reply::Private(format!(
+                    "The game store is not available ({e})."
+                ))];
+            }
+        };
+        let shown = words::excerpt(&shown, 64);
+        if live.is_empty() && finished.is_empty() {
+            return vec![Reply::Private(if mine {
+                format!(
+                    "You have no games yet. `{}new <game> @opponent` starts one here.",
+                    self.prefix
+                )
+            } else {
+                format!("{shown} has no games here.")
+            })];
+        }
+        let now = self.clock.now();
+        let mut lines = Vec::new();
+        if live.is_empty() {
+            lines.push(if mine {
+                "No live games.".to_string()
+            } else {
+                format!("{shown} has no live games.")
+            });
+        } else {
+            let mut rows: Vec<Live> = live.iter().map(|r| row(r, &who, whose, now)).collect();
+            rows.sort_by(|a, b| b.his_move.cmp(&a.his_move).then(a.since.cmp(&b.since)));
+            let waiting = rows.iter().filter(|r| r.his_move).count();
+            lines.push(if mine {
+                format!("Your live games ({}, your move in {waiting}):", live.len())
+            } else {
+                format!(
+                    "Live games of {shown} ({}, their move in {waiting}):",
+                    live.len()
+                )
+            });
+            let more = rows.len().saturating_sub(LIVE_SHOWN);
+            lines.extend(rows.into_iter().take(LIVE_SHOWN).map(|r| r.line));
+            if more > 0 {
+                lines.push(format!("… and {more} more, waiting on others."));
+            }
+        }
+        if !finished.is_empty() {
+            lines.push("Finished games (newest first):".into());
+            for r in finished.iter().take(FINISHED_SHOWN) {
+                let (title, result) = match r.rebuild() {
+                    Ok(g) => (g.id().title(), r.result_word(&g)),
+                    Err(_) => ("(unreadable)", "?".into()),
+                };
+                let players: Vec<&str> = r
+                    .seats
+                    .iter()
+                    .filter_map(|s| s.player.as_ref().map(|p| p.name.as_str()))
+                    .collect();
+                lines.push(format!(
+                    "• {} — {title}, {} — {result}, {} (`{}export {}`)",
+                    r.id,
+                    players.join(" vs "),
+                    moves(r.moves.len()),
+                    self.prefix,
+                    r.id
+                ));
+            }
+        }
+        vec![Reply::Private(lines.join("\n"))]
+    }
+}
