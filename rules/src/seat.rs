@@ -147,6 +147,15 @@ impl Table {
         self.seats.get(seat.index()).copied().unwrap_or("?")
     }
 
+    /// The seat's name as a title: `White`, `Black`; Lanko's `S`, `W`, `N`, `E`.
+    pub fn seat_title(&self, seat: Seat) -> String {
+        let mut chars = self.seat_name(seat).chars();
+        chars
+            .next()
+            .map(|c| c.to_uppercase().chain(chars).collect())
+            .unwrap_or_default()
+    }
+
     /// The seat with this name, ignoring case.
     pub fn seat_named(&self, name: &str) -> Option<Seat> {
         self.seats
@@ -175,6 +184,17 @@ impl fmt::Display for Seat {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{AnyGame, GameId};
+
+    #[test]
+    fn seat_titles_are_the_names_capitalised() {
+        let lanrick = AnyGame::new(GameId::Lanrick).table();
+        assert_eq!(lanrick.seat_title(Seat::WHITE), "White");
+        assert_eq!(lanrick.seat_title(Seat::BLACK), "Black");
+        let lanko = AnyGame::new(GameId::Lanko88).table();
+        let titles: Vec<String> = lanko.all().map(|s| lanko.seat_title(s)).collect();
+        assert_eq!(titles, ["S", "W", "N", "E"]);
+    }
 
     #[test]
     fn by_seat_indexes_and_maps() {

@@ -78,7 +78,7 @@ fn row(record: &GameRecord, who: &str, whose: &str, now: u64) -> Live {
         .unwrap_or(record.created);
     let line = format!(
         "• {} — {} · {title} {against} · {} · waiting {}",
-        capitalised(&state),
+        words::capitalised(&state),
         channel_link(&record.platform, &record.channel),
         moves(record.moves.len()),
         duration(now.saturating_sub(since))
@@ -96,13 +96,6 @@ fn moves(n: usize) -> String {
     } else {
         format!("{n} moves")
     }
-}
-
-fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or(String::new(), |c| {
-        c.to_uppercase().chain(chars).collect::<String>()
-    })
 }
 
 impl Core {

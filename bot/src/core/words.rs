@@ -21,11 +21,11 @@ pub fn excerpt(text: &str, max: usize) -> String {
 
 /// The seat's colour or name, capitalised (`White`).
 pub fn seat_title(game: &AnyGame, seat: Seat) -> String {
-    capitalised(game.table().seat_name(seat))
+    game.table().seat_title(seat)
 }
 
 /// `white` → `White`.
-fn capitalised(word: &str) -> String {
+pub fn capitalised(word: &str) -> String {
     let mut c = word.chars();
     c.next()
         .map(|f| f.to_uppercase().chain(c).collect())

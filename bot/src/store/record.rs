@@ -236,8 +236,8 @@ impl GameRecord {
         let mut out = format!("# Game: {} ({})\n", game.id().title(), self.id);
         for (i, seat) in self.seats.iter().enumerate() {
             let name = seat.player.as_ref().map_or("(open)", |p| p.name.as_str());
-            let seat_name = Seat::new(i).map_or("?", |s| table.seat_name(s));
-            out.push_str(&format!("# {}: {name}\n", header_name(seat_name)));
+            let seat = Seat::new(i).map_or_else(|| "?".to_string(), |s| table.seat_title(s));
+            out.push_str(&format!("# {seat}: {name}\n"));
         }
         out.push_str("# Clock: none\n");
         if let Some(started) = self.started {
@@ -264,17 +264,6 @@ impl GameRecord {
         }
         out
     }
-}
-
-/// A seat's name as a header key: `White`, `Black`; Lanko's `S`, `W`, `N`, `E`.
-fn header_name(seat: &str) -> String {
-    if seat.len() == 1 {
-        return seat.to_uppercase();
-    }
-    let mut chars = seat.chars();
-    chars.next().map_or(String::new(), |c| {
-        c.to_uppercase().chain(chars).collect::<String>()
-    })
 }
 
 /// Brings a stored record of any earlier layout up to [`SCHEMA`]. Each step upgrades one
