@@ -221,6 +221,8 @@ async fn serve_chats(
     store: std::sync::Arc<dyn crate::store::GameStore>,
     settings: muster_config::Settings,
 ) -> Result<(), String> {
+    // From here on a stop signal is caught and remembered, even by an adapter still starting.
+    crate::signals::install();
     let muster_config::Settings {
         data_dir,
         prefix,
@@ -246,15 +248,18 @@ async fn serve_chats(
         }
     };
     let (mut discord, mut matrix) = (std::pin::pin!(discord), std::pin::pin!(matrix));
-    // The first to end: a failure ends the process; a stop waits for the other adapter.
+    // The first to end: a failure ends the process; a stop waits for the other adapter to
+    // finish what it is answering, for a while (it may still be starting, or waiting on an
+    // unreachable server).
+    let grace = std::time::Duration::from_secs(15);
     tokio::select! {
         r = &mut discord => {
             r?;
-            matrix.await
+            tokio::time::timeout(grace, matrix).await.unwrap_or(Ok(()))
         }
         r = &mut matrix => {
             r?;
-            discord.await
+            tokio::time::timeout(grace, discord).await.unwrap_or(Ok(()))
         }
     }
 }

@@ -1,23 +1,60 @@
-//! The signals that ask the process to stop.
+//! The signals that ask the process to stop (Ctrl-C, SIGTERM). They are listened for once per
+//! process, from [`install`] on, and remembered: an adapter that asks only later (it was still
+//! starting) learns of a signal that came before, so no stop is ever missed.
 
-/// Completes when the process is asked to stop (Ctrl-C or SIGTERM).
-pub async fn shutdown() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
+use std::sync::OnceLock;
+
+use tokio::sync::watch;
+
+static STOPPING: OnceLock<watch::Sender<bool>> = OnceLock::new();
+
+/// Starts listening for the stop signals, if not yet done. Call it before starting anything
+/// that should stop cleanly; inside a Tokio runtime.
+pub fn install() -> &'static watch::Sender<bool> {
+    let mut first = false;
+    let stopping = STOPPING.get_or_init(|| {
+        first = true;
+        watch::channel(false).0
+    });
+    if first {
+        // The handlers are registered here, before this returns, so that a signal arriving
+        // from now on is caught rather than ending the process abruptly.
+        #[cfg(unix)]
+        let (term, interrupt) = {
+            use tokio::signal::unix::{SignalKind, signal};
+            (
+                signal(SignalKind::terminate()).ok(),
+                signal(SignalKind::interrupt()).ok(),
+            )
+        };
+        tokio::spawn(async move {
+            #[cfg(unix)]
+            {
+                let wait = |s: Option<tokio::signal::unix::Signal>| async move {
+                    match s {
+                        Some(mut s) => {
+                            s.recv().await;
+                        }
+                        None => std::future::pending::<()>().await,
+                    }
+                };
+                tokio::select! {
+                    () = wait(term) => {}
+                    () = wait(interrupt) => {}
+                }
             }
-            Err(_) => std::future::pending().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {}
-        () = term => {}
+            #[cfg(not(unix))]
+            {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+            stopping.send_replace(true);
+        });
     }
+    stopping
+}
+
+/// Completes when the process has been asked to stop (at once if it already has been).
+pub async fn shutdown() {
+    let mut stopping = install().subscribe();
+    let _ = stopping.wait_for(|stop| *stop).await;
 }

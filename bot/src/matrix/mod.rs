@@ -65,6 +65,8 @@ pub struct Shared {
     pub limiter: Mutex<inbound::Limiter>,
     /// Media addresses reserved ahead, kept in the store.
     pub media: media::MediaPool,
+    /// Whether an answer could not be sent and is owed: tried again after the next sync.
+    pub owed_later: std::sync::atomic::AtomicBool,
 }
 
 impl Shared {
@@ -141,6 +143,7 @@ pub async fn serve(
     }
     let shared = Arc::new(Shared {
         media: media::MediaPool::default(),
+        owed_later: std::sync::atomic::AtomicBool::new(false),
         limiter: Mutex::new(inbound::Limiter::new(
             settings.rate_per_minute,
             settings.rate_burst,
@@ -200,6 +203,13 @@ async fn run(shared: Arc<Shared>) -> Result<(), String> {
         if !batch.is_empty() {
             inbound::rooms(&shared, batch).await;
             keep_batch(&shared, None)?;
+        }
+        // Answers that could not be sent (the homeserver away) go once it answers again.
+        if shared
+            .owed_later
+            .swap(false, std::sync::atomic::Ordering::SeqCst)
+        {
+            owed(&shared).await?;
         }
         let now = shared.cores[&shared.prefix].now();
         if now >= tidied + 3600 {

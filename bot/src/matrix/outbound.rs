@@ -396,9 +396,10 @@ pub(super) fn retry_after(error: &matrix_sdk::Error, pause: Duration) -> Option<
     }
 }
 
-/// The longest a message is tried: past it, the receipt stays owed and is sent again when the
-/// adapter next starts.
-const GIVE_UP_AFTER: Duration = Duration::from_secs(300);
+/// The longest a message is tried at once: past it, the receipt stays owed, and the adapter
+/// tries it again after its next sync (and at its next start), so that one unreachable room
+/// does not hold the others up.
+const GIVE_UP_AFTER: Duration = Duration::from_secs(60);
 
 /// Sends what is still owed of `receipt`, kept for the event `event`: each message in order,
 /// retried while the homeserver is away or asks the bot to slow down (with the same
@@ -469,6 +470,9 @@ pub async fn deliver(shared: &Shared, event: &str, mut receipt: Receipt) -> bool
                     // Refused for good: the message is skipped, the rest still goes.
                     break;
                 }
+                shared
+                    .owed_later
+                    .store(true, std::sync::atomic::Ordering::SeqCst);
                 return false;
             };
             eprintln!(
