@@ -41,6 +41,19 @@ fn console(dir: &Path, script: &str) -> String {
     muster_tests::console(&muster_tests::muster_binary!(), dir, script)
 }
 
+/// Runs a console script on a manual clock starting at `start`; what it printed.
+fn console_at(dir: &Path, start: &str, script: &str) -> String {
+    let data = dir.to_string_lossy().into_owned();
+    let run = muster(
+        &[
+            "console", "--data", &data, "--clock", "manual", "--start", start, "--script", "-",
+        ],
+        script,
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    run.stdout
+}
+
 #[test]
 fn scripted_games_across_channels_export_replayable_records() {
     let dir = data_dir("channels");
@@ -275,23 +288,7 @@ fn a_manual_clock_dates_the_record_and_moves_only_by_the_script() {
                   bob general resign\n\
                   ~ 2026-12-01T00:00:00Z\n\
                   alice general export\n";
-    let data = dir.to_string_lossy().into_owned();
-    let run = muster(
-        &[
-            "console",
-            "--data",
-            &data,
-            "--clock",
-            "manual",
-            "--start",
-            "2026-11-25T09:30:00Z",
-            "--script",
-            "-",
-        ],
-        script,
-    );
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let out = run.stdout;
+    let out = console_at(&dir, "2026-11-25T09:30:00Z", script);
     assert!(out.contains("[clock] 2026-11-25T11:30:00Z\n"), "{out}");
     assert!(out.contains("[clock] 2026-11-26T23:30:00Z\n"), "{out}");
     // The clock never goes back, and a bad time says what to write.
@@ -363,23 +360,7 @@ fn games_is_a_dashboard_of_live_games_your_move_first_then_finished_ones() {
                   bob south games alice\n\
                   carol south games\n\
                   dave south games\n";
-    let data = dir.to_string_lossy().into_owned();
-    let run = muster(
-        &[
-            "console",
-            "--data",
-            &data,
-            "--clock",
-            "manual",
-            "--start",
-            "2026-11-25T09:00:00Z",
-            "--script",
-            "-",
-        ],
-        script,
-    );
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let out = run.stdout;
+    let out = console_at(&dir, "2026-11-25T09:00:00Z", script);
     let answer = |to: &str| -> Vec<String> {
         let tag = format!("[south] (to {to}) ");
         out.lines()

@@ -90,6 +90,14 @@ async fn ready(ws: &mut Socket) -> Value {
     ready
 }
 
+/// The session id a READY names.
+fn session_id(ready: &Value) -> String {
+    ready["d"]["session_id"]
+        .as_str()
+        .expect("a session id")
+        .to_owned()
+}
+
 /// A fresh interaction, and its token.
 fn interaction() -> (Value, String) {
     let v = discord::command(
@@ -146,10 +154,7 @@ async fn sessions_resume_on_the_second_address_with_what_they_missed() {
     let (mut ws, hello) = connect(&standin.gateway_url()).await;
     assert_eq!(hello["d"]["heartbeat_interval"], 41_250);
     let ready = ready(&mut ws).await;
-    let session = ready["d"]["session_id"]
-        .as_str()
-        .expect("a session id")
-        .to_owned();
+    let session = session_id(&ready);
     assert_eq!(ready["d"]["resume_gateway_url"], standin.resume_url());
     for seq in [2, 3] {
         let (v, token) = interaction();
@@ -215,10 +220,7 @@ async fn sessions_resume_on_the_second_address_with_what_they_missed() {
     assert_eq!(next(&mut other).await["op"], 9);
     // A sequence number the session never reached closes the connection with 4007.
     let ready = self::ready(&mut other).await;
-    let session = ready["d"]["session_id"]
-        .as_str()
-        .expect("a session id")
-        .to_owned();
+    let session = session_id(&ready);
     let (mut third, _) = connect(&standin.resume_url()).await;
     send(&mut third, resume(&session, 50)).await;
     assert_eq!(closed(&mut third).await, Some(4007));
@@ -231,10 +233,7 @@ async fn op_7_and_op_9_move_the_session_off_its_connection() {
     let standin = StandIn::start(APP).await;
     let (mut ws, _) = connect(&standin.gateway_url()).await;
     let ready = ready(&mut ws).await;
-    let session = ready["d"]["session_id"]
-        .as_str()
-        .expect("a session id")
-        .to_owned();
+    let session = session_id(&ready);
 
     // Op 7: nothing more is delivered on the old connection; a RESUME elsewhere gets it.
     assert_eq!(standin.reconnect().await, 1);
@@ -287,10 +286,7 @@ async fn a_stalled_connection_neither_acknowledges_nor_delivers() {
     let (mut ws, hello) = connect(&standin.gateway_url()).await;
     assert_eq!(hello["d"]["heartbeat_interval"], 300);
     let ready = ready(&mut ws).await;
-    let session = ready["d"]["session_id"]
-        .as_str()
-        .expect("a session id")
-        .to_owned();
+    let session = session_id(&ready);
     send(&mut ws, json!({ "op": 1, "d": 1 })).await;
     assert_eq!(next(&mut ws).await["op"], 11);
 
@@ -325,10 +321,7 @@ async fn resets_close_codes_heartbeat_requests_duplicates_and_a_revoked_token() 
     let standin = StandIn::start(APP).await;
     let (mut ws, _) = connect(&standin.gateway_url()).await;
     let ready = ready(&mut ws).await;
-    let session = ready["d"]["session_id"]
-        .as_str()
-        .expect("a session id")
-        .to_owned();
+    let session = session_id(&ready);
 
     // A reset: no close frame; the session stays.
     assert_eq!(standin.reset().await, 1);

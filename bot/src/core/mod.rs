@@ -139,11 +139,6 @@ impl Reply {
     pub fn board(record: &GameRecord, from: usize) -> Reply {
         Reply::Board(Box::new(Board::new(record, from)))
     }
-
-    /// Whether only the requesting user should see it.
-    pub fn is_private(&self) -> bool {
-        matches!(self, Reply::Private(_))
-    }
 }
 
 /// The command core, shared by every adapter.

@@ -81,7 +81,7 @@ impl MediaPool {
     }
 
     /// How many addresses are in reserve.
-    pub fn len(&self, shared: &Shared) -> usize {
+    fn len(&self, shared: &Shared) -> usize {
         read(shared).len()
     }
 
