@@ -47,6 +47,9 @@ fn record(id: &str, channel: &str, moves: Vec<String>) -> GameRecord {
         ending: None,
         draw_offer: None,
         takeback: None,
+        clock: None,
+        pauses: Vec::new(),
+        wait: None,
     }
 }
 

@@ -11,8 +11,10 @@ muster — Lewis Carroll's games, for chat
 
 Usage:
   muster                             open the console: a local chat in this terminal
-  muster serve                       serve the configured chats (Discord, Matrix); `muster`
-                                     alone does this when either is configured
+  muster serve [--clock manual --start TIME]
+                                     serve the configured chats (Discord, Matrix); `muster`
+                                     alone does this when either is configured; on a manual
+                                     clock, `~ +36h` lines on standard input move it
   muster console [--data DIR] [--script FILE] [--clock manual --start TIME]
                                      the console; with a script (- for standard input),
                                      lines `<user> <channel> <message>`; on a manual clock
@@ -89,20 +91,13 @@ fn console(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
     };
     let mut data = settings.data_dir.clone();
     let mut script = None;
-    let (mut manual, mut start) = (false, None);
+    let (start, args) = match clock_args(args) {
+        Ok(c) => c,
+        Err(why) => return fail_usage(err, "console", &why),
+    };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
-            "--clock" => match it.next().map(String::as_str) {
-                Some("manual") => manual = true,
-                Some("system") => manual = false,
-                _ => return fail_usage(err, "console", "--clock is `manual` or `system`"),
-            },
-            "--start" => match it.next().map(|t| crate::clock::parse_rfc3339(t)) {
-                Some(Ok(t)) => start = Some(t),
-                Some(Err(why)) => return fail_usage(err, "console", &format!("--start: {why}")),
-                None => return fail_usage(err, "console", "--start needs a time (RFC 3339)"),
-            },
             "--data" => match it.next() {
                 Some(d) => data = d.into(),
                 None => return fail_usage(err, "console", "--data needs a directory"),
@@ -114,13 +109,6 @@ fn console(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
             other => return fail_usage(err, "console", &format!("unexpected argument '{other}'")),
         }
     }
-    if start.is_some() && !manual {
-        return fail_usage(
-            err,
-            "console",
-            "--start sets a manual clock: add --clock manual",
-        );
-    }
     let store = match crate::store::SledStore::open(&data.join("store")) {
         Ok(s) => s,
         Err(e) => {
@@ -131,13 +119,18 @@ fn console(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
     // Croquet's perfect-play table takes under a second to build: build it while people type.
     std::thread::spawn(|| muster_rules::croquet::solve::table().len());
     let store = std::sync::Arc::new(store);
-    let mut console = if manual {
-        let now = start.unwrap_or_else(|| crate::clock::Clock::now(&crate::clock::SystemClock));
+    let policy = crate::core::TimePolicy {
+        vacation_days: settings.vacation_days,
+        ..Default::default()
+    };
+    let mut console = if let Some(now) = start {
         let clock = std::sync::Arc::new(crate::clock::ManualClock::starting_at(now));
-        let core = crate::core::Core::with_clock(store, &settings.prefix, clock.clone());
+        let core = crate::core::Core::with_clock(store, &settings.prefix, clock.clone())
+            .with_time_policy(policy);
         crate::console::Console::with_manual_clock(core, &data, clock)
     } else {
-        crate::console::Console::new(crate::core::Core::new(store, &settings.prefix), &data)
+        let core = crate::core::Core::new(store, &settings.prefix).with_time_policy(policy);
+        crate::console::Console::new(core, &data)
     };
     let result = match script {
         Some(path) if path == "-" => console.run_script(&mut std::io::BufReader::new(stdin), out),
@@ -164,6 +157,10 @@ fn console(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
 
 /// `muster serve`: runs the configured chat adapters on the embedded store.
 fn serve(args: &[String], err: &mut dyn Write) -> u8 {
+    let (start, args) = match clock_args(args) {
+        Ok(c) => c,
+        Err(why) => return fail_usage(err, "serve", &why),
+    };
     if let Some(other) = args.first() {
         return fail_usage(err, "serve", &format!("unexpected argument '{other}'"));
     }
@@ -201,8 +198,27 @@ fn serve(args: &[String], err: &mut dyn Write) -> u8 {
             return 1;
         }
     };
+    let policy = match time_policy(&settings) {
+        Ok(p) => p,
+        Err(e) => {
+            let _ = writeln!(err, "{e}");
+            return USAGE_ERROR;
+        }
+    };
     let store: std::sync::Arc<dyn crate::store::GameStore> = std::sync::Arc::new(store);
-    let result = runtime.block_on(serve_chats(store, settings));
+    let base = match start {
+        Some(now) => {
+            let clock = std::sync::Arc::new(crate::clock::ManualClock::starting_at(now));
+            let core = crate::core::Core::with_clock(store, &settings.prefix, clock.clone());
+            let base = std::sync::Arc::new(core.with_time_policy(policy));
+            clock_from_stdin(std::sync::Arc::clone(&base), clock);
+            base
+        }
+        None => std::sync::Arc::new(
+            crate::core::Core::new(store, &settings.prefix).with_time_policy(policy),
+        ),
+    };
+    let result = runtime.block_on(serve_chats(base, settings));
     // Requests still in flight (a long-polling sync) are not waited for.
     runtime.shutdown_timeout(std::time::Duration::from_secs(1));
     match result {
@@ -218,20 +234,22 @@ fn serve(args: &[String], err: &mut dyn Write) -> u8 {
 /// stop and every adapter has stopped (each finishes what it is answering first: the Matrix
 /// adapter its batch, the Discord adapter its interactions, closing its gateway connection).
 async fn serve_chats(
-    store: std::sync::Arc<dyn crate::store::GameStore>,
+    base: std::sync::Arc<crate::core::Core>,
     settings: muster_config::Settings,
 ) -> Result<(), String> {
     // From here on a stop signal is caught and remembered, even by an adapter still starting.
     crate::signals::install();
     let muster_config::Settings {
         data_dir,
-        prefix,
         discord,
         matrix,
+        ..
     } = settings;
+    // One core's timers serve every adapter: one scheduler for the process.
+    tokio::spawn(crate::clock::scheduler::run(std::sync::Arc::clone(&base)));
     let discord = async {
         match discord {
-            Some(d) => crate::discord::serve(store.clone(), d).await,
+            Some(d) => crate::discord::serve(std::sync::Arc::clone(&base), d).await,
             None => {
                 crate::signals::shutdown().await;
                 Ok(())
@@ -240,7 +258,7 @@ async fn serve_chats(
     };
     let matrix = async {
         match matrix {
-            Some(m) => crate::matrix::serve(store.clone(), &data_dir, &prefix, m).await,
+            Some(m) => crate::matrix::serve(std::sync::Arc::clone(&base), &data_dir, m).await,
             None => {
                 crate::signals::shutdown().await;
                 Ok(())
@@ -334,4 +352,138 @@ pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
             USAGE_ERROR
         }
     }
+}
+
+/// `--clock manual|system` and `--start TIME` among `args`: the manual clock's start (`None`
+/// on the system's clock), and the other arguments.
+fn clock_args(args: &[String]) -> Result<(Option<u64>, Vec<String>), String> {
+    let (mut manual, mut start, mut rest) = (false, None, Vec::new());
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--clock" => match it.next().map(String::as_str) {
+                Some("manual") => manual = true,
+                Some("system") => manual = false,
+                _ => return Err("--clock is `manual` or `system`".into()),
+            },
+            "--start" => match it.next().map(|t| crate::clock::parse_rfc3339(t)) {
+                Some(Ok(t)) => start = Some(t),
+                Some(Err(why)) => return Err(format!("--start: {why}")),
+                None => return Err("--start needs a time (RFC 3339)".into()),
+            },
+            _ => rest.push(arg.clone()),
+        }
+    }
+    match (manual, start) {
+        (false, Some(_)) => Err("--start sets a manual clock: add --clock manual".into()),
+        (true, None) => Ok((
+            Some(crate::clock::Clock::now(&crate::clock::SystemClock)),
+            rest,
+        )),
+        (_, start) => Ok((start, rest)),
+    }
+}
+
+/// On a manual clock, `muster serve` reads lines `~ +36h` (or `~ <RFC 3339>`) from its standard
+/// input and moves the clock, doing what falls due on the way in order; each new time is
+/// written to standard error as `[clock] <RFC 3339>`. This rehearses reminders and timeouts on
+/// a test server without waiting days.
+fn clock_from_stdin(
+    core: std::sync::Arc<crate::core::Core>,
+    clock: std::sync::Arc<crate::clock::ManualClock>,
+) {
+    use std::io::BufRead;
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lock().lines() {
+            let Ok(line) = line else { return };
+            let Some(to) = line.trim().strip_prefix('~') else {
+                if !line.trim().is_empty() {
+                    eprintln!(
+                        "muster: on a manual clock, standard input takes `~ +36h` or `~ <RFC 3339>` lines"
+                    );
+                }
+                continue;
+            };
+            let to = to.trim();
+            let now = crate::clock::Clock::now(clock.as_ref());
+            let target = match to.strip_prefix('+') {
+                Some(by) => crate::clock::parse_duration(by).map(|d| now.saturating_add(d)),
+                None => crate::clock::parse_rfc3339(to).and_then(|t| {
+                    if t < now {
+                        Err(format!(
+                            "the clock only goes forward: it shows {}",
+                            crate::clock::rfc3339(now)
+                        ))
+                    } else {
+                        Ok(t)
+                    }
+                }),
+            };
+            match target {
+                Ok(t) => {
+                    crate::clock::scheduler::advance(&core, &clock, t, |_, _| {});
+                    eprintln!(
+                        "[clock] {}",
+                        crate::clock::rfc3339(crate::clock::Clock::now(clock.as_ref()))
+                    );
+                }
+                Err(why) => eprintln!("muster: `~ {to}`: {why}"),
+            }
+        }
+    });
+}
+
+/// How time is kept, from the settings: each adapter's default control (a room's or channel's
+/// own where set), whether timeouts are claimed, the vacation allowance.
+fn time_policy(settings: &muster_config::Settings) -> Result<crate::core::TimePolicy, String> {
+    use crate::clock::control::Control;
+    use crate::core::timers::PlatformTime;
+    let read = |key: &str, value: &str| {
+        Control::parse(value).map_err(|e| format!("muster: setting {key}: {e}"))
+    };
+    let mut policy = crate::core::TimePolicy {
+        vacation_days: settings.vacation_days,
+        ..Default::default()
+    };
+    if let Some(d) = &settings.discord {
+        let mut channels = std::collections::HashMap::new();
+        for (id, c) in &d.channel_clocks {
+            channels.insert(
+                id.to_string(),
+                read(&format!("discord.channel_clocks.{id}"), c)?,
+            );
+        }
+        let clock = match &d.clock {
+            Some(c) => read("discord.clock", c)?,
+            None => None,
+        };
+        policy.platforms.insert(
+            "discord".into(),
+            PlatformTime {
+                clock,
+                channels,
+                claim: d.timeout_claim,
+            },
+        );
+    }
+    if let Some(m) = &settings.matrix {
+        let mut channels = std::collections::HashMap::new();
+        for (id, room) in &m.rooms {
+            if let Some(c) = &room.clock {
+                channels.insert(
+                    id.clone(),
+                    read(&format!("matrix.rooms.\"{id}\".clock"), c)?,
+                );
+            }
+        }
+        policy.platforms.insert(
+            "matrix".into(),
+            PlatformTime {
+                clock: read("matrix.clock", &m.clock)?,
+                channels,
+                claim: m.timeout_claim,
+            },
+        );
+    }
+    Ok(policy)
 }

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::clock::{Clock, ManualClock, parse_duration, parse_rfc3339, rfc3339};
-use crate::core::{Core, Reply, User, command};
+use crate::core::{Core, Reply, Target, User, command};
 
 /// The console's platform name in requests and the store.
 pub const PLATFORM: &str = "console";
@@ -62,9 +62,36 @@ impl Console {
         }
     }
 
-    /// A `~` line: moves the manual clock (`+36h`) or sets it (`<RFC 3339>`); the new time, or
-    /// why not.
-    fn move_clock(&self, to: &str) -> Result<u64, String> {
+    /// Prints the messages no command asked for that wait in the outbox (timeouts, reminders,
+    /// announcements): a channel's as `[channel] …`, a direct one as `[@user] …`.
+    fn deliver(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        for notice in self.core.notices(PLATFORM) {
+            for reply in notice.replies {
+                match &notice.target {
+                    Target::Channel(channel) => {
+                        self.print(&User::named("?"), channel, reply, out)?
+                    }
+                    Target::Direct(user) => {
+                        self.print(user, &format!("@{}", user.name), reply, out)?
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Does what fell due by now (at start: what fell due while Muster was not running, each
+    /// game ended at its deadline), and prints it.
+    pub fn catch_up(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        self.core.load_agenda();
+        self.core.fire_due();
+        self.deliver(out)
+    }
+
+    /// A `~` line: moves the manual clock (`+36h`) or sets it (`<RFC 3339>`), doing what falls
+    /// due on the way, in order, and printing it after the time it happened at; the new time,
+    /// or why not.
+    fn move_clock(&self, to: &str, out: &mut dyn Write) -> Result<(), String> {
         let Some(clock) = &self.manual else {
             return Err(
                 "`~` moves the clock only when the console runs on a manual clock: start it with \
@@ -73,11 +100,36 @@ impl Console {
             );
         };
         let to = to.trim();
-        if let Some(by) = to.strip_prefix('+') {
-            return Ok(clock.advance(parse_duration(by)?));
+        let target = if let Some(by) = to.strip_prefix('+') {
+            clock.now().saturating_add(parse_duration(by)?)
+        } else {
+            let at = parse_rfc3339(to)?;
+            if at < clock.now() {
+                // Refused with the clock's own words.
+                clock.set(at)?;
+            }
+            at
+        };
+        // Each stop's time is printed before what happened then; the final time last of all
+        // when nothing happened at it.
+        let mut failed = None;
+        let mut printed = None;
+        crate::clock::scheduler::advance(&self.core, clock, target, |at, _| {
+            if failed.is_none() && printed != Some(at) {
+                failed = writeln!(out, "[clock] {}", rfc3339(at)).err();
+                printed = Some(at);
+            }
+            if failed.is_none() {
+                failed = self.deliver(out).err();
+            }
+        });
+        if failed.is_none() && printed != Some(clock.now()) {
+            failed = writeln!(out, "[clock] {}", rfc3339(clock.now())).err();
         }
-        clock.set(parse_rfc3339(to)?)?;
-        Ok(clock.now())
+        match failed {
+            Some(e) => Err(e.to_string()),
+            None => Ok(()),
+        }
     }
 
     /// Handles one message from `user` in `channel`, printing the replies to `out`.
@@ -177,6 +229,7 @@ impl Console {
     /// Runs a script (see the module documentation), line by line as it is read, so a script
     /// can be piped in. A malformed line is reported and skipped.
     pub fn run_script(&self, script: &mut dyn BufRead, out: &mut dyn Write) -> std::io::Result<()> {
+        self.catch_up(out)?;
         let mut n = 0;
         loop {
             let mut line = String::new();
@@ -189,9 +242,8 @@ impl Console {
                 continue;
             }
             if let Some(to) = line.strip_prefix('~') {
-                match self.move_clock(to) {
-                    Ok(now) => writeln!(out, "[clock] {}", rfc3339(now))?,
-                    Err(why) => writeln!(out, "[script] line {n}: {why}; skipped")?,
+                if let Err(why) = self.move_clock(to, out) {
+                    writeln!(out, "[script] line {n}: {why}; skipped")?;
                 }
                 out.flush()?;
                 continue;
@@ -200,6 +252,8 @@ impl Console {
             match (parts.next(), parts.next(), parts.next()) {
                 (Some(user), Some(channel), Some(message)) if !message.trim().is_empty() => {
                     self.say(user, channel, message.trim(), out)?;
+                    self.core.fire_due();
+                    self.deliver(out)?;
                 }
                 _ => writeln!(
                     out,
@@ -225,6 +279,7 @@ impl Console {
              Boards are written under {}.",
             self.data.join("boards").display()
         )?;
+        self.catch_up(out)?;
         loop {
             write!(out, "{user}@{channel}> ")?;
             out.flush()?;
@@ -251,7 +306,14 @@ impl Console {
                     out,
                     "Console commands: /user NAME · /channel NAME · /who · /quit"
                 )?,
-                Some(_) => self.say(&user, &channel, line, out)?,
+                Some(_) => {
+                    // On the system's clock, what fell due while the user typed comes first.
+                    self.core.fire_due();
+                    self.deliver(out)?;
+                    self.say(&user, &channel, line, out)?;
+                    self.core.fire_due();
+                    self.deliver(out)?;
+                }
             }
         }
     }

@@ -98,6 +98,15 @@ pub struct Discord {
     pub defer_after_ms: u64,
     /// Settings per server (`[discord.guilds.<id>]`).
     pub guilds: BTreeMap<u64, Guild>,
+    /// The time control of games that name none (`clock`, `MUSTER_DISCORD_CLOCK`: `3d`,
+    /// `10d+1d`, `none`; default: untimed).
+    pub clock: Option<String>,
+    /// Whether a run-out clock waits for the opponent's `claim` (`timeout = "claim"`,
+    /// `MUSTER_DISCORD_TIMEOUT`) instead of ending the game (`"auto"`, the default).
+    pub timeout_claim: bool,
+    /// Channels with their own default time control (`[discord.channel_clocks]`, channel id =
+    /// control).
+    pub channel_clocks: BTreeMap<u64, String>,
 }
 
 /// What `[discord]` may contain.
@@ -114,6 +123,10 @@ pub(crate) struct File {
     defer_after_ms: Option<u64>,
     #[serde(default)]
     guilds: BTreeMap<String, GuildFile>,
+    clock: Option<String>,
+    timeout: Option<String>,
+    #[serde(default)]
+    channel_clocks: BTreeMap<String, String>,
 }
 
 #[derive(Deserialize, Default)]
@@ -136,6 +149,9 @@ pub(crate) struct Raw {
     api_url: Option<(String, String)>,
     defer_after_ms: Option<(String, String)>,
     guilds: BTreeMap<String, GuildFile>,
+    clock: Option<(String, String)>,
+    timeout: Option<(String, String)>,
+    channel_clocks: BTreeMap<String, String>,
 }
 
 const FILE: &str = "muster.toml";
@@ -153,6 +169,9 @@ impl Raw {
             api_url: at(file.api_url),
             defer_after_ms: at(file.defer_after_ms.map(|v| v.to_string())),
             guilds: file.guilds,
+            clock: at(file.clock),
+            timeout: at(file.timeout),
+            channel_clocks: file.channel_clocks,
         }
     }
 
@@ -167,6 +186,8 @@ impl Raw {
             "MUSTER_DISCORD_GUILD" => &mut self.guild,
             "MUSTER_DISCORD_API_URL" => &mut self.api_url,
             "MUSTER_DISCORD_DEFER_AFTER_MS" => &mut self.defer_after_ms,
+            "MUSTER_DISCORD_CLOCK" => &mut self.clock,
+            "MUSTER_DISCORD_TIMEOUT" => &mut self.timeout,
             _ => return false,
         };
         *slot = Some((key.to_string(), value.to_string()));
@@ -309,7 +330,24 @@ impl Raw {
                 },
             );
         }
+        let clock = match self.clock {
+            None => None,
+            Some((s, c)) => Some(crate::check_clock(&s, "discord.clock", &c)?),
+        };
+        let timeout_claim = match self.timeout {
+            None => false,
+            Some((s, t)) => crate::check_timeout(&s, "discord.timeout", &t)?,
+        };
+        let mut channel_clocks = BTreeMap::new();
+        for (id, c) in self.channel_clocks {
+            let key = format!("discord.channel_clocks.{id}");
+            let channel = snowflake(FILE, &key, &id)?;
+            channel_clocks.insert(channel, crate::check_clock(FILE, &key, &c)?);
+        }
         Ok(Some(Discord {
+            clock,
+            timeout_claim,
+            channel_clocks,
             token: Secret(token),
             application_id,
             mode,

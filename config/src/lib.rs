@@ -33,6 +33,9 @@ pub struct Settings {
     pub discord: Option<Discord>,
     /// Matrix, when a homeserver is configured (`[matrix]`, `MUSTER_MATRIX_*`).
     pub matrix: Option<Matrix>,
+    /// Days of vacation each player has a calendar year (`vacation_days`,
+    /// `MUSTER_VACATION_DAYS`; default 30).
+    pub vacation_days: u64,
 }
 
 impl Default for Settings {
@@ -42,6 +45,7 @@ impl Default for Settings {
             prefix: "!".into(),
             discord: None,
             matrix: None,
+            vacation_days: 30,
         }
     }
 }
@@ -54,6 +58,7 @@ struct File {
     prefix: Option<String>,
     discord: Option<discord::File>,
     matrix: Option<matrix::File>,
+    vacation_days: Option<u64>,
 }
 
 /// A setting that could not be used.
@@ -97,6 +102,59 @@ fn check_prefix(source: &str, key: &str, value: &str) -> Result<String, ConfigEr
         ));
     }
     Ok(value.to_string())
+}
+
+fn check_days(source: &str, value: &str) -> Result<u64, ConfigError> {
+    value
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|d| *d <= 366)
+        .ok_or_else(|| ConfigError {
+            source: source.into(),
+            key: "vacation_days".into(),
+            reason: format!("must be a number of days from 0 to 366, not \"{value}\""),
+        })
+}
+
+/// A time control as written in the settings: `none`, or durations such as `3d`, `1d12h`,
+/// `10d+1d` (the bot checks the amounts when it starts).
+pub(crate) fn check_clock(source: &str, key: &str, value: &str) -> Result<String, ConfigError> {
+    let v = value.trim().to_ascii_lowercase();
+    let shaped = v == "none"
+        || (!v.is_empty()
+            && v.split('+').count() <= 2
+            && v.split('+').all(|part| {
+                !part.is_empty()
+                    && part
+                        .chars()
+                        .all(|c| c.is_ascii_digit() || "dhms".contains(c))
+                    && part.starts_with(|c: char| c.is_ascii_digit())
+            }));
+    if shaped {
+        Ok(v)
+    } else {
+        Err(ConfigError {
+            source: source.into(),
+            key: key.into(),
+            reason: format!(
+                "must be a time control such as \"3d\" (per move), \"10d+1d\" (a bank and an increment) or \"none\", not \"{value}\""
+            ),
+        })
+    }
+}
+
+/// `auto` (a run-out clock ends the game) or `claim` (the opponent claims the win).
+pub(crate) fn check_timeout(source: &str, key: &str, value: &str) -> Result<bool, ConfigError> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "auto" => Ok(false),
+        "claim" => Ok(true),
+        _ => Err(ConfigError {
+            source: source.into(),
+            key: key.into(),
+            reason: format!("must be \"auto\" or \"claim\", not \"{value}\""),
+        }),
+    }
 }
 
 fn check_dir(source: &str, key: &str, value: &str) -> Result<PathBuf, ConfigError> {
@@ -155,6 +213,9 @@ impl Settings {
             if let Some(prefix) = parsed.prefix {
                 s.prefix = check_prefix("muster.toml", "prefix", &prefix)?;
             }
+            if let Some(days) = parsed.vacation_days {
+                s.vacation_days = check_days("muster.toml", &days.to_string())?;
+            }
             if let Some(d) = parsed.discord {
                 discord = discord::Raw::from_file(d);
             }
@@ -166,6 +227,7 @@ impl Settings {
             match *key {
                 "MUSTER_DATA_DIR" => s.data_dir = check_dir(key, "data_dir", value)?,
                 "MUSTER_PREFIX" => s.prefix = check_prefix(key, "prefix", value)?,
+                "MUSTER_VACATION_DAYS" => s.vacation_days = check_days(key, value)?,
                 _ => {
                     let _ = discord.env(key, value) || matrix.env(key, value);
                 }

@@ -44,6 +44,8 @@ pub struct Room {
     pub prefix: Option<String>,
     /// The games that may be started there; `None` for all.
     pub games: Option<Vec<String>>,
+    /// The time control of games there that name none, instead of the adapter's.
+    pub clock: Option<String>,
 }
 
 /// The validated Matrix settings; present when a homeserver is configured.
@@ -76,6 +78,12 @@ pub struct Matrix {
     pub rate_burst: u32,
     /// Settings per room (`[matrix.rooms."!id:server"]`).
     pub rooms: BTreeMap<String, Room>,
+    /// The time control of games that name none (`clock`, `MUSTER_MATRIX_CLOCK`: `3d`,
+    /// `10d+1d`, `none`; default `3d`, correspondence play).
+    pub clock: String,
+    /// Whether a run-out clock waits for the opponent's `claim` (`timeout = "claim"`,
+    /// `MUSTER_MATRIX_TIMEOUT`) instead of ending the game (`"auto"`, the default).
+    pub timeout_claim: bool,
 }
 
 /// What `[matrix]` may contain.
@@ -94,6 +102,8 @@ pub(crate) struct File {
     rate_burst: Option<u32>,
     #[serde(default)]
     rooms: BTreeMap<String, RoomFile>,
+    clock: Option<String>,
+    timeout: Option<String>,
 }
 
 #[derive(Deserialize, Default)]
@@ -101,6 +111,7 @@ pub(crate) struct File {
 struct RoomFile {
     prefix: Option<String>,
     games: Option<Vec<String>>,
+    clock: Option<String>,
 }
 
 type Value = Option<(String, String)>;
@@ -119,6 +130,8 @@ pub(crate) struct Raw {
     rate_per_minute: Value,
     rate_burst: Value,
     rooms: BTreeMap<String, RoomFile>,
+    clock: Value,
+    timeout: Value,
 }
 
 const FILE: &str = "muster.toml";
@@ -166,6 +179,8 @@ impl Raw {
             rate_per_minute: at(file.rate_per_minute.map(|v| v.to_string())),
             rate_burst: at(file.rate_burst.map(|v| v.to_string())),
             rooms: file.rooms,
+            clock: at(file.clock),
+            timeout: at(file.timeout),
         }
     }
 
@@ -182,6 +197,8 @@ impl Raw {
             "MUSTER_MATRIX_ORGANISERS" => &mut self.organisers,
             "MUSTER_MATRIX_RATE_PER_MINUTE" => &mut self.rate_per_minute,
             "MUSTER_MATRIX_RATE_BURST" => &mut self.rate_burst,
+            "MUSTER_MATRIX_CLOCK" => &mut self.clock,
+            "MUSTER_MATRIX_TIMEOUT" => &mut self.timeout,
             _ => return false,
         };
         *slot = Some((key.to_string(), value.to_string()));
@@ -322,10 +339,24 @@ impl Raw {
                 Room {
                     prefix,
                     games: r.games,
+                    clock: match r.clock {
+                        None => None,
+                        Some(c) => Some(crate::check_clock(FILE, &format!("{key}.clock"), &c)?),
+                    },
                 },
             );
         }
+        let clock = match self.clock {
+            None => "3d".to_string(),
+            Some((s, c)) => crate::check_clock(&s, "matrix.clock", &c)?,
+        };
+        let timeout_claim = match self.timeout {
+            None => false,
+            Some((s, t)) => crate::check_timeout(&s, "matrix.timeout", &t)?,
+        };
         Ok(Some(Matrix {
+            clock,
+            timeout_claim,
             homeserver,
             user,
             login,

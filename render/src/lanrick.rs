@@ -130,6 +130,7 @@ fn headline(game: &Lanrick, names: [&str; 2]) -> String {
                 };
                 let how = match reason {
                     muster_rules::EndReason::Resignation => "by resignation",
+                    muster_rules::EndReason::Time => "on time",
                     _ => "with four men taken",
                 };
                 format!("{} wins {how}", crate::player(seat, names))

@@ -18,6 +18,8 @@ fn headline(game: &Lanrick1880, names: [&str; 2]) -> String {
                 };
                 let how = if reason == EndReason::Resignation {
                     "by resignation"
+                } else if reason == EndReason::Time {
+                    "on time"
                 } else {
                     "— the other has no men left"
                 };

@@ -430,6 +430,11 @@ impl AnyGame {
     pub fn resign(&mut self, seat: Seat) -> Result<(), PlayError> {
         each!(self, g => g.resign(seat))
     }
+
+    /// Ends the game with `seat`'s clock run out.
+    pub fn time_out(&mut self, seat: Seat) -> Result<(), PlayError> {
+        each!(self, g => g.time_out(seat))
+    }
 }
 
 #[cfg(test)]

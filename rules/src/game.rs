@@ -41,6 +41,8 @@ pub enum EndReason {
     Agreement,
     /// A player resigned.
     Resignation,
+    /// A player's clock ran out (the chat bot's time controls; no rule text has clocks).
+    Time,
 }
 
 /// What a finished game means for one team.
@@ -66,6 +68,14 @@ impl Outcome {
         Outcome::Winner {
             team: table.team_of(seat).other(),
             reason: EndReason::Resignation,
+        }
+    }
+
+    /// The result when `seat`'s clock runs out: the other team wins.
+    pub fn time(table: &Table, seat: Seat) -> Outcome {
+        Outcome::Winner {
+            team: table.team_of(seat).other(),
+            reason: EndReason::Time,
         }
     }
 
@@ -226,6 +236,8 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     fn agree_draw(&mut self) -> Result<(), PlayError>;
     /// Ends the game with `seat`'s team resigning.
     fn resign(&mut self, seat: Seat) -> Result<(), PlayError>;
+    /// Ends the game with `seat`'s team losing on time.
+    fn time_out(&mut self, seat: Seat) -> Result<(), PlayError>;
 
     /// Parses and plays `text` for `seat`.
     fn play_text(&mut self, seat: Seat, text: &str) -> Result<Vec<Self::Event>, PlayError> {

@@ -4,6 +4,12 @@
 //! in UTC; they are written as RFC 3339 (`2026-11-25T09:30:00Z`) and durations in the form
 //! players type (`1d12h`, `36h`, `90m`).
 
+pub mod agenda;
+pub mod control;
+pub mod quiet;
+pub mod scheduler;
+pub mod timing;
+
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Where the time comes from.

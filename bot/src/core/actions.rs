@@ -32,6 +32,8 @@ pub(super) fn run(
         opponents,
         seat,
         players,
+        clock,
+        claim,
     } = command
     {
         if let Some(allowed) = req.policy.games.as_ref().filter(|g| !g.contains(&game)) {
@@ -47,11 +49,16 @@ pub(super) fn run(
                 )
             });
         }
+        let policy = &core.timers.policy;
+        let clock = clock
+            .unwrap_or_else(|| policy.clock_for(&req.platform, &req.channel))
+            .map(|c| c.with_claim(claim.unwrap_or_else(|| policy.claim_for(&req.platform))));
         let want = NewGame {
             id: game,
             opponents: &opponents,
             seat: seat.as_deref(),
             players,
+            clock,
         };
         return new(core, req, key, record.as_ref(), want);
     }
@@ -64,6 +71,15 @@ pub(super) fn run(
             _ => no_game(core),
         };
     };
+    if record.status == Status::Active
+        && !matches!(
+            command,
+            Command::Export(_) | Command::History | Command::Hint
+        )
+        && let Some(replies) = super::timers::overdue(core, key, &record)
+    {
+        return replies;
+    }
     let game = match record.rebuild() {
         Ok(g) => g,
         Err(_) if command == Command::Abort => {
@@ -97,6 +113,7 @@ pub(super) fn run(
         Command::Draw(answer) => super::offers::draw(core, req, key, record, game, answer),
         Command::Takeback(answer) => super::offers::takeback(core, req, key, record, game, answer),
         Command::Hint => super::offers::hint(core, req, &record, &game),
+        Command::Claim => super::timers::claim(core, req, key, record),
         _ => Vec::new(),
     }
 }
@@ -112,6 +129,7 @@ pub(super) fn save(
     record.version += 1;
     record.updated = core.clock.now();
     record.time_moves(record.updated);
+    record.refresh_clock();
     let result = if record.status == Status::Finished {
         core.store.archive(key, expected, &record)
     } else {
@@ -161,6 +179,7 @@ struct NewGame<'a> {
     opponents: &'a [String],
     seat: Option<&'a str>,
     players: Option<usize>,
+    clock: Option<crate::clock::control::Control>,
 }
 
 fn new(
@@ -175,6 +194,7 @@ fn new(
         opponents,
         seat,
         players,
+        clock,
     } = want;
     if let Some(r) = existing {
         let state = if r.status == Status::Open {
@@ -313,6 +333,9 @@ fn new(
         ending: None,
         draw_offer: None,
         takeback: None,
+        clock,
+        pauses: Vec::new(),
+        wait: None,
     };
     if let Err(e) = core.store.create(key, &record) {
         return not_saved(&e);
@@ -394,7 +417,22 @@ fn start_if_ready(
     let before = record.moves.len();
     if ready {
         record.status = Status::Active;
-        record.started = Some(core.clock.now());
+        let now = core.clock.now();
+        record.started = Some(now);
+        if record.clock.is_some() {
+            // Players away when the game begins have their clocks stand still until they return.
+            for id in record.player_ids() {
+                let away = super::notify::profile(core.base.as_ref(), &record.platform, &id)
+                    .away_until(now);
+                if let Some(to) = away {
+                    record.pauses.push(crate::clock::timing::Pause {
+                        player: id,
+                        from: now,
+                        to,
+                    });
+                }
+            }
+        }
         bot_events = bot_turns(&mut record, &mut game);
     }
     let record = match save(core, key, record) {
@@ -410,8 +448,11 @@ fn start_if_ready(
         } else {
             game.table().all().map(|s| who(&record, &game, s)).collect()
         };
+        let clock = record
+            .clock
+            .map_or_else(String::new, |c| format!(" Clock: {c}."));
         out.push(Reply::Text(format!(
-            "The game begins: {}.",
+            "The game begins: {}.{clock}",
             table.join(" vs ")
         )));
         out.extend(said(&record, &game, &bot_events));

@@ -3,7 +3,11 @@
 
 use muster_rules::{GameId, MAX_NOTATION};
 
+use super::notify::Mode;
 use super::words::excerpt;
+use crate::clock::control::{Control, LONGEST};
+use crate::clock::quiet::Quiet;
+use crate::clock::{duration, parse_duration};
 
 /// The longest command Muster reads, in characters (a `new` naming three players by long
 /// Matrix ids stays well below it). Longer text is refused before it is read.
@@ -31,6 +35,11 @@ pub enum Command {
         seat: Option<String>,
         /// How many players, for a Lanko game with open seats (`for 2`).
         players: Option<usize>,
+        /// The time control asked for (`clock 3d`; `Some(None)` for `clock none`), if any.
+        clock: Option<Option<Control>>,
+        /// Whether a run-out clock waits for a claim (`timeout claim`) or ends the game
+        /// (`timeout auto`), if said.
+        claim: Option<bool>,
     },
     /// Take an open seat.
     Join {
@@ -69,12 +78,130 @@ pub enum Command {
     Games(Option<String>),
     /// The best move, where the game has a solver and hints are allowed.
     Hint,
+    /// Claim the win when the opponent's time has run out (`timeout claim` games).
+    Claim,
+    /// How and when the player is reminded.
+    Notify(NotifyCommand),
+    /// The player's vacation.
+    Vacation(VacationCommand),
+}
+
+/// What `notify` asks.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum NotifyCommand {
+    /// Show the settings.
+    Show,
+    /// Where reminders go.
+    Mode(Mode),
+    /// Remind at these times left, largest first (empty: no reminders).
+    Remind(Vec<u64>),
+    /// Remind at the default times.
+    RemindDefault,
+    /// Quiet hours (`None`: none).
+    Quiet(Option<Quiet>),
+}
+
+/// What `vacation` asks.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum VacationCommand {
+    /// How much is left, and whether one is running.
+    Show,
+    /// Start one, for this long (seconds) or for the whole allowance left.
+    Start(Option<u64>),
+    /// End the running one.
+    End,
+}
+
+fn notify(args: &[&str]) -> Result<Command, String> {
+    let usage = "say `notify` (your settings), `notify mention|dm|off`, `notify remind 24h 1h` (or `off`, \
+                 `default`), or `notify quiet 22:00-07:00 Europe/Berlin` (or `off`)";
+    let Some((first, rest)) = args.split_first() else {
+        return Ok(Command::Notify(NotifyCommand::Show));
+    };
+    let what = match first.to_ascii_lowercase().as_str() {
+        "mention" | "mentions" if rest.is_empty() => NotifyCommand::Mode(Mode::Mention),
+        "dm" | "direct" if rest.is_empty() => NotifyCommand::Mode(Mode::Dm),
+        "off" | "none" if rest.is_empty() => NotifyCommand::Mode(Mode::Off),
+        "remind" | "reminders" => match rest {
+            [] => {
+                return Err(format!(
+                    "`notify remind` needs the times left to remind you at, such as `notify remind 24h 1h`; {usage}"
+                ));
+            }
+            [w] if w.eq_ignore_ascii_case("off") => NotifyCommand::Remind(Vec::new()),
+            [w] if w.eq_ignore_ascii_case("default") => NotifyCommand::RemindDefault,
+            points => {
+                if points.len() > 5 {
+                    return Err(
+                        "at most five reminder points, such as `notify remind 24h 1h`".into(),
+                    );
+                }
+                let mut seconds = Vec::new();
+                for p in points {
+                    let s = parse_duration(p)?;
+                    if s == 0 || s >= LONGEST {
+                        return Err(format!(
+                            "a reminder point must be more than 0s and less than {} (the longest clock); `{}` is not",
+                            duration(LONGEST),
+                            excerpt(p, 24)
+                        ));
+                    }
+                    seconds.push(s);
+                }
+                seconds.sort_unstable_by(|a, b| b.cmp(a));
+                seconds.dedup();
+                NotifyCommand::Remind(seconds)
+            }
+        },
+        "quiet" => match rest {
+            [w] if w.eq_ignore_ascii_case("off") || w.eq_ignore_ascii_case("none") => {
+                NotifyCommand::Quiet(None)
+            }
+            [hours] => NotifyCommand::Quiet(Some(Quiet::parse(hours, None)?)),
+            [hours, zone] => NotifyCommand::Quiet(Some(Quiet::parse(hours, Some(zone))?)),
+            _ => {
+                return Err(format!(
+                    "`notify quiet` takes the hours and a time zone; {usage}"
+                ));
+            }
+        },
+        other => return Err(format!("`notify {}`: {usage}", excerpt(other, 24))),
+    };
+    Ok(Command::Notify(what))
+}
+
+fn vacation(args: &[&str]) -> Result<Command, String> {
+    let usage = "say `vacation` (what is left), `vacation start [days]` or `vacation end`";
+    let what = match args {
+        [] => VacationCommand::Show,
+        [w] if w.eq_ignore_ascii_case("end") || w.eq_ignore_ascii_case("stop") => {
+            VacationCommand::End
+        }
+        [w] if w.eq_ignore_ascii_case("start") => VacationCommand::Start(None),
+        [w, days] if w.eq_ignore_ascii_case("start") => {
+            let seconds = match days.parse::<u64>() {
+                Ok(n) => n.checked_mul(86_400),
+                Err(_) => parse_duration(days).ok(),
+            }
+            .filter(|s| *s >= 3_600)
+            .ok_or_else(|| {
+                format!(
+                    "`vacation start {}`: say how many days, such as `vacation start 7` (at least an hour, as `1h`)",
+                    excerpt(days, 24)
+                )
+            })?;
+            VacationCommand::Start(Some(seconds))
+        }
+        _ => return Err(usage.into()),
+    };
+    Ok(Command::Vacation(what))
 }
 
 /// Every command word, for help and suggestions.
-pub const WORDS: [&str; 19] = [
+pub const WORDS: [&str; 22] = [
     "new", "join", "accept", "decline", "abort", "move", "board", "moves", "history", "export",
-    "resign", "draw", "takeback", "rules", "notation", "help", "games", "play", "hint",
+    "resign", "draw", "takeback", "rules", "notation", "help", "games", "play", "hint", "claim",
+    "notify", "vacation",
 ];
 
 fn game_arg(arg: Option<&str>) -> Result<Option<GameId>, String> {
@@ -127,6 +254,8 @@ pub fn parse(text: &str) -> Result<Command, String> {
             let mut opponents = Vec::new();
             let mut seat = None;
             let mut players = None;
+            let mut clock = None;
+            let mut claim = None;
             let mut it = rest.iter();
             while let Some(a) = it.next() {
                 match a.to_ascii_lowercase().as_str() {
@@ -144,6 +273,23 @@ pub fn parse(text: &str) -> Result<Command, String> {
                             .ok_or("`for` needs the number of players, such as `for 2`")?;
                         players = Some(n);
                     }
+                    "clock" | "time" => {
+                        let value = it.next().ok_or(
+                            "`clock` needs a time control, such as `clock 3d`, `clock 10d+1d` or `clock none`",
+                        )?;
+                        clock = Some(Control::parse(value)?);
+                    }
+                    "timeout" | "timeouts" => {
+                        claim = Some(match it.next().map(|w| w.to_ascii_lowercase()).as_deref() {
+                            Some("claim" | "claimed") => true,
+                            Some("auto" | "lose" | "automatic") => false,
+                            _ => {
+                                return Err("`timeout` is `timeout claim` (the opponent claims the win when a \
+                                            clock runs out) or `timeout auto` (the game ends at once)"
+                                    .into());
+                            }
+                        });
+                    }
                     "vs" | "against" => {}
                     _ => opponents.push(a.trim_start_matches('@').to_string()),
                 }
@@ -153,6 +299,8 @@ pub fn parse(text: &str) -> Result<Command, String> {
                 opponents,
                 seat,
                 players,
+                clock,
+                claim,
             })
         }
         "join" | "sit" => Ok(Command::Join {
@@ -190,6 +338,9 @@ pub fn parse(text: &str) -> Result<Command, String> {
             one("games")?.map(|s| s.trim_start_matches('@').to_string()),
         )),
         "hint" => Ok(Command::Hint),
+        "claim" => Ok(Command::Claim),
+        "notify" | "notifications" => notify(&args),
+        "vacation" | "holiday" => vacation(&args),
         other => Err(format!(
             "unknown command `{}`; say `help` for the list",
             excerpt(other, 32)
@@ -210,6 +361,8 @@ mod tests {
                 opponents: vec!["bob".into()],
                 seat: Some("black".into()),
                 players: None,
+                clock: None,
+                claim: None,
             })
         );
         assert_eq!(
@@ -219,6 +372,8 @@ mod tests {
                 opponents: vec![],
                 seat: None,
                 players: None,
+                clock: None,
+                claim: None,
             })
         );
         assert_eq!(
@@ -228,6 +383,8 @@ mod tests {
                 opponents: vec![],
                 seat: Some("w".into()),
                 players: Some(3),
+                clock: None,
+                claim: None,
             })
         );
         assert_eq!(parse("declare"), Ok(Command::Move("===".into())));
@@ -242,6 +399,41 @@ mod tests {
         assert_eq!(parse("takeback"), Ok(Command::Takeback(None)));
         assert_eq!(parse("HELP move"), Ok(Command::Help(Some("move".into()))));
         assert_eq!(parse("export g12"), Ok(Command::Export(Some("g12".into()))));
+        let Ok(Command::New { clock, claim, .. }) =
+            parse("new lanrick @bob clock 10d+1d timeout claim")
+        else {
+            panic!("a timed new");
+        };
+        assert_eq!(clock, Some(Control::parse("10d+1d").unwrap()));
+        assert_eq!(claim, Some(true));
+        assert_eq!(
+            parse("notify remind 1h 24h"),
+            Ok(Command::Notify(NotifyCommand::Remind(vec![86_400, 3_600])))
+        );
+        assert_eq!(
+            parse("vacation start 7"),
+            Ok(Command::Vacation(VacationCommand::Start(Some(7 * 86_400))))
+        );
+    }
+
+    #[test]
+    fn malformed_clocks_and_settings_say_what_is_accepted() {
+        for (text, says) in [
+            ("new lanrick @bob clock 3x", "clock 10d+1d"),
+            ("new lanrick @bob clock 0d", "at least"),
+            ("new lanrick @bob clock 400d", "at most 60d"),
+            ("new lanrick @bob clock", "needs a time control"),
+            ("new lanrick @bob timeout maybe", "timeout claim"),
+            ("notify remind 90d", "less than 60d"),
+            ("notify remind", "notify remind 24h 1h"),
+            ("notify loud", "notify mention|dm|off"),
+            ("notify quiet 22:00-07:00 Nowhere/Land", "not a time zone"),
+            ("vacation start soon", "vacation start 7"),
+            ("vacation later", "vacation start [days]"),
+        ] {
+            let err = parse(text).unwrap_err();
+            assert!(err.contains(says), "{text}: {err}");
+        }
     }
 
     #[test]

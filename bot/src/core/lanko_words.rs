@@ -135,6 +135,7 @@ pub fn ending_words(ending: Ending, variant: Variant) -> String {
         Ending::Repetition => "the same position occurred for the third time".into(),
         Ending::Agreement => "the players agreed to end it".into(),
         Ending::Resignation => "a side resigned".into(),
+        Ending::Time => "a clock ran out".into(),
     }
 }
 
@@ -147,6 +148,14 @@ pub fn result(g: &Lanko, team_names: &dyn Fn(Team) -> String) -> String {
             reason: muster_rules::EndReason::Resignation,
         }) => format!(
             "{} win{} by resignation.",
+            team_names(team),
+            plural(team_names, team)
+        ),
+        Some(Outcome::Winner {
+            team,
+            reason: muster_rules::EndReason::Time,
+        }) => format!(
+            "{} win{} on time.",
             team_names(team),
             plural(team_names, team)
         ),

@@ -9,9 +9,11 @@ pub mod bot;
 pub mod command;
 mod dashboard;
 mod lanko_words;
+pub mod notify;
 mod offers;
 mod receipt;
 mod seating;
+pub mod timers;
 pub mod words;
 
 use std::sync::Arc;
@@ -26,6 +28,7 @@ pub use board::{Board, Drawn};
 pub use command::{Answer, Command};
 pub use muster_rules::GameId;
 pub use receipt::{Handled, Receipt};
+pub use timers::{Notice, Target, TimePolicy, Timers};
 
 /// A user of a chat platform.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -143,9 +146,14 @@ impl Reply {
 
 /// The command core, shared by every adapter.
 pub struct Core {
+    /// The store commands work on (a request's staged view while it is decided).
     store: Arc<dyn GameStore>,
+    /// The real store, for what is written outside a request's one change (timeouts fired by
+    /// the scheduler, settings, vacations).
+    base: Arc<dyn GameStore>,
     prefix: String,
     clock: Arc<dyn Clock>,
+    timers: Arc<Timers>,
 }
 
 impl Core {
@@ -157,10 +165,25 @@ impl Core {
     /// A core over `store`, with `prefix` for text commands, reading the time from `clock`.
     pub fn with_clock(store: Arc<dyn GameStore>, prefix: &str, clock: Arc<dyn Clock>) -> Core {
         Core {
+            base: Arc::clone(&store),
             store,
             prefix: prefix.to_string(),
             clock,
+            timers: Arc::new(Timers::default()),
         }
+    }
+
+    /// This core keeping time by `policy` (default controls, vacation allowance).
+    pub fn with_time_policy(self, policy: TimePolicy) -> Core {
+        Core {
+            timers: Arc::new(Timers::new(policy)),
+            ..self
+        }
+    }
+
+    /// The clock the core reads.
+    pub fn clock(&self) -> &dyn Clock {
+        self.clock.as_ref()
     }
 
     /// The store the core works on (adapters keep their channel notes there).
@@ -230,8 +253,10 @@ impl Core {
     pub fn with_prefix(&self, prefix: &str) -> Core {
         Core {
             store: Arc::clone(&self.store),
+            base: Arc::clone(&self.base),
             prefix: prefix.to_string(),
             clock: Arc::clone(&self.clock),
+            timers: Arc::clone(&self.timers),
         }
     }
 
@@ -247,16 +272,32 @@ impl Core {
     /// answering in `place`, when an id is given.
     fn run(&self, req: &Request, kept: Option<(&str, Option<&str>)>) -> Receipt {
         let (id, place) = (kept.map(|k| k.0), kept.and_then(|k| k.1));
-        let staged = Arc::new(Staged::over(Arc::clone(&self.store)));
-        let scratch = Core {
-            store: Arc::clone(&staged) as Arc<dyn GameStore>,
-            prefix: self.prefix.clone(),
-            clock: Arc::clone(&self.clock),
+        let key = ChannelKey::new(&req.platform, &req.channel);
+        // A command that lost a race (a move stored, a clock run out meanwhile) is decided
+        // again over the new state, so its sender hears what it means now.
+        let mut tries = 0;
+        let (receipt, staged, result) = loop {
+            tries += 1;
+            let staged = Arc::new(Staged::over(Arc::clone(&self.store)));
+            let scratch = Core {
+                store: Arc::clone(&staged) as Arc<dyn GameStore>,
+                base: Arc::clone(&self.base),
+                prefix: self.prefix.clone(),
+                clock: Arc::clone(&self.clock),
+                timers: Arc::clone(&self.timers),
+            };
+            let receipt = Receipt::new(req, place, self.clock.now(), &scratch.decide(req));
+            let body = id.map(|_| receipt.encode());
+            let result = staged.commit(&req.platform, id.zip(body.as_deref()));
+            if result != Err(StoreError::Conflict) || tries >= 3 {
+                break (receipt, staged, result);
+            }
         };
-        let receipt = Receipt::new(req, place, self.clock.now(), &scratch.decide(req));
-        let body = id.map(|_| receipt.encode());
-        let changed = staged.changed();
-        match staged.commit(&req.platform, id.zip(body.as_deref())) {
+        if result.is_ok() && staged.touched() {
+            self.reschedule(&key);
+        }
+        let changed = staged.touched();
+        match result {
             Ok(()) => receipt,
             Err(e) if changed => {
                 let failed = Receipt::new(req, place, receipt.at, &actions::not_saved(&e));
@@ -295,6 +336,8 @@ impl Core {
                 return vec![Reply::Private(words::notation(id))];
             }
             Command::Games(name) => return self.games(req, name),
+            Command::Notify(what) => return notify::notify(self, req, what),
+            Command::Vacation(what) => return notify::vacation(self, req, what),
             _ => {}
         }
         let key = ChannelKey::new(&req.platform, &req.channel);
@@ -412,11 +455,14 @@ impl Core {
             id: player.id.clone(),
             name: player.name.clone(),
         };
-        let text = format!(
+        let mut text = format!(
             "your turn ({}) — {}.",
             words::seat_title(game, seat),
             words::prompt(game, &self.prefix)
         );
+        if let Some(line) = self.clock_words(record, game) {
+            text.push_str(&format!("\n{line}"));
+        }
         vec![
             Reply::Mention { user, text },
             Reply::Buttons(Self::turn_buttons(game)),

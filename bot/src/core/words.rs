@@ -310,6 +310,31 @@ fn span(g: &Lanrick) -> String {
 
 /// The result in a sentence.
 pub fn result(record: &GameRecord, game: &AnyGame) -> String {
+    if let Some(crate::store::Ending::Time { seat } | crate::store::Ending::Forfeit { seat }) =
+        record.ending
+        && let Some(lost) = Seat::new(seat)
+    {
+        let table = game.table();
+        let losing = table.team_of(lost);
+        let how = if matches!(record.ending, Some(crate::store::Ending::Forfeit { .. })) {
+            "by forfeit"
+        } else {
+            "on time"
+        };
+        if table.len() > 2 {
+            let team = [muster_rules::Team::WHITE, muster_rules::Team::BLACK]
+                .into_iter()
+                .find(|t| *t != losing)
+                .unwrap_or(losing);
+            return format!("{} win {how}.", team_players(record, game, team));
+        }
+        let winners: Vec<String> = table
+            .all()
+            .filter(|s| table.team_of(*s) != losing)
+            .map(|s| who(record, game, s))
+            .collect();
+        return format!("{} wins {how}.", winners.join(" and "));
+    }
     if let AnyGame::Lanko(g) = game {
         let team_names = |team: muster_rules::Team| team_players(record, game, team);
         return super::lanko_words::result(g, &team_names);
@@ -324,6 +349,7 @@ pub fn result(record: &GameRecord, game: &AnyGame) -> String {
                 .collect();
             let how = match reason {
                 EndReason::Resignation => " by resignation",
+                EndReason::Time => " on time",
                 EndReason::Goal => "",
                 _ => "",
             };

@@ -48,9 +48,14 @@ pub const REMEMBERED: Duration = Duration::from_secs(15 * 60);
 impl Shared {
     /// The shared state over `store`.
     pub fn new(store: Arc<dyn GameStore>, settings: Discord) -> Shared {
+        Shared::with_core(&Core::new(store, "/"), settings)
+    }
+
+    /// The shared state over `base`'s store, clock and timers.
+    pub fn with_core(base: &Core, settings: Discord) -> Shared {
         let defer_after = Duration::from_millis(settings.defer_after_ms);
         Shared {
-            core: Arc::new(Core::new(store, "/")),
+            core: Arc::new(base.with_prefix("/")),
             defs: commands::defs(&commands::all()),
             settings,
             defer_after,
@@ -177,8 +182,8 @@ pub fn http(settings: &Discord) -> Http {
 }
 
 /// Runs the Discord adapter until it fails or the process is stopped.
-pub async fn serve(store: Arc<dyn GameStore>, settings: Discord) -> Result<(), String> {
-    let shared = Arc::new(Shared::new(store, settings));
+pub async fn serve(base: Arc<Core>, settings: Discord) -> Result<(), String> {
+    let shared = Arc::new(Shared::with_core(&base, settings));
     match shared.settings.mode {
         muster_config::Mode::Gateway => gateway::run(shared).await,
         muster_config::Mode::Http => endpoint::run(shared).await,

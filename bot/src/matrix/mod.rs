@@ -121,17 +121,16 @@ fn sync_settings(token: Option<String>) -> SyncSettings {
 
 /// Runs the Matrix adapter until it fails or the process is asked to stop.
 pub async fn serve(
-    store: Arc<dyn GameStore>,
+    core: Arc<Core>,
     data_dir: &std::path::Path,
-    prefix: &str,
     settings: Matrix,
 ) -> Result<(), String> {
     let client = session::connect(&settings, &data_dir.join("matrix")).await?;
     let prefix = settings
         .prefix
         .clone()
-        .unwrap_or_else(|| prefix.to_string());
-    let base = Core::new(store, &prefix);
+        .unwrap_or_else(|| core.prefix().to_string());
+    let base = core.with_prefix(&prefix);
     let mut cores = HashMap::new();
     for p in settings
         .rooms

@@ -114,6 +114,16 @@ impl GameStore for MemoryStore {
             .collect())
     }
 
+    fn timed_games(&self) -> Result<Vec<GameRecord>, StoreError> {
+        let inner = self.lock();
+        Ok(inner
+            .live
+            .values()
+            .filter_map(|b| read(b).ok())
+            .filter(|r| r.clock.is_some())
+            .collect())
+    }
+
     fn games_of(&self, player_id: &str) -> Result<Vec<GameRecord>, StoreError> {
         let inner = self.lock();
         let mut games: Vec<GameRecord> = inner

@@ -157,6 +157,9 @@ pub trait GameStore: Send + Sync {
     /// no particular order.
     fn live_games_of(&self, platform: &str, player_id: &str)
     -> Result<Vec<GameRecord>, StoreError>;
+    /// Every live game with a time control, on every platform (unreadable ones left out), in no
+    /// particular order: what the clock scheduler watches.
+    fn timed_games(&self) -> Result<Vec<GameRecord>, StoreError>;
     /// Finished games with `player_id` at the table, newest first.
     fn games_of(&self, player_id: &str) -> Result<Vec<GameRecord>, StoreError>;
     /// A finished game by id.
@@ -225,6 +228,9 @@ mod tests {
             ending: None,
             draw_offer: None,
             takeback: None,
+            clock: None,
+            pauses: Vec::new(),
+            wait: None,
         }
     }
 
@@ -356,6 +362,14 @@ mod tests {
         assert!(live.contains(&game.id), "{live:?}");
         assert!(!live.contains(&there.id), "{live:?}");
         assert!(store.live_games_of("console", "carol").unwrap().is_empty());
+        // Timed games, wherever they are.
+        assert!(store.timed_games().unwrap().is_empty());
+        let fifth = ChannelKey::new("matrix", "fifth");
+        let mut timed = record(store, "fifth");
+        timed.platform = "matrix".into();
+        timed.clock = crate::clock::control::Control::parse("3d").unwrap();
+        store.create(&fifth, &timed).unwrap();
+        assert_eq!(store.timed_games().unwrap(), vec![timed]);
     }
 
     #[test]

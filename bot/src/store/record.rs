@@ -7,10 +7,12 @@ use serde_json::Value;
 
 use muster_rules::{AnyEvent, AnyGame, GameId, Outcome, Seat};
 
+use crate::clock::control::Control;
 use crate::clock::rfc3339;
+use crate::clock::timing::{self, Clocks, Decision, Pause, Wait};
 
 /// The record layout written by this version of Muster.
-pub const SCHEMA: u32 = 2;
+pub const SCHEMA: u32 = 3;
 
 /// A person (or the bot) at the table.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -58,6 +60,11 @@ pub enum Ending {
     DrawAgreed,
     /// Called off before the first move, or declined.
     Aborted,
+    /// The player on this seat ran out of time (his side loses).
+    Time { seat: usize },
+    /// The player on this seat ran out of time before making a move of his own: a forfeit
+    /// (his side loses; tournaments count the game as unplayed).
+    Forfeit { seat: usize },
 }
 
 /// A game as stored.
@@ -99,6 +106,17 @@ pub struct GameRecord {
     pub draw_offer: Option<usize>,
     /// The seat that asked to take back the last move, while the request stands.
     pub takeback: Option<usize>,
+    /// The time control; `None` for an untimed game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<Control>,
+    /// Stretches during which a player's clocks stood or stand still (vacations).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pauses: Vec<Pause>,
+    /// Whose clock runs, since when, with how much time: derived from the control and the
+    /// move times at every write ([`GameRecord::refresh_clock`]), kept so that the scheduler
+    /// finds deadlines without replaying games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wait: Option<Wait>,
 }
 
 /// A record that does not replay: its moves or ending do not fit the game.
@@ -128,7 +146,63 @@ impl GameRecord {
             Ending::Resigned { .. } => Some("resignation"),
             Ending::DrawAgreed => Some("agreement"),
             Ending::Aborted => Some("aborted"),
+            Ending::Time { .. } => Some("time"),
+            Ending::Forfeit { .. } => Some("forfeit"),
         }
+    }
+
+    /// The stretches during which the player on `seat` has his clocks stand still.
+    pub fn paused(&self, seat: usize) -> Vec<(u64, u64)> {
+        let Some(player) = self.player(seat) else {
+            return Vec::new();
+        };
+        self.pauses
+            .iter()
+            .filter(|p| p.player == player.id)
+            .map(|p| (p.from, p.to))
+            .collect()
+    }
+
+    /// Every seat's clock as the record stands (`None` for an untimed game or one not begun).
+    pub fn clocks(&self) -> Option<Clocks> {
+        let control = self.clock.as_ref()?;
+        let started = self.started?;
+        let mut game = AnyGame::new(self.game_id().ok()?);
+        let mut decisions = Vec::with_capacity(self.moves.len());
+        for (i, text) in self.moves.iter().enumerate() {
+            let seat = game.to_move()?;
+            let forced = game.forced_move().is_some();
+            game.play_text(seat, text).ok()?;
+            decisions.push(Decision {
+                seat: seat.index(),
+                at: self.times.get(i).copied().unwrap_or(self.updated),
+                forced,
+            });
+        }
+        let mover = match self.status {
+            Status::Active if self.ending.is_none() => game.to_move().map(Seat::index),
+            _ => None,
+        };
+        let paused = |seat: usize| self.paused(seat);
+        Some(timing::derive(
+            control,
+            self.seats.len(),
+            started,
+            &decisions,
+            mover,
+            &paused,
+        ))
+    }
+
+    /// Brings [`GameRecord::wait`] up to date with the moves (call after every change).
+    pub fn refresh_clock(&mut self) {
+        self.wait = self.clocks().and_then(|c| c.wait);
+    }
+
+    /// When the seat to decide runs out of time, in a timed game being played.
+    pub fn deadline(&self) -> Option<u64> {
+        let wait = self.wait?;
+        Some(wait.deadline(&self.paused(wait.seat)))
     }
 
     /// Rebuilds the game from the moves (and the ending, for resignations and agreed draws).
@@ -160,6 +234,12 @@ impl GameRecord {
             }
             Some(Ending::DrawAgreed) => {
                 game.agree_draw().map_err(|e| ReplayError(e.to_string()))?
+            }
+            Some(Ending::Time { seat } | Ending::Forfeit { seat }) => {
+                let seat =
+                    Seat::new(seat).ok_or_else(|| ReplayError("bad timed-out seat".into()))?;
+                game.time_out(seat)
+                    .map_err(|e| ReplayError(e.to_string()))?;
             }
             Some(Ending::Rules | Ending::Aborted) | None => {}
         }
@@ -239,7 +319,8 @@ impl GameRecord {
             let seat = Seat::new(i).map_or_else(|| "?".to_string(), |s| table.seat_title(s));
             out.push_str(&format!("# {seat}: {name}\n"));
         }
-        out.push_str("# Clock: none\n");
+        let clock = self.clock.map_or_else(|| "none".to_string(), |c| c.typed());
+        out.push_str(&format!("# Clock: {clock}\n"));
         if let Some(started) = self.started {
             out.push_str(&format!("# Started: {}\n", rfc3339(started)));
         }
@@ -295,6 +376,8 @@ pub fn migrate(mut value: Value) -> Result<Value, String> {
             map.insert("started".into(), created);
         }
     }
+    // Schema 3 adds the time control, vacations and the running clock, all absent from an
+    // untimed game: an older record reads as it is.
     if let Some(map) = value.as_object_mut() {
         map.insert("schema".into(), SCHEMA.into());
     }
@@ -336,6 +419,9 @@ mod tests {
             ending: None,
             draw_offer: None,
             takeback: None,
+            clock: None,
+            pauses: Vec::new(),
+            wait: None,
         }
     }
 

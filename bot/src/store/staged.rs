@@ -12,6 +12,7 @@ use super::{Change, ChannelKey, GameRecord, GameStore, Kept, StoreError};
 pub struct Staged {
     inner: Arc<dyn GameStore>,
     change: Mutex<Option<(ChannelKey, Change)>>,
+    touched: std::sync::atomic::AtomicBool,
 }
 
 impl Staged {
@@ -20,6 +21,7 @@ impl Staged {
         Staged {
             inner,
             change: Mutex::new(None),
+            touched: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -30,6 +32,11 @@ impl Staged {
     /// Whether a change is held.
     pub fn changed(&self) -> bool {
         self.held().is_some()
+    }
+
+    /// Whether the request changed a game (held, or committed).
+    pub fn touched(&self) -> bool {
+        self.touched.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// Stores the held change (if any) and `receipt` of a request on `platform` in one write
@@ -88,6 +95,8 @@ impl Staged {
             }
         };
         *held = Some((key.clone(), merged));
+        self.touched
+            .store(true, std::sync::atomic::Ordering::SeqCst);
         Ok(())
     }
 }
@@ -138,6 +147,10 @@ impl GameStore for Staged {
         player_id: &str,
     ) -> Result<Vec<GameRecord>, StoreError> {
         self.inner.live_games_of(platform, player_id)
+    }
+
+    fn timed_games(&self) -> Result<Vec<GameRecord>, StoreError> {
+        self.inner.timed_games()
     }
 
     fn games_of(&self, player_id: &str) -> Result<Vec<GameRecord>, StoreError> {

@@ -30,6 +30,9 @@ pub fn lanrick(id: &str) -> Reply {
         ending: None,
         draw_offer: None,
         takeback: None,
+        clock: None,
+        pauses: Vec::new(),
+        wait: None,
     };
     Reply::board(&record, 0)
 }

@@ -41,7 +41,7 @@ pub fn result(game: &Lanko) -> Option<(String, String)> {
         Some(Ending::NoMoves) => "No seat could move".to_string(),
         Some(Ending::Repetition) => "The same position for the third time".to_string(),
         Some(Ending::Agreement) => "The players agreed to end the game".to_string(),
-        Some(Ending::Resignation) | None => String::new(),
+        Some(Ending::Resignation | Ending::Time) | None => String::new(),
     };
     let line = match outcome {
         Outcome::Winner { team: t, .. } if game.ending() == Some(Ending::Resignation) => {
@@ -50,6 +50,10 @@ pub fn result(game: &Lanko) -> Option<(String, String)> {
                 format!("{} wins: {} resigned", team(white), team(!white)),
                 String::new(),
             ));
+        }
+        Outcome::Winner { team: t, .. } if game.ending() == Some(Ending::Time) => {
+            let white = t.index() == 0;
+            return Some((format!("{} wins on time", team(white)), String::new()));
         }
         Outcome::Winner { team: t, .. } => {
             let (win, lose) = if t.index() == 0 { (w, b) } else { (b, w) };

@@ -489,4 +489,12 @@ impl Game for Croquet {
         self.outcome = Some(Outcome::resignation(self.table(), seat));
         Ok(())
     }
+
+    fn time_out(&mut self, seat: Seat) -> Result<(), PlayError> {
+        if self.outcome.is_some() {
+            return Err(PlayError::GameOver);
+        }
+        self.outcome = Some(Outcome::time(self.table(), seat));
+        Ok(())
+    }
 }

@@ -111,6 +111,8 @@ pub enum Ending {
     Agreement,
     /// A team resigned.
     Resignation,
+    /// A seat's clock ran out; its team lost.
+    Time,
 }
 
 /// What happened; the bot words these and the renderer highlights them.
@@ -505,6 +507,14 @@ impl Game for Lanko {
             return Err(PlayError::GameOver);
         }
         self.ended = Some((Ending::Resignation, Outcome::resignation(&TABLE, seat)));
+        Ok(())
+    }
+
+    fn time_out(&mut self, seat: Seat) -> Result<(), PlayError> {
+        if self.ended.is_some() {
+            return Err(PlayError::GameOver);
+        }
+        self.ended = Some((Ending::Time, Outcome::time(&TABLE, seat)));
         Ok(())
     }
 }

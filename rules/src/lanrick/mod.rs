@@ -770,4 +770,12 @@ impl Game for Lanrick {
         self.finish(Outcome::resignation(self.table(), seat));
         Ok(())
     }
+
+    fn time_out(&mut self, seat: Seat) -> Result<(), PlayError> {
+        if self.outcome.is_some() {
+            return Err(PlayError::GameOver);
+        }
+        self.finish(Outcome::time(self.table(), seat));
+        Ok(())
+    }
 }

@@ -904,4 +904,12 @@ impl Game for Lanrick1880 {
         self.finish(Outcome::resignation(self.table(), seat));
         Ok(())
     }
+
+    fn time_out(&mut self, seat: Seat) -> Result<(), PlayError> {
+        if self.outcome.is_some() {
+            return Err(PlayError::GameOver);
+        }
+        self.finish(Outcome::time(self.table(), seat));
+        Ok(())
+    }
 }

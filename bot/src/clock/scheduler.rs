@@ -1,0 +1,81 @@
+//! The one scheduler of a process: it sleeps until the agenda's earliest moment, or until a
+//! change brings that moment forward, then has the core do what fell due. At start it reads
+//! every timed game, so whatever fell due while the bot was down is done at once (each game
+//! ended at its deadline's time, not the restart's).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::core::Core;
+
+/// The longest single sleep: the agenda is looked at again at least this often, so that a
+/// clock set forward by the system is noticed.
+const LONGEST_SLEEP: Duration = Duration::from_secs(3_600);
+
+/// Runs the scheduler for `core`'s games until the process is asked to stop.
+pub async fn run(core: Arc<Core>) {
+    let timed = {
+        let core = Arc::clone(&core);
+        tokio::task::spawn_blocking(move || core.load_agenda())
+            .await
+            .unwrap_or(0)
+    };
+    eprintln!("muster: the scheduler watches {timed} timed game(s)");
+    loop {
+        let changed = core.timers().changed.notified();
+        let fired = {
+            let core = Arc::clone(&core);
+            tokio::task::spawn_blocking(move || core.fire_due())
+                .await
+                .unwrap_or(0)
+        };
+        let _ = fired;
+        let now = core.clock().now();
+        let sleep = core
+            .next_due()
+            .map_or(LONGEST_SLEEP, |at| {
+                Duration::from_secs(at.saturating_sub(now))
+            })
+            .min(LONGEST_SLEEP);
+        tokio::select! {
+            _ = tokio::time::sleep(sleep) => {}
+            _ = changed => {}
+            _ = crate::signals::shutdown() => return,
+        }
+    }
+}
+
+/// Moves the manual `clock` forward to `to`, stopping at each due moment on the way to do what
+/// is due then, in order (so a reminder due before a deadline goes out before the timeout, and
+/// each at its own time); `each(moment, notices left)` follows every stop. The clock ends at
+/// `to` (or where it was, if that is later).
+pub fn advance(core: &Core, clock: &super::ManualClock, to: u64, mut each: impl FnMut(u64, usize)) {
+    use super::Clock;
+    // Whatever is already due goes first.
+    let fired = core.fire_due();
+    if fired > 0 {
+        each(clock.now(), fired);
+    }
+    let mut stops = 0;
+    while let Some(at) = core.next_due().filter(|at| *at <= to) {
+        stops += 1;
+        if stops > 100_000 {
+            break;
+        }
+        if at > clock.now() {
+            let _ = clock.set(at);
+        }
+        let fired = core.fire_due();
+        if fired > 0 {
+            each(clock.now(), fired);
+        } else if core.next_due() == Some(at) {
+            // Nothing could be done there (the store refused): do not stop there for ever.
+            break;
+        }
+    }
+    let _ = clock.set(to);
+    let fired = core.fire_due();
+    if fired > 0 {
+        each(clock.now(), fired);
+    }
+}

@@ -1,0 +1,808 @@
+//! Clocks at work: timeouts, claims and reminders. Deadlines come from the records
+//! ([`GameRecord::deadline`]); the agenda holds each timed channel's next due moment, and
+//! [`Core::fire_due`] — run by the one scheduler of the process, or by a console `~` line —
+//! does what fell due, in order, and leaves messages for the adapters in the outbox.
+//!
+//! A timeout ends the game by compare-and-swap, so a move stored a moment before the deadline
+//! wins the race and a move coming after it finds the game lost on time; never both.
+//! Reminders are kept once per move and point in a channel note (changed by compare-and-swap
+//! before the reminder is sent), so a restart never repeats one.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use muster_rules::{AnyGame, Seat};
+
+use super::actions::{self, Replies, private};
+use super::dashboard::channel_link;
+use super::notify::{Mode, Profile, profile};
+use super::{Core, Reply, Request, User, words};
+use crate::clock::agenda::Agenda;
+use crate::clock::control::Control;
+use crate::clock::{duration, rfc3339};
+use crate::store::{ChannelKey, Ending, GameRecord, Status};
+
+/// Reminders due to one player within this many seconds of each other go out as one message.
+pub const COALESCE: u64 = 15 * 60;
+
+/// Where a message goes that no command asked for.
+#[derive(Clone, PartialEq, Debug)]
+pub enum Target {
+    /// A channel (or room) on the platform.
+    Channel(String),
+    /// A user, directly (a Discord DM, a Matrix direct room, the console's own line).
+    Direct(User),
+}
+
+/// A message no command asked for: a timeout, a reminder, a vacation's announcement.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Notice {
+    /// `console`, `discord`, `matrix`.
+    pub platform: String,
+    /// Where it goes.
+    pub target: Target,
+    /// What it says.
+    pub replies: Vec<Reply>,
+}
+
+/// The time controls of a platform, from the settings.
+#[derive(Clone, PartialEq, Debug, Default)]
+pub struct PlatformTime {
+    /// The control of a `new` game that names none.
+    pub clock: Option<Control>,
+    /// Channels with their own default.
+    pub channels: HashMap<String, Option<Control>>,
+    /// Whether a run-out clock waits for a claim by default.
+    pub claim: bool,
+}
+
+/// How time is kept, from the settings.
+#[derive(Clone, PartialEq, Debug)]
+pub struct TimePolicy {
+    /// Per platform.
+    pub platforms: HashMap<String, PlatformTime>,
+    /// Days of vacation a player has each calendar year.
+    pub vacation_days: u64,
+}
+
+impl Default for TimePolicy {
+    fn default() -> TimePolicy {
+        TimePolicy {
+            platforms: HashMap::new(),
+            vacation_days: 30,
+        }
+    }
+}
+
+impl TimePolicy {
+    /// The default control of a channel.
+    pub fn clock_for(&self, platform: &str, channel: &str) -> Option<Control> {
+        let p = self.platforms.get(platform)?;
+        p.channels.get(channel).copied().unwrap_or(p.clock)
+    }
+
+    /// Whether timeouts wait for a claim by default on `platform`.
+    pub fn claim_for(&self, platform: &str) -> bool {
+        self.platforms.get(platform).is_some_and(|p| p.claim)
+    }
+
+    /// The vacation allowance in seconds.
+    pub fn vacation_allowance(&self) -> u64 {
+        self.vacation_days.saturating_mul(86_400)
+    }
+}
+
+/// The scheduler's state, shared by a core and the cores made from it.
+#[derive(Default)]
+pub struct Timers {
+    agenda: Mutex<Agenda>,
+    outbox: Mutex<Vec<Notice>>,
+    /// Woken when the earliest due moment comes forward.
+    pub changed: tokio::sync::Notify,
+    /// Per platform, woken when notices for it wait in the outbox.
+    ready: Mutex<HashMap<String, std::sync::Arc<tokio::sync::Notify>>>,
+    pub(super) policy: TimePolicy,
+}
+
+impl Timers {
+    /// Timers under `policy`.
+    pub fn new(policy: TimePolicy) -> Timers {
+        Timers {
+            policy,
+            ..Timers::default()
+        }
+    }
+
+    fn agenda(&self) -> std::sync::MutexGuard<'_, Agenda> {
+        self.agenda.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn set(&self, key: &ChannelKey, due: Option<u64>) {
+        if self.agenda().set(key, due) {
+            self.changed.notify_one();
+        }
+    }
+
+    /// Leaves a notice for its adapter.
+    pub(super) fn post(&self, notice: Notice) {
+        self.outbox
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(notice.clone());
+        self.ready(&notice.platform).notify_one();
+    }
+
+    /// Woken (one waiter; a wake-up is kept when nobody waits) whenever notices for
+    /// `platform` are left in the outbox: its adapter waits on it, then takes them.
+    pub fn ready(&self, platform: &str) -> std::sync::Arc<tokio::sync::Notify> {
+        let mut ready = self.ready.lock().unwrap_or_else(|p| p.into_inner());
+        std::sync::Arc::clone(ready.entry(platform.to_string()).or_default())
+    }
+
+    /// Takes the notices waiting for `platform`, oldest first.
+    pub fn take(&self, platform: &str) -> Vec<Notice> {
+        let mut outbox = self.outbox.lock().unwrap_or_else(|p| p.into_inner());
+        let (mine, rest): (Vec<Notice>, Vec<Notice>) =
+            outbox.drain(..).partition(|n| n.platform == platform);
+        *outbox = rest;
+        mine
+    }
+}
+
+/// A deadline as a platform shows it: Discord's own timestamps (each user sees his own time),
+/// elsewhere the time left and the UTC time.
+pub fn when(platform: &str, at: u64, now: u64) -> String {
+    if platform == "discord" {
+        return format!("<t:{at}:f> (<t:{at}:R>)");
+    }
+    let stamp = rfc3339(at).replacen('T', " ", 1).replace('Z', " UTC");
+    if at > now {
+        format!("{stamp} (in {})", duration(at - now))
+    } else {
+        stamp
+    }
+}
+
+/// The state of a timed game's clocks at a moment, in words: `alice 2d 4h · bob 3d`.
+pub fn clocks_line(record: &GameRecord, game: &AnyGame, at: u64) -> Option<String> {
+    let clocks = record.clocks()?;
+    let table = game.table();
+    let mut parts = Vec::new();
+    for (i, bank) in clocks.left.iter().enumerate() {
+        let Some(seat) = Seat::new(i) else { continue };
+        if seat.index() >= table.len() {
+            continue;
+        }
+        let name = record.player(i).map_or("?", |p| p.name.as_str());
+        let running = clocks.wait.filter(|w| w.seat == i);
+        let left = running.map_or(*bank, |w| w.left_at(at, &record.paused(i)));
+        let mark = if running.is_some() { " ⏳" } else { "" };
+        let title = words::seat_title(game, seat);
+        parts.push(format!("{name} ({title}) {}{mark}", duration(left)));
+    }
+    Some(parts.join(" · "))
+}
+
+/// A reminder to send: the game and the time left then.
+struct Due {
+    key: ChannelKey,
+    record: GameRecord,
+    left: u64,
+    deadline: u64,
+}
+
+/// The note keeping which reminder points were sent for a game's current move.
+const REMINDED: &str = "reminded";
+/// The note saying a run-out clock was announced (games whose timeouts are claimed).
+const FLAGGED: &str = "flagged";
+
+fn move_tag(record: &GameRecord) -> String {
+    format!("{}:{}", record.id, record.moves.len())
+}
+
+/// The reminder points already sent for the current move, from the note's text.
+fn sent_points(note: Option<&str>, record: &GameRecord) -> Vec<u64> {
+    let tag = move_tag(record);
+    note.and_then(|n| n.strip_prefix(&tag))
+        .and_then(|r| r.strip_prefix('|'))
+        .map(|r| r.split(',').filter_map(|p| p.parse().ok()).collect())
+        .unwrap_or_default()
+}
+
+impl Core {
+    fn mover(&self, record: &GameRecord) -> Option<(usize, User)> {
+        let wait = record.wait?;
+        let p = record.player(wait.seat)?;
+        Some((
+            wait.seat,
+            User {
+                id: p.id.clone(),
+                name: p.name.clone(),
+            },
+        ))
+    }
+
+    /// The player to move's reminders not yet sent: `(point, when)`, earliest first.
+    fn pending(&self, key: &ChannelKey, record: &GameRecord, profile: &Profile) -> Vec<(u64, u64)> {
+        let (Some(wait), Some(deadline)) = (record.wait, record.deadline()) else {
+            return Vec::new();
+        };
+        if profile.notify == Mode::Off {
+            return Vec::new();
+        }
+        let note = self.base.note(key, REMINDED).ok().flatten();
+        let sent = sent_points(note.as_deref(), record);
+        let pauses = record.paused(wait.seat);
+        let mut out: Vec<(u64, u64)> = profile
+            .points()
+            .into_iter()
+            .filter(|p| !sent.contains(p))
+            .filter_map(|p| {
+                let at = wait.when_left(p, &pauses)?;
+                let at = profile.quiet.as_ref().map_or(at, |q| q.delay(at));
+                (at < deadline).then_some((p, at))
+            })
+            .collect();
+        out.sort_by_key(|&(_, at)| at);
+        out
+    }
+
+    /// The next due moment of a channel's game: its deadline (unless a run-out clock waits
+    /// for a claim and was announced) or its next reminder.
+    fn next_moment(&self, key: &ChannelKey, record: &GameRecord) -> Option<u64> {
+        if record.status != Status::Active {
+            return None;
+        }
+        let deadline = record.deadline()?;
+        let claimed_and_told = record.clock.is_some_and(|c| c.claim())
+            && self.base.note(key, FLAGGED).ok().flatten() == Some(move_tag(record));
+        let (_, user) = self.mover(record)?;
+        if super::bot::level_of(&user.id).is_some() {
+            return None;
+        }
+        let profile = profile(self.base.as_ref(), &record.platform, &user.id);
+        let reminder = self.pending(key, record, &profile).first().map(|p| p.1);
+        match (claimed_and_told, reminder) {
+            (true, r) => r,
+            (false, Some(r)) => Some(r.min(deadline)),
+            (false, None) => Some(deadline),
+        }
+    }
+
+    /// Brings the agenda up to date for `key`'s game.
+    pub fn reschedule(&self, key: &ChannelKey) {
+        let due = match self.base.load(key) {
+            Ok(Some(record)) => self.next_moment(key, &record),
+            _ => None,
+        };
+        self.timers.set(key, due);
+    }
+
+    /// Brings the agenda up to date for every game of a player (his settings changed).
+    pub(super) fn reschedule_player(&self, platform: &str, user: &str) {
+        if let Ok(games) = self.base.live_games_of(platform, user) {
+            for g in games.iter().filter(|g| g.clock.is_some()) {
+                self.reschedule(&ChannelKey::new(&g.platform, &g.channel));
+            }
+        }
+    }
+
+    /// Reads every timed game into the agenda (at start); how many have something due.
+    pub fn load_agenda(&self) -> usize {
+        let Ok(games) = self.base.timed_games() else {
+            return 0;
+        };
+        let mut agenda = Vec::with_capacity(games.len());
+        for record in &games {
+            let key = ChannelKey::new(&record.platform, &record.channel);
+            if let Some(due) = self.next_moment(&key, record) {
+                agenda.push((key, due));
+            }
+        }
+        let n = agenda.len();
+        for (key, due) in agenda {
+            self.timers.set(&key, Some(due));
+        }
+        n
+    }
+
+    /// The earliest moment something is due.
+    pub fn next_due(&self) -> Option<u64> {
+        self.timers.agenda().next()
+    }
+
+    /// The scheduler's shared state (the outbox and its wake-ups).
+    pub fn timers(&self) -> &Timers {
+        &self.timers
+    }
+
+    /// Takes the notices waiting for `platform`.
+    pub fn notices(&self, platform: &str) -> Vec<Notice> {
+        self.timers.take(platform)
+    }
+
+    /// Does everything due by now, in order: timeouts (the game ended at its deadline),
+    /// announcements of run-out clocks that wait for a claim, and reminders (coalesced per
+    /// player). Leaves the messages in the outbox; how many notices were left.
+    pub fn fire_due(&self) -> usize {
+        let now = self.clock.now();
+        let due = self.timers.agenda().take_due(now);
+        let mut reminders: Vec<Due> = Vec::new();
+        let mut posted = 0;
+        for (_, key) in due {
+            let Ok(Some(record)) = self.base.load(&key) else {
+                continue;
+            };
+            match self.tend(&key, record, now) {
+                Tended::Notice(n) => {
+                    self.timers.post(n);
+                    posted += 1;
+                }
+                Tended::Remind(d) => reminders.push(*d),
+                Tended::Nothing => {}
+            }
+            self.reschedule(&key);
+        }
+        // A player reminded now hears in the same message of his games due a little later.
+        let mut players: Vec<(String, User)> = Vec::new();
+        for d in &reminders {
+            if let Some((_, u)) = self.mover(&d.record)
+                && !players
+                    .iter()
+                    .any(|(p, x)| *p == d.record.platform && x.id == u.id)
+            {
+                players.push((d.record.platform.clone(), u));
+            }
+        }
+        for (platform, user) in players {
+            let mut mine: Vec<Due> = Vec::new();
+            reminders.retain(|d| {
+                let his = d.record.platform == platform
+                    && self.mover(&d.record).is_some_and(|(_, u)| u.id == user.id);
+                if his {
+                    mine.push(Due {
+                        key: d.key.clone(),
+                        record: d.record.clone(),
+                        left: d.left,
+                        deadline: d.deadline,
+                    });
+                }
+                !his
+            });
+            mine.extend(self.soon_for(&platform, &user, now, &mine));
+            if let Some(n) = self.reminder(&platform, &user, mine, now) {
+                self.timers.post(n);
+                posted += 1;
+            }
+        }
+        posted
+    }
+
+    /// The player's other reminders due within [`COALESCE`] of now (marked as sent).
+    fn soon_for(&self, platform: &str, user: &User, now: u64, taken: &[Due]) -> Vec<Due> {
+        let Ok(games) = self.base.live_games_of(platform, &user.id) else {
+            return Vec::new();
+        };
+        let profile = profile(self.base.as_ref(), platform, &user.id);
+        let mut out = Vec::new();
+        for record in games {
+            let key = ChannelKey::new(&record.platform, &record.channel);
+            if taken.iter().any(|d| d.key == key)
+                || self.mover(&record).is_none_or(|(_, u)| u.id != user.id)
+            {
+                continue;
+            }
+            let pending = self.pending(&key, &record, &profile);
+            let soon: Vec<u64> = pending
+                .iter()
+                .filter(|(_, at)| *at <= now + COALESCE)
+                .map(|(p, _)| *p)
+                .collect();
+            if soon.is_empty() {
+                continue;
+            }
+            if let Some(d) = self.mark_sent(&key, record, &soon, now) {
+                out.push(d);
+                self.reschedule(&key);
+            }
+        }
+        out
+    }
+
+    /// Marks `points` as sent for the game's current move; the reminder, if this call marked
+    /// them (another instance or an earlier run may have).
+    fn mark_sent(
+        &self,
+        key: &ChannelKey,
+        record: GameRecord,
+        points: &[u64],
+        now: u64,
+    ) -> Option<Due> {
+        let old = self.base.note(key, REMINDED).ok().flatten();
+        let mut sent = sent_points(old.as_deref(), &record);
+        sent.extend_from_slice(points);
+        let list: Vec<String> = sent.iter().map(u64::to_string).collect();
+        let new = format!("{}|{}", move_tag(&record), list.join(","));
+        if !self
+            .base
+            .swap_note(key, REMINDED, old.as_deref(), Some(&new))
+            .unwrap_or(false)
+        {
+            return None;
+        }
+        let wait = record.wait?;
+        let deadline = record.deadline()?;
+        Some(Due {
+            key: key.clone(),
+            left: wait.left_at(now, &record.paused(wait.seat)),
+            deadline,
+            record,
+        })
+    }
+
+    /// What is due in one channel at `now`.
+    fn tend(&self, key: &ChannelKey, record: GameRecord, now: u64) -> Tended {
+        let Some(deadline) = record
+            .deadline()
+            .filter(|_| record.status == Status::Active)
+        else {
+            return Tended::Nothing;
+        };
+        if deadline <= now {
+            let claim = record.clock.is_some_and(|c| c.claim());
+            if !claim {
+                return match self.time_out(key, record, deadline) {
+                    Ok(replies) => Tended::Notice(Notice {
+                        platform: key.platform.clone(),
+                        target: Target::Channel(key.channel.clone()),
+                        replies,
+                    }),
+                    Err(_) => Tended::Nothing,
+                };
+            }
+            let tag = move_tag(&record);
+            let old = self.base.note(key, FLAGGED).ok().flatten();
+            if old.as_deref() == Some(tag.as_str())
+                || !self
+                    .base
+                    .swap_note(key, FLAGGED, old.as_deref(), Some(&tag))
+                    .unwrap_or(false)
+            {
+                return Tended::Nothing;
+            }
+            return Tended::Notice(Notice {
+                platform: key.platform.clone(),
+                target: Target::Channel(key.channel.clone()),
+                replies: self.run_out_words(&record, deadline),
+            });
+        }
+        let Some((_, user)) = self.mover(&record) else {
+            return Tended::Nothing;
+        };
+        let profile = profile(self.base.as_ref(), &record.platform, &user.id);
+        let points: Vec<u64> = self
+            .pending(key, &record, &profile)
+            .into_iter()
+            .filter(|(_, at)| *at <= now)
+            .map(|(p, _)| p)
+            .collect();
+        if points.is_empty() {
+            return Tended::Nothing;
+        }
+        match self.mark_sent(key, record, &points, now) {
+            Some(d) => Tended::Remind(Box::new(d)),
+            None => Tended::Nothing,
+        }
+    }
+
+    /// What is said when a clock that waits for a claim runs out.
+    fn run_out_words(&self, record: &GameRecord, deadline: u64) -> Replies {
+        let Ok(game) = record.rebuild() else {
+            return Vec::new();
+        };
+        let Some(seat) = record.wait.and_then(|w| Seat::new(w.seat)) else {
+            return Vec::new();
+        };
+        let others: Vec<String> = record
+            .seats
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| {
+                Seat::new(*i).is_some_and(|s| game.table().team_of(s) != game.table().team_of(seat))
+            })
+            .filter_map(|(_, s)| s.player.as_ref().map(|p| p.name.clone()))
+            .collect();
+        vec![Reply::Text(format!(
+            "{}'s time ran out at {}. {} may `{}claim` the win, or keep waiting for the move.",
+            words::who(record, &game, seat),
+            when(&record.platform, deadline, deadline),
+            dedup(others).join(" or "),
+            self.prefix
+        ))]
+    }
+
+    /// Ends the game on time at `deadline` (by compare-and-swap on the real store): the
+    /// announcement, with the board.
+    fn time_out(
+        &self,
+        key: &ChannelKey,
+        record: GameRecord,
+        deadline: u64,
+    ) -> Result<Replies, Replies> {
+        let game = record.rebuild().map_err(|e| private(e.0))?;
+        let seat = record.wait.map(|w| w.seat).ok_or_else(Vec::new)?;
+        let ending = if moved(&record, seat) {
+            Ending::Time { seat }
+        } else {
+            Ending::Forfeit { seat }
+        };
+        finish_on_time(
+            self,
+            self.base.as_ref(),
+            key,
+            record,
+            &game,
+            ending,
+            deadline,
+        )
+    }
+}
+
+/// What one channel needed.
+enum Tended {
+    Notice(Notice),
+    Remind(Box<Due>),
+    Nothing,
+}
+
+fn dedup(mut names: Vec<String>) -> Vec<String> {
+    let mut seen = Vec::new();
+    names.retain(|n| {
+        let new = !seen.contains(n);
+        seen.push(n.clone());
+        new
+    });
+    names
+}
+
+/// Whether the player on `seat` made a decision of his own (not a forced pass) in the game.
+fn moved(record: &GameRecord, seat: usize) -> bool {
+    let mut game = match record.game_id() {
+        Ok(id) => AnyGame::new(id),
+        Err(_) => return true,
+    };
+    let player = record.player(seat).map(|p| p.id.clone());
+    for text in &record.moves {
+        let Some(s) = game.to_move() else { break };
+        let forced = game.forced_move().is_some();
+        if !forced && record.player(s.index()).map(|p| p.id.clone()) == player {
+            return true;
+        }
+        if game.play_text(s, text).is_err() {
+            break;
+        }
+    }
+    false
+}
+
+/// Ends `record`'s game with `ending` (a timeout) as of `at`, in `store`; the announcement.
+fn finish_on_time(
+    core: &Core,
+    store: &dyn crate::store::GameStore,
+    key: &ChannelKey,
+    mut record: GameRecord,
+    game: &AnyGame,
+    ending: Ending,
+    at: u64,
+) -> Result<Replies, Replies> {
+    let (Ending::Time { seat } | Ending::Forfeit { seat }) = ending else {
+        return Err(Vec::new());
+    };
+    let expected = record.version;
+    let who = Seat::new(seat).map_or_else(|| "?".into(), |s| words::who(&record, game, s));
+    let control = record.clock.map(|c| c.to_string()).unwrap_or_default();
+    record.status = Status::Finished;
+    record.ending = Some(ending);
+    record.draw_offer = None;
+    record.takeback = None;
+    record.version += 1;
+    record.updated = at;
+    record.wait = None;
+    let mut ended = game.clone();
+    if let Some(s) = Seat::new(seat) {
+        let _ = ended.time_out(s);
+    }
+    store
+        .archive(key, expected, &record)
+        .map_err(|e| actions::not_saved(&e))?;
+    let how = if matches!(ending, Ending::Forfeit { .. }) {
+        " without having moved: the game is forfeited"
+    } else {
+        ""
+    };
+    Ok(vec![
+        Reply::Text(format!(
+            "{who}'s time ran out ({control}){how}. {} `{}export {}` gives the record.",
+            words::result(&record, &ended),
+            core.prefix,
+            record.id
+        )),
+        Reply::board(&record, record.moves.len()),
+    ])
+}
+
+/// In the command path: a timed game whose clock ran out before this command came is ended
+/// on time first (unless it waits for a claim); the command is then not applied.
+pub(super) fn overdue(core: &Core, key: &ChannelKey, record: &GameRecord) -> Option<Replies> {
+    let deadline = record.deadline()?;
+    let now = core.clock.now();
+    if deadline > now || record.clock.is_some_and(|c| c.claim()) {
+        return None;
+    }
+    let game = record.rebuild().ok()?;
+    let seat = record.wait?.seat;
+    let ending = if moved(record, seat) {
+        Ending::Time { seat }
+    } else {
+        Ending::Forfeit { seat }
+    };
+    Some(
+        match finish_on_time(
+            core,
+            core.store.as_ref(),
+            key,
+            record.clone(),
+            &game,
+            ending,
+            deadline,
+        ) {
+            Ok(mut replies) => {
+                replies.push(Reply::Private(format!(
+                    "Your command came after the deadline ({}), so it was not applied.",
+                    rfc3339(deadline)
+                )));
+                replies
+            }
+            Err(e) => e,
+        },
+    )
+}
+
+/// `claim`: the win, when the opponent's clock ran out in a game whose timeouts are claimed.
+pub(super) fn claim(core: &Core, req: &Request, key: &ChannelKey, record: GameRecord) -> Replies {
+    let seat = match actions::player_seat(core, req, &record) {
+        Ok(s) => s,
+        Err(e) => return e,
+    };
+    let Some(control) = record.clock else {
+        return private("This game has no clock, so there is nothing to claim.");
+    };
+    let Some(wait) = record.wait else {
+        return private("Nobody's clock is running in this game.");
+    };
+    let Ok(game) = record.rebuild() else {
+        return private("This game's record does not replay.");
+    };
+    let (Some(mine), Some(theirs)) = (Seat::new(seat), Seat::new(wait.seat)) else {
+        return Vec::new();
+    };
+    let table = game.table();
+    if table.team_of(mine) == table.team_of(theirs) {
+        return private("It is your side's clock that is running: move instead.");
+    }
+    let now = core.clock.now();
+    let Some(deadline) = record.deadline().filter(|d| *d <= now) else {
+        let left = record.deadline().map_or(0, |d| d.saturating_sub(now));
+        return private(format!(
+            "{}'s time has not run out: {} left. You can claim the win once it has.",
+            words::who(&record, &game, theirs),
+            duration(left)
+        ));
+    };
+    if !control.claim() {
+        // Timeouts end such games by themselves; the scheduler is about to.
+        return overdue(core, key, &record).unwrap_or_default();
+    }
+    let ending = if moved(&record, wait.seat) {
+        Ending::Time { seat: wait.seat }
+    } else {
+        Ending::Forfeit { seat: wait.seat }
+    };
+    let _ = deadline;
+    match finish_on_time(core, core.store.as_ref(), key, record, &game, ending, now) {
+        Ok(r) | Err(r) => r,
+    }
+}
+
+/// A reminder for `user` about `games` (at least one), where his settings send it.
+impl Core {
+    fn reminder(
+        &self,
+        platform: &str,
+        user: &User,
+        mut games: Vec<Due>,
+        now: u64,
+    ) -> Option<Notice> {
+        if games.is_empty() {
+            return None;
+        }
+        games.sort_by_key(|d| d.deadline);
+        let profile = profile(self.base.as_ref(), platform, &user.id);
+        let line = |d: &Due| {
+            let title = d.record.game_id().map_or("a game", |g| g.title());
+            let others: Vec<&str> = d
+                .record
+                .seats
+                .iter()
+                .filter_map(|s| s.player.as_ref())
+                .filter(|p| p.id != user.id)
+                .map(|p| p.name.as_str())
+                .collect();
+            format!(
+                "{} left for your move in {} ({title} against {}) — the deadline is {}",
+                duration(d.left),
+                channel_link(platform, &d.record.channel),
+                dedup(others.iter().map(|s| s.to_string()).collect()).join(", "),
+                when(platform, d.deadline, now)
+            )
+        };
+        let text = if games.len() == 1 {
+            format!("{}.", line(&games[0]))
+        } else {
+            let lines: Vec<String> = games.iter().map(|d| format!("• {}", line(d))).collect();
+            format!(
+                "your move is due soon in {} games:\n{}",
+                games.len(),
+                lines.join("\n")
+            )
+        };
+        let target = match profile.notify {
+            Mode::Off => return None,
+            Mode::Dm => Target::Direct(user.clone()),
+            Mode::Mention => Target::Channel(games[0].key.channel.clone()),
+        };
+        let reply = match target {
+            Target::Direct(_) => Reply::Text(format!("Reminder: {}", capital(&text))),
+            Target::Channel(_) => Reply::Mention {
+                user: user.clone(),
+                text,
+            },
+        };
+        Some(Notice {
+            platform: platform.to_string(),
+            target,
+            replies: vec![reply],
+        })
+    }
+}
+
+fn capital(text: &str) -> String {
+    words::capitalised(text)
+}
+
+impl Core {
+    /// The clocks of a timed game in a line, with the running clock's deadline and, when its
+    /// player is on vacation, why it stands still.
+    pub(super) fn clock_words(&self, record: &GameRecord, game: &AnyGame) -> Option<String> {
+        let now = self.clock.now();
+        let line = clocks_line(record, game, now)?;
+        let mut text = format!("Clocks: {line}");
+        if let Some(deadline) = record.deadline() {
+            text.push_str(&format!(
+                " — deadline {}",
+                when(&record.platform, deadline, now)
+            ));
+        }
+        if let Some((_, user)) = self.mover(record)
+            && let Some(to) =
+                profile(self.base.as_ref(), &record.platform, &user.id).away_until(now)
+        {
+            text.push_str(&format!(
+                "; {} is on vacation until {}, so the clock stands still",
+                user.name,
+                when(&record.platform, to, now)
+            ));
+        }
+        Some(text)
+    }
+}
