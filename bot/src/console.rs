@@ -187,7 +187,15 @@ impl Console {
                     writeln!(out, "{tag} (to {}) {line}", user.name)?;
                 }
             }
-            Reply::Mention { user, text } => writeln!(out, "{tag} @{}: {text}", user.name)?,
+            Reply::Mention { user, text } => {
+                for (i, line) in text.lines().enumerate() {
+                    if i == 0 {
+                        writeln!(out, "{tag} @{}: {line}", user.name)?;
+                    } else {
+                        writeln!(out, "{tag} {line}")?;
+                    }
+                }
+            }
             Reply::Board(board) => match board.drawn() {
                 Ok(drawn) => {
                     let dir = self.data.join("boards").join(safe(channel));

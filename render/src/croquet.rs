@@ -155,6 +155,11 @@ fn course() -> &'static tiny_skia::Pixmap {
 
 /// Draws the course after `events`.
 pub fn draw(game: &Croquet, events: &[CroquetEvent], names: [&str; 2]) -> Canvas {
+    draw_noted(game, events, names, "")
+}
+
+/// [`draw`], with `note` (a timed game's clocks) after the caption's second line.
+pub fn draw_noted(game: &Croquet, events: &[CroquetEvent], names: [&str; 2], note: &str) -> Canvas {
     let mut c = Canvas {
         pixmap: course().clone(),
     };
@@ -243,7 +248,7 @@ pub fn draw(game: &Croquet, events: &[CroquetEvent], names: [&str; 2]) -> Canvas
     }
     let base = TOP + CELL * ROWS as f32;
     let head = headline(game, names);
-    let det = detail(game);
+    let det = crate::noted(&detail(game), note);
     c.text(
         &head,
         WIDTH as f32 / 2.0,
@@ -298,7 +303,12 @@ fn palette() -> &'static crate::encode::Palette {
 
 /// The course as a PNG.
 pub fn png(game: &Croquet, events: &[CroquetEvent], names: [&str; 2]) -> Vec<u8> {
-    crate::encode::png_with(&draw(game, events, names).pixmap, palette())
+    png_noted(game, events, names, "")
+}
+
+/// [`png`], with `note` (a timed game's clocks) after the caption's second line.
+pub fn png_noted(game: &Croquet, events: &[CroquetEvent], names: [&str; 2], note: &str) -> Vec<u8> {
+    crate::encode::png_with(&draw_noted(game, events, names, note).pixmap, palette())
 }
 
 /// A one-line description for screen readers.

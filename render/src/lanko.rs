@@ -328,7 +328,14 @@ pub fn encode(canvas: &Canvas) -> Vec<u8> {
 /// The board of `game` after `events` (the last decision's) as a PNG, with the seats' names in
 /// turn order (s, w, n, e).
 pub fn png(game: &Lanko, events: &[LankoEvent], names: [&str; 4]) -> Vec<u8> {
-    encode(&draw(&LankoView::new(game, events, names)))
+    png_noted(game, events, names, "")
+}
+
+/// [`png`], with `note` (a timed game's clocks) after the caption's second line.
+pub fn png_noted(game: &Lanko, events: &[LankoEvent], names: [&str; 4], note: &str) -> Vec<u8> {
+    let mut view = LankoView::new(game, events, names);
+    view.detail = crate::noted(&view.detail, note);
+    encode(&draw(&view))
 }
 
 /// A description of the picture for screen readers: the board, whose turn, the score, where

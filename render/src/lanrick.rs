@@ -390,10 +390,14 @@ pub fn encode(canvas: &Canvas) -> Vec<u8> {
 
 /// The board of `game` after `events` as a PNG.
 pub fn png(game: &Lanrick, events: &[LanrickEvent], names: [&str; 2]) -> Vec<u8> {
-    crate::encode::png_with(
-        &draw(&LanrickView::new(game, events, names)).pixmap,
-        palette(),
-    )
+    png_noted(game, events, names, "")
+}
+
+/// [`png`], with `note` (a timed game's clocks) after the caption's second line.
+pub fn png_noted(game: &Lanrick, events: &[LanrickEvent], names: [&str; 2], note: &str) -> Vec<u8> {
+    let mut view = LanrickView::new(game, events, names);
+    view.detail = crate::noted(&view.detail, note);
+    crate::encode::png_with(&draw(&view).pixmap, palette())
 }
 
 /// A one-line description of the picture for screen readers and notifications.

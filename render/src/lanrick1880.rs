@@ -126,7 +126,14 @@ pub fn view(game: &Lanrick1880, events: &[Event], names: [&str; 2]) -> LanrickVi
 
 /// The board as a PNG.
 pub fn png(game: &Lanrick1880, events: &[Event], names: [&str; 2]) -> Vec<u8> {
-    encode(&draw(&view(game, events, names)))
+    png_noted(game, events, names, "")
+}
+
+/// [`png`], with `note` (a timed game's clocks) after the caption's second line.
+pub fn png_noted(game: &Lanrick1880, events: &[Event], names: [&str; 2], note: &str) -> Vec<u8> {
+    let mut v = view(game, events, names);
+    v.detail = crate::noted(&v.detail, note);
+    encode(&draw(&v))
 }
 
 /// A one-line description for screen readers.

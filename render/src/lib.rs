@@ -28,3 +28,12 @@ pub(crate) fn player(seat: muster_rules::Seat, names: [&str; 2]) -> String {
         format!("{name} ({})", seat.colour())
     }
 }
+
+/// `detail` with `note` after it (a timed game's clocks), when there is one.
+pub(crate) fn noted(detail: &str, note: &str) -> String {
+    match (detail.is_empty(), note.is_empty()) {
+        (_, true) => detail.to_string(),
+        (true, false) => note.to_string(),
+        (false, false) => format!("{detail} · {note}"),
+    }
+}

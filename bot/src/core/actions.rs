@@ -352,8 +352,12 @@ fn new(
             }
         })
         .collect();
+    let clock = match record.clock {
+        Some(c) => format!(" Clock: {c}."),
+        None => " Untimed.".to_string(),
+    };
     let mut out = vec![Reply::Text(format!(
-        "New game of {} ({}): {}.",
+        "New game of {} ({}): {}.{clock}",
         id.title(),
         record.id,
         table_text.join(", ")

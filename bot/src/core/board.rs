@@ -85,7 +85,33 @@ macro_rules! events_of {
     };
 }
 
+/// The clocks of a timed game being played, as the record stood when it was written:
+/// `Clocks: alice 2d 4h · bob 3d` (empty otherwise).
+fn clock_note(record: &GameRecord) -> String {
+    if record.status != crate::store::Status::Active {
+        return String::new();
+    }
+    let Some(clocks) = record.clocks() else {
+        return String::new();
+    };
+    let parts: Vec<String> = clocks
+        .left
+        .iter()
+        .enumerate()
+        .filter_map(|(i, bank)| {
+            let name = &record.player(i)?.name;
+            let left = match clocks.wait.filter(|w| w.seat == i) {
+                Some(w) => w.left_at(record.updated, &record.paused(i)),
+                None => *bank,
+            };
+            Some(format!("{name} {}", crate::clock::duration(left)))
+        })
+        .collect();
+    format!("Clocks: {}", parts.join(" · "))
+}
+
 fn draw(record: &GameRecord, game: &AnyGame, events: &[AnyEvent], name: String) -> Drawn {
+    let note = clock_note(record);
     let all: Vec<String> = (0..4)
         .map(|i| record.player(i).map_or(String::new(), |p| p.name.clone()))
         .collect();
@@ -96,11 +122,11 @@ fn draw(record: &GameRecord, game: &AnyGame, events: &[AnyEvent], name: String) 
         all[3].as_str(),
     ];
     let names = [four[0], four[1]];
-    match game {
+    let mut drawn = match game {
         AnyGame::Lanrick(g) => {
             let events = events_of!(events, Lanrick);
             Drawn {
-                png: muster_render::lanrick::png(g, &events, names),
+                png: muster_render::lanrick::png_noted(g, &events, names, &note),
                 alt: muster_render::lanrick::alt_text(g, names),
                 text: muster_render::text::lanrick(g),
                 name,
@@ -109,7 +135,7 @@ fn draw(record: &GameRecord, game: &AnyGame, events: &[AnyEvent], name: String) 
         AnyGame::Lanrick1880(g) => {
             let events = events_of!(events, Lanrick1880);
             Drawn {
-                png: muster_render::lanrick1880::png(g, &events, names),
+                png: muster_render::lanrick1880::png_noted(g, &events, names, &note),
                 alt: muster_render::lanrick1880::alt_text(g, names),
                 text: muster_render::text::lanrick1880(g),
                 name,
@@ -119,7 +145,7 @@ fn draw(record: &GameRecord, game: &AnyGame, events: &[AnyEvent], name: String) 
             let events = events_of!(events, Croquet);
             let alt = muster_render::croquet::alt_text(g, names);
             Drawn {
-                png: muster_render::croquet::png(g, &events, names),
+                png: muster_render::croquet::png_noted(g, &events, names, &note),
                 text: alt.clone(),
                 alt,
                 name,
@@ -128,11 +154,16 @@ fn draw(record: &GameRecord, game: &AnyGame, events: &[AnyEvent], name: String) 
         AnyGame::Lanko(g) => {
             let events = events_of!(events, Lanko);
             Drawn {
-                png: muster_render::lanko::png(g, &events, four),
+                png: muster_render::lanko::png_noted(g, &events, four, &note),
                 alt: muster_render::lanko::alt_text_after(g, &events, four),
                 text: muster_render::text::lanko(g),
                 name,
             }
         }
+    };
+    if !note.is_empty() {
+        let stop = if drawn.alt.ends_with('.') { "" } else { "." };
+        drawn.alt.push_str(&format!("{stop} {note}."));
     }
+    drawn
 }

@@ -1,7 +1,8 @@
 //! `games`: a player's dashboard. His live games across every channel of the platform, those
 //! where it is his move first, each with a link to its channel, the opponents, the game, the
-//! moves played and how long the game has waited for its next decision (the longest-waiting
-//! first); then his last finished games with their ids for `export`.
+//! moves played and the time left on the running clock (the least first) or, untimed, how long
+//! the game has waited for its next decision (the longest-waiting first); then his last
+//! finished games with their ids for `export`.
 
 use muster_rules::AnyGame;
 
@@ -30,6 +31,8 @@ struct Live {
     his_move: bool,
     /// Since when the game has waited (seconds since the Unix epoch).
     since: u64,
+    /// When the clock of the seat to move runs out, in a timed game.
+    deadline: Option<u64>,
     line: String,
 }
 
@@ -76,16 +79,24 @@ fn row(record: &GameRecord, who: &str, whose: &str, now: u64) -> Live {
         .copied()
         .or(record.started)
         .unwrap_or(record.created);
+    let deadline = record
+        .deadline()
+        .filter(|_| record.status == Status::Active);
+    let time = match deadline {
+        Some(d) if d <= now => "time has run out".to_string(),
+        Some(d) => format!("{} left", duration(d - now)),
+        None => format!("waiting {}", duration(now.saturating_sub(since))),
+    };
     let line = format!(
-        "• {} — {} · {title} {against} · {} · waiting {}",
+        "• {} — {} · {title} {against} · {} · {time}",
         words::capitalised(&state),
         channel_link(&record.platform, &record.channel),
         moves(record.moves.len()),
-        duration(now.saturating_sub(since))
     );
     Live {
         his_move,
         since,
+        deadline,
         line,
     }
 }
@@ -151,7 +162,18 @@ impl Core {
             });
         } else {
             let mut rows: Vec<Live> = live.iter().map(|r| row(r, &who, whose, now)).collect();
-            rows.sort_by(|a, b| b.his_move.cmp(&a.his_move).then(a.since.cmp(&b.since)));
+            // His moves first; the least time left first (timed games before untimed ones),
+            // then the longest waiting.
+            rows.sort_by(|a, b| {
+                b.his_move
+                    .cmp(&a.his_move)
+                    .then(
+                        a.deadline
+                            .unwrap_or(u64::MAX)
+                            .cmp(&b.deadline.unwrap_or(u64::MAX)),
+                    )
+                    .then(a.since.cmp(&b.since))
+            });
             let waiting = rows.iter().filter(|r| r.his_move).count();
             lines.push(if mine {
                 format!("Your live games ({}, your move in {waiting}):", live.len())

@@ -256,10 +256,9 @@ pub(super) fn vacation(core: &Core, req: &Request, what: VacationCommand) -> Rep
                 });
             });
             let announce = format!(
-                "{} is on vacation until {}: {} clocks stand still in this game meanwhile.",
+                "{} is on vacation until {}: their clock stands still in this game meanwhile.",
                 req.user.name,
                 when(&req.platform, until, now),
-                "their"
             );
             core.announce(&req.platform, &games, &announce);
             private(format!(

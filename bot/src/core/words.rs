@@ -402,11 +402,13 @@ pub fn help(topic: Option<&str>, prefix: &str) -> String {
              • `{p}resign` · `{p}draw` · `{p}takeback` — with the opponent's consent where needed · `{p}declare` — Lanko\n\
              • `{p}new lanko88 @a @b @c` — Lanko for 2, 3 or 4 players (also lanko68, lanko103)\n\
              • `{p}new croquet bot[:easy|good|perfect]` — play the bot · `{p}hint` — its advice, in games against it\n\
+             • `{p}new lanrick @bob clock 3d` — a timed game (`clock 10d+1d`: a bank and an increment; `clock none`) · `{p}claim` — the win when the opponent's time ran out (`timeout claim` games)\n\
+             • `{p}notify` — your reminders (`mention`, `dm`, `off`, `remind 24h 1h`, `quiet 22:00-07:00 Europe/Berlin`) · `{p}vacation [start [days]|end]` — your clocks stand still\n\
              • `{p}games [player]` — your games, your move first · `{p}rules` · `{p}notation` · `{p}help <command>`"
         ),
         Some(t) => match t.trim_start_matches(prefix) {
             "new" => format!(
-                "`{p}new <game> [@opponent|bot[:level]] [as white|black]` starts a game in this channel. Name an opponent to challenge them (they `accept` or `decline`), name the bot (croquet; levels easy, good, perfect), or name nobody and the other seat is open: anyone may `join`. Games: lanrick, lanrick1880, croquet, lanko88, lanko68, lanko103. Lanko takes up to three others (`@a @b @c` sit W, N, E); with one other, each holds both seats of a colour; with two, the second holds W and E alone. For open seats say how many players: `{p}new lanko88 for 2|3|4`."
+                "`{p}new <game> [@opponent|bot[:level]] [as white|black]` starts a game in this channel. Name an opponent to challenge them (they `accept` or `decline`), name the bot (croquet; levels easy, good, perfect), or name nobody and the other seat is open: anyone may `join`. Games: lanrick, lanrick1880, croquet, lanko88, lanko68, lanko103. Lanko takes up to three others (`@a @b @c` sit W, N, E); with one other, each holds both seats of a colour; with two, the second holds W and E alone. For open seats say how many players: `{p}new lanko88 for 2|3|4`. Time: `clock 3d` gives each move 3 days (the clock is full again after each move), `clock 10d+1d` a bank of 10 days with a day added after each move (never above 10 days), `clock 5m+3s` for live play, `clock none` no clock; without it the channel's default applies. When a clock runs out the seat to move loses on time (a forfeit if it never moved); with `timeout claim` the opponent may `claim` the win instead."
             ),
             "join" => format!(
                 "`{p}join [seat]` takes an open seat of this channel's game; the game starts when every seat is taken."
@@ -444,6 +446,15 @@ pub fn help(topic: Option<&str>, prefix: &str) -> String {
                     "`{p}games [player]` shows a player's games (yours by default): the live ones in every channel here, those waiting for his move first, then the finished ones with their ids for `{p}export`."
                 )
             }
+            "claim" => format!(
+                "`{p}claim` wins a game whose timeouts are claimed (`new … timeout claim`) once the opponent's clock has run out. Until someone claims, the late player may still move."
+            ),
+            "notify" => format!(
+                "`{p}notify` shows your reminder settings. `{p}notify mention|dm|off` — where reminders go (a mention in the game's channel, a direct message, or none); `{p}notify remind 24h 1h` — the times left to remind you at (`off`, `default`); `{p}notify quiet 22:00-07:00 Europe/Berlin` — hours in your time zone during which reminders wait (`off`). Reminders due close together come as one message."
+            ),
+            "vacation" => format!(
+                "`{p}vacation` shows what is left of your allowance this year. `{p}vacation start [days]` stops your clocks in all your games (the whole allowance left, without a number); `{p}vacation end` starts them again and gives back the days not taken. Your opponents are told."
+            ),
             "rules" | "notation" => format!(
                 "`{p}rules [game]` and `{p}notation [game]` explain a game and how its moves are written."
             ),

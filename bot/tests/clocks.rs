@@ -1,0 +1,144 @@
+//! Clocks in the command core, on a manual clock: a move racing its deadline either lands or
+//! loses on time, never both, whichever of the command and the scheduler comes first; and a
+//! timeout is announced once.
+
+use std::sync::Arc;
+
+use muster_bot::clock::ManualClock;
+use muster_bot::core::{Core, Reply, Request, Target, User};
+use muster_bot::store::{ChannelKey, Ending, GameStore, MemoryStore};
+
+const START: u64 = 1_795_600_800; // 2026-11-25T10:00:00Z
+const DAY: u64 = 86_400;
+
+fn request(user: &str, channel: &str, text: &str) -> Request {
+    Request {
+        platform: "console".into(),
+        channel: channel.into(),
+        user: User::named(user),
+        text: text.into(),
+        mentions: vec![],
+        policy: Default::default(),
+    }
+}
+
+fn text(replies: &[Reply]) -> String {
+    replies
+        .iter()
+        .filter_map(|r| match r {
+            Reply::Text(t) | Reply::Private(t) => Some(t.clone()),
+            Reply::Mention { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn setup(games: usize) -> (Arc<Core>, Arc<ManualClock>, Arc<MemoryStore>) {
+    let store = Arc::new(MemoryStore::default());
+    let clock = Arc::new(ManualClock::starting_at(START));
+    let core = Arc::new(Core::with_clock(store.clone(), "!", clock.clone()));
+    for g in 0..games {
+        let channel = format!("c{g}");
+        core.handle(&request("alice", &channel, "new lanrick @bob clock 1d"));
+        core.handle(&request("bob", &channel, "accept"));
+    }
+    core.load_agenda();
+    (core, clock, store)
+}
+
+#[test]
+fn a_move_a_second_before_the_deadline_lands_and_moves_the_deadline() {
+    let (core, clock, store) = setup(1);
+    clock.set(START + DAY - 1).unwrap();
+    let replies = core.handle(&request("alice", "c0", "move b1"));
+    assert!(
+        text(&replies).contains("alice placed a man on b1."),
+        "{replies:?}"
+    );
+    clock.set(START + DAY).unwrap();
+    core.fire_due();
+    assert!(core.notices("console").is_empty());
+    let live = store
+        .load(&ChannelKey::new("console", "c0"))
+        .unwrap()
+        .unwrap();
+    assert_eq!(live.moves, vec!["b1"]);
+    assert_eq!(live.deadline(), Some(START + 2 * DAY - 1));
+}
+
+#[test]
+fn a_move_after_the_deadline_finds_the_game_lost_on_time_before_the_scheduler_fires() {
+    let (core, clock, store) = setup(1);
+    clock.set(START + DAY + 5).unwrap();
+    let replies = core.handle(&request("alice", "c0", "move b1"));
+    let said = text(&replies);
+    assert!(
+        said.contains("alice (White)'s time ran out (1d per move) without having moved"),
+        "{said}"
+    );
+    assert!(
+        said.contains(
+            "Your command came after the deadline (2026-11-26T10:00:00Z), so it was not applied."
+        ),
+        "{said}"
+    );
+    let key = ChannelKey::new("console", "c0");
+    assert_eq!(store.load(&key).unwrap(), None);
+    let done = store.games_of("alice").unwrap().remove(0);
+    assert!(done.moves.is_empty());
+    assert_eq!(done.ending, Some(Ending::Forfeit { seat: 0 }));
+    assert_eq!(
+        done.updated,
+        START + DAY,
+        "ended at the deadline, not at the command"
+    );
+    // The scheduler, coming second, finds nothing left to do.
+    core.fire_due();
+    assert!(core.notices("console").is_empty());
+}
+
+#[test]
+fn the_scheduler_and_late_moves_racing_end_each_game_once() {
+    const GAMES: usize = 24;
+    let (core, clock, store) = setup(GAMES);
+    clock.set(START + DAY).unwrap();
+    let movers: Vec<_> = (0..GAMES)
+        .map(|g| {
+            let core = Arc::clone(&core);
+            std::thread::spawn(move || core.handle(&request("alice", &format!("c{g}"), "move b1")))
+        })
+        .collect();
+    core.fire_due();
+    let answers: Vec<Vec<Reply>> = movers.into_iter().map(|t| t.join().unwrap()).collect();
+    let notices = core.notices("console");
+    for g in 0..GAMES {
+        let channel = format!("c{g}");
+        let announced_by_scheduler = notices
+            .iter()
+            .filter(|n| n.target == Target::Channel(channel.clone()))
+            .filter(|n| text(&n.replies).contains("time ran out"))
+            .count();
+        let announced_to_mover = usize::from(text(&answers[g]).contains("time ran out"));
+        assert_eq!(
+            announced_by_scheduler + announced_to_mover,
+            1,
+            "game {g}: {:?} / {:?}",
+            answers[g],
+            notices
+        );
+        assert_eq!(
+            store.load(&ChannelKey::new("console", &channel)).unwrap(),
+            None
+        );
+    }
+    let finished = store.games_of("alice").unwrap();
+    assert_eq!(finished.len(), GAMES);
+    for r in finished {
+        assert!(
+            r.moves.is_empty(),
+            "a move after the deadline was applied: {r:?}"
+        );
+        assert_eq!(r.updated, START + DAY);
+    }
+}
