@@ -328,4 +328,49 @@ mod tests {
         assert_eq!(e.source, "MUSTER_DATA_DIR");
         assert!(e.reason.contains("directory"));
     }
+
+    #[test]
+    fn clocks_and_vacations_are_set_per_adapter_and_checked() {
+        let file = "vacation_days = 14\n\
+                    [discord]\ntoken = \"t\"\napplication_id = \"123\"\nclock = \"10d+1d\"\ntimeout = \"claim\"\n\
+                    [discord.channel_clocks]\n\"456\" = \"1d\"\n\
+                    [matrix]\nhomeserver = \"http://h\"\nuser = \"@m:h\"\npassword = \"p\"\n\
+                    [matrix.rooms.\"!r:h\"]\nclock = \"none\"\n";
+        let s = Settings::load_from(Some(file), &[]).unwrap();
+        assert_eq!(s.vacation_days, 14);
+        let d = s.discord.unwrap();
+        assert_eq!(d.clock.as_deref(), Some("10d+1d"));
+        assert!(d.timeout_claim);
+        assert_eq!(d.channel_clocks.get(&456).map(String::as_str), Some("1d"));
+        let m = s.matrix.unwrap();
+        // Matrix rooms play by correspondence: three days a move unless told otherwise.
+        assert_eq!(m.clock, "3d");
+        assert!(!m.timeout_claim);
+        assert_eq!(m.rooms["!r:h"].clock.as_deref(), Some("none"));
+        assert_eq!(Settings::default().vacation_days, 30);
+        let e = Settings::load_from(None, &[("MUSTER_VACATION_DAYS", "400")]).unwrap_err();
+        assert_eq!(e.key, "vacation_days");
+        let e = Settings::load_from(
+            None,
+            &[
+                ("MUSTER_MATRIX_HOMESERVER", "http://h"),
+                ("MUSTER_MATRIX_USER", "@m:h"),
+                ("MUSTER_MATRIX_PASSWORD", "p"),
+                ("MUSTER_MATRIX_CLOCK", "3 days"),
+            ],
+        )
+        .unwrap_err();
+        assert_eq!(e.key, "matrix.clock");
+        assert!(e.reason.contains("\"10d+1d\""), "{e}");
+        let e = Settings::load_from(
+            None,
+            &[
+                ("MUSTER_DISCORD_TOKEN", "t"),
+                ("MUSTER_DISCORD_APPLICATION_ID", "1"),
+                ("MUSTER_DISCORD_TIMEOUT", "never"),
+            ],
+        )
+        .unwrap_err();
+        assert_eq!(e.key, "discord.timeout");
+    }
 }

@@ -92,6 +92,17 @@ impl SledStore {
         self.flush()
     }
 
+    /// Stores many live games at once, each in its channel (replacing what lives there),
+    /// without compare-and-swap, and flushes once at the end: for bringing games over from
+    /// elsewhere in bulk, not for play.
+    pub fn import_live(&self, records: &[GameRecord]) -> Result<(), StoreError> {
+        for r in records {
+            let key = ChannelKey::new(&r.platform, &r.channel);
+            self.live.insert(key.bytes(), encode(r)).map_err(io)?;
+        }
+        self.flush()
+    }
+
     fn flush(&self) -> Result<(), StoreError> {
         self.db.flush().map(|_| ()).map_err(io)
     }
