@@ -52,6 +52,19 @@ impl Agenda {
         due
     }
 
+    /// The channels whose next moment falls in `(after, until]`, earliest first (left in
+    /// the agenda).
+    pub fn between(&self, after: u64, until: u64) -> Vec<ChannelKey> {
+        if until <= after {
+            return Vec::new();
+        }
+        self.queue
+            .range((after + 1, ChannelKey::new("", ""))..)
+            .take_while(|(at, _)| *at <= until)
+            .map(|(_, key)| key.clone())
+            .collect()
+    }
+
     /// How many channels have something due.
     pub fn len(&self) -> usize {
         self.by_key.len()
@@ -80,6 +93,8 @@ mod tests {
         assert_eq!(agenda.next(), Some(30));
         assert_eq!(agenda.len(), 2);
         assert!(agenda.take_due(29).is_empty());
+        assert_eq!(agenda.between(30, 50), vec![a.clone()]);
+        assert_eq!(agenda.between(29, 49), vec![b.clone()]);
         assert_eq!(agenda.take_due(60), vec![(30, b.clone()), (50, a.clone())]);
         assert!(agenda.is_empty());
         agenda.set(&a, Some(10));

@@ -378,22 +378,24 @@ impl Core {
         posted
     }
 
-    /// The player's other reminders due within [`COALESCE`] of now (marked as sent).
+    /// The player's other reminders due within [`COALESCE`] of now (marked as sent): found
+    /// among the channels the agenda has due in that window, not by reading every game.
     fn soon_for(&self, platform: &str, user: &User, now: u64, taken: &[Due]) -> Vec<Due> {
-        let Ok(games) = self.base.live_games_of(platform, &user.id) else {
-            return Vec::new();
-        };
+        let soon_keys = self.timers.agenda().between(now, now + COALESCE);
         let profile = profile(self.base.as_ref(), platform, &user.id);
         let mut out = Vec::new();
-        for record in games {
-            let key = ChannelKey::new(&record.platform, &record.channel);
-            if taken.iter().any(|d| d.key == key)
-                || self.mover(&record).is_none_or(|(_, u)| u.id != user.id)
-            {
+        for key in soon_keys {
+            if key.platform != platform || taken.iter().any(|d| d.key == key) {
                 continue;
             }
-            let pending = self.pending(&key, &record, &profile);
-            let soon: Vec<u64> = pending
+            let Ok(Some(record)) = self.base.load(&key) else {
+                continue;
+            };
+            if self.mover(&record).is_none_or(|(_, u)| u.id != user.id) {
+                continue;
+            }
+            let soon: Vec<u64> = self
+                .pending(&key, &record, &profile)
                 .iter()
                 .filter(|(_, at)| *at <= now + COALESCE)
                 .map(|(p, _)| *p)
