@@ -463,17 +463,23 @@ fn time_policy(settings: &muster_config::Settings) -> Result<crate::core::TimePo
                 clock,
                 channels,
                 claim: d.timeout_claim,
+                prefix: Some("/".into()),
+                channel_prefixes: Default::default(),
             },
         );
     }
     if let Some(m) = &settings.matrix {
         let mut channels = std::collections::HashMap::new();
+        let mut channel_prefixes = std::collections::HashMap::new();
         for (id, room) in &m.rooms {
             if let Some(c) = &room.clock {
                 channels.insert(
                     id.clone(),
                     read(&format!("matrix.rooms.\"{id}\".clock"), c)?,
                 );
+            }
+            if let Some(p) = &room.prefix {
+                channel_prefixes.insert(id.clone(), p.clone());
             }
         }
         policy.platforms.insert(
@@ -482,6 +488,8 @@ fn time_policy(settings: &muster_config::Settings) -> Result<crate::core::TimePo
                 clock: read("matrix.clock", &m.clock)?,
                 channels,
                 claim: m.timeout_claim,
+                prefix: Some(m.prefix.clone().unwrap_or_else(|| settings.prefix.clone())),
+                channel_prefixes,
             },
         );
     }

@@ -112,20 +112,18 @@ fn the_scheduler_and_late_moves_racing_end_each_game_once() {
     core.fire_due();
     let answers: Vec<Vec<Reply>> = movers.into_iter().map(|t| t.join().unwrap()).collect();
     let notices = core.notices("console");
-    for g in 0..GAMES {
+    for (g, answer) in answers.iter().enumerate() {
         let channel = format!("c{g}");
         let announced_by_scheduler = notices
             .iter()
             .filter(|n| n.target == Target::Channel(channel.clone()))
             .filter(|n| text(&n.replies).contains("time ran out"))
             .count();
-        let announced_to_mover = usize::from(text(&answers[g]).contains("time ran out"));
+        let announced_to_mover = usize::from(text(answer).contains("time ran out"));
         assert_eq!(
             announced_by_scheduler + announced_to_mover,
             1,
-            "game {g}: {:?} / {:?}",
-            answers[g],
-            notices
+            "game {g}: {answer:?} / {notices:?}"
         );
         assert_eq!(
             store.load(&ChannelKey::new("console", &channel)).unwrap(),

@@ -20,7 +20,7 @@ fn every_command_word_has_a_slash_command_and_move_completes() {
     for word in [
         "new", "join", "accept", "decline", "abort", "move", "declare", "board", "moves",
         "history", "export", "resign", "draw", "takeback", "hint", "rules", "notation", "help",
-        "games",
+        "games", "claim", "notify", "vacation",
     ] {
         assert!(names.contains(&word), "/{word} is missing: {names:?}");
     }
@@ -69,8 +69,8 @@ fn options_become_the_core_s_words_in_its_order() {
                 "premium_since": null, "communication_disabled_until": null, "banner": null}}
         }
     }));
-    let (text, mentions) = commands::text(&defs, &d).unwrap();
-    assert_eq!(text, "new croquet 80351110224678912 as black");
+    let (texts, mentions) = commands::texts(&defs, &d).unwrap();
+    assert_eq!(texts, ["new croquet 80351110224678912 as black"]);
     assert_eq!(
         mentions,
         vec![User {
@@ -80,25 +80,120 @@ fn options_become_the_core_s_words_in_its_order() {
     );
     let d = data(serde_json::json!({"id": "2", "name": "draw", "type": 1,
         "options": [{"name": "answer", "type": 4, "value": 1}]}));
-    assert_eq!(commands::text(&defs, &d).unwrap().0, "draw accept");
+    assert_eq!(one(&defs, &d), "draw accept");
     let d = data(serde_json::json!({"id": "3", "name": "move", "type": 1,
         "options": [{"name": "notation", "type": 3, "value": "  c1-c3 d1-e2 "}]}));
-    assert_eq!(commands::text(&defs, &d).unwrap().0, "move c1-c3 d1-e2");
+    assert_eq!(one(&defs, &d), "move c1-c3 d1-e2");
     let d = data(serde_json::json!({"id": "4", "name": "new", "type": 1,
         "options": [{"name": "game", "type": 4, "value": 0}, {"name": "bot", "type": 4, "value": 2},
                     {"name": "players", "type": 4, "value": 3}]}));
-    assert_eq!(
-        commands::text(&defs, &d).unwrap().0,
-        "new lanrick bot:perfect for 3"
-    );
+    assert_eq!(one(&defs, &d), "new lanrick bot:perfect for 3");
     // A choice index Discord could not have sent is refused rather than guessed.
     let d = data(serde_json::json!({"id": "5", "name": "new", "type": 1,
         "options": [{"name": "game", "type": 4, "value": 9}]}));
-    assert_eq!(commands::text(&defs, &d), None);
+    assert_eq!(commands::texts(&defs, &d), None);
     assert_eq!(CHOICES[0].1.len(), muster_rules::GameId::ALL.len());
     for (id, (_, token)) in muster_rules::GameId::ALL.iter().zip(CHOICES[0].1) {
         assert_eq!(id.as_str(), *token);
     }
+}
+
+/// The one text command a slash command stands for.
+fn one(defs: &[commands::Def], d: &serenity::CommandData) -> String {
+    let (texts, _) = commands::texts(defs, d).expect("readable options");
+    assert_eq!(texts.len(), 1, "{texts:?}");
+    texts[0].clone()
+}
+
+fn options(name: &str, options: serde_json::Value) -> serenity::CommandData {
+    data(serde_json::json!({"id": "9", "name": name, "type": 1, "options": options}))
+}
+
+#[test]
+fn clocks_notifications_and_vacations_become_the_core_s_words() {
+    let defs = commands::defs(&commands::all());
+    let texts = |name: &str, o: serde_json::Value| commands::texts(&defs, &options(name, o));
+    // A clock is one word however it is typed; the timeout is a choice.
+    let d = options(
+        "new",
+        serde_json::json!([
+            {"name": "game", "type": 4, "value": 0},
+            {"name": "clock", "type": 3, "value": " 10d + 1d "},
+            {"name": "timeout", "type": 4, "value": 1}
+        ]),
+    );
+    assert_eq!(one(&defs, &d), "new lanrick clock 10d+1d timeout claim");
+    // Nothing typed in the clock can become another word of the command (an opponent here).
+    let d = options(
+        "new",
+        serde_json::json!([
+            {"name": "game", "type": 4, "value": 0},
+            {"name": "clock", "type": 3, "value": "3d per move"}
+        ]),
+    );
+    assert_eq!(one(&defs, &d), "new lanrick clock 3dpermove");
+    assert_eq!(texts("claim", serde_json::json!([])).unwrap().0, ["claim"]);
+    // /notify: each option is a command of its own; none shows the settings.
+    assert_eq!(
+        texts("notify", serde_json::json!([])).unwrap().0,
+        ["notify"]
+    );
+    let (all, _) = texts(
+        "notify",
+        serde_json::json!([
+            {"name": "quiet", "type": 3, "value": "22:00-07:00 Europe/Berlin"},
+            {"name": "remind", "type": 3, "value": "24h 1h"},
+            {"name": "mode", "type": 4, "value": 1}
+        ]),
+    )
+    .unwrap();
+    assert_eq!(
+        all,
+        [
+            "notify dm",
+            "notify remind 24h 1h",
+            "notify quiet 22:00-07:00 Europe/Berlin"
+        ]
+    );
+    assert_eq!(
+        texts(
+            "notify",
+            serde_json::json!([{"name": "mode", "type": 4, "value": 2}])
+        )
+        .unwrap()
+        .0,
+        ["notify off"]
+    );
+    // /vacation: days alone start one.
+    for (o, want) in [
+        (serde_json::json!([]), "vacation"),
+        (
+            serde_json::json!([{"name": "action", "type": 4, "value": 0}]),
+            "vacation start",
+        ),
+        (
+            serde_json::json!([{"name": "action", "type": 4, "value": 1}]),
+            "vacation end",
+        ),
+        (
+            serde_json::json!([{"name": "days", "type": 4, "value": 7}]),
+            "vacation start 7",
+        ),
+        (
+            serde_json::json!([{"name": "days", "type": 4, "value": 3}, {"name": "action", "type": 4, "value": 0}]),
+            "vacation start 3",
+        ),
+    ] {
+        assert_eq!(texts("vacation", o).unwrap().0, [want]);
+    }
+    // A choice Discord could not have sent is refused.
+    assert_eq!(
+        texts(
+            "vacation",
+            serde_json::json!([{"name": "action", "type": 4, "value": 2}])
+        ),
+        None
+    );
 }
 
 fn alt_of(id: &str) -> String {

@@ -21,7 +21,12 @@
 //! process, say) without stalling it. Every wait has a timeout and panics with what was seen.
 //! It refuses what Discord refuses (an empty or over-long message, too many buttons, a second
 //! response, a followup before any response…) with Discord's codes, so a suite fails where
-//! Discord would. [`bot`] runs `muster serve` against it.
+//! Discord would; it checks the slash commands registered as Discord does, too. The bot's own
+//! messages (reminders, timeouts) land in channels it can see, or in the direct-message
+//! channels it opens ([`StandIn::direct_channels`], [`StandIn::direct_messages`]); a suite can
+//! make a user refuse DMs ([`StandIn::refuse_direct_messages`]) or Discord answer 429
+//! ([`StandIn::throttle`]). [`bot`] runs `muster serve` against it, on the system's clock or on
+//! a manual one that the suite moves ([`bot::start_at`], [`bot::Bot::advance`]).
 
 pub mod bot;
 mod fixtures;
@@ -319,6 +324,67 @@ impl StandIn {
     /// The thread channels created so far, as returned to the bot.
     pub fn threads(&self) -> Vec<serde_json::Value> {
         self.shared.lock().threads.clone()
+    }
+
+    /// The direct-message channels the bot opened (`POST /users/@me/channels`): recipient id
+    /// and channel id, in the order they were first opened.
+    pub fn direct_channels(&self) -> Vec<(String, String)> {
+        self.shared.lock().dm_channels.clone()
+    }
+
+    /// The messages in the bot's direct-message channel with `person`, oldest first (none if
+    /// it never opened one).
+    pub fn direct_messages(&self, person: &Person) -> Vec<StoredMessage> {
+        let state = self.shared.lock();
+        let Some((_, channel)) = state.dm_channels.iter().find(|(r, _)| *r == person.id) else {
+            return Vec::new();
+        };
+        state
+            .messages
+            .iter()
+            .filter(|m| &m.channel_id == channel)
+            .map(|m| state.snapshot(m))
+            .collect()
+    }
+
+    /// Waits up to `timeout` for a message matching `pred` (among all that exist now or
+    /// later), and returns it; panics naming `what` and listing the requests seen.
+    pub async fn wait_message(
+        &self,
+        what: &str,
+        pred: impl Fn(&StoredMessage) -> bool,
+        timeout: Duration,
+    ) -> StoredMessage {
+        let found = self
+            .wait_until(timeout, |state| {
+                state
+                    .messages
+                    .iter()
+                    .map(|m| state.snapshot(m))
+                    .find(|m| pred(m))
+            })
+            .await;
+        found.unwrap_or_else(|| {
+            panic!(
+                "timed out after {timeout:?} waiting for {what}; requests seen:\n{}",
+                self.shared.lock().describe_requests()
+            )
+        })
+    }
+
+    /// Makes `person` accept no direct message from the bot: messages in his DM channel are
+    /// refused as Discord refuses them (403, code 50007).
+    pub fn refuse_direct_messages(&self, person: &Person) {
+        self.shared.lock().dm_refused.insert(person.id.clone());
+    }
+
+    /// Refuses the next `times` requests `method` on a path ending with `suffix` with 429
+    /// (too many requests), as Discord does when a rate limit is hit.
+    pub fn throttle(&self, method: &str, suffix: &str, times: usize) {
+        self.shared
+            .lock()
+            .throttled
+            .push((method.to_owned(), suffix.to_owned(), times));
     }
 
     /// Runs `check` on the state whenever it changes, until it gives a value or `timeout` passes.

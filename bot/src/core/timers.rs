@@ -54,6 +54,11 @@ pub struct PlatformTime {
     pub channels: HashMap<String, Option<Control>>,
     /// Whether a run-out clock waits for a claim by default.
     pub claim: bool,
+    /// The command prefix players type there (`/` on Discord), for messages no command asked
+    /// for; `None` for the core's own.
+    pub prefix: Option<String>,
+    /// Channels with a prefix of their own (a Matrix room's).
+    pub channel_prefixes: HashMap<String, String>,
 }
 
 /// How time is kept, from the settings.
@@ -84,6 +89,15 @@ impl TimePolicy {
     /// Whether timeouts wait for a claim by default on `platform`.
     pub fn claim_for(&self, platform: &str) -> bool {
         self.platforms.get(platform).is_some_and(|p| p.claim)
+    }
+
+    /// The prefix players type in `channel` on `platform`, when the settings give one.
+    pub fn prefix_for(&self, platform: &str, channel: &str) -> Option<&str> {
+        let p = self.platforms.get(platform)?;
+        p.channel_prefixes
+            .get(channel)
+            .or(p.prefix.as_ref())
+            .map(String::as_str)
     }
 
     /// The vacation allowance in seconds.
@@ -210,6 +224,15 @@ fn sent_points(note: Option<&str>, record: &GameRecord) -> Vec<u64> {
 }
 
 impl Core {
+    /// The prefix players type in `channel` (the settings' for its platform, else this core's).
+    pub(super) fn prefix_in(&self, platform: &str, channel: &str) -> String {
+        self.timers
+            .policy
+            .prefix_for(platform, channel)
+            .unwrap_or(&self.prefix)
+            .to_string()
+    }
+
     fn mover(&self, record: &GameRecord) -> Option<(usize, User)> {
         let wait = record.wait?;
         let p = record.player(wait.seat)?;
@@ -519,7 +542,7 @@ impl Core {
             words::who(record, &game, seat),
             when(&record.platform, deadline, deadline),
             dedup(others).join(" or "),
-            self.prefix
+            self.prefix_in(&record.platform, &record.channel)
         ))]
     }
 
@@ -626,7 +649,7 @@ fn finish_on_time(
         Reply::Text(format!(
             "{who}'s time ran out ({control}){how}. {} `{}export {}` gives the record.",
             words::result(&record, &ended),
-            core.prefix,
+            core.prefix_in(&record.platform, &record.channel),
             record.id
         )),
         Reply::board(&record, record.moves.len()),

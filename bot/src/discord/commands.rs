@@ -20,7 +20,7 @@ pub type Context<'a> = poise::Context<'a, Arc<Shared>, Error>;
 pub type Command = poise::Command<Arc<Shared>, Error>;
 
 /// Options offered as fixed choices: the label shown and the word the core reads.
-pub const CHOICES: [(&str, &[(&str, &str)]); 3] = [
+pub const CHOICES: [(&str, &[(&str, &str)]); 6] = [
     (
         "game",
         &[
@@ -48,22 +48,61 @@ pub const CHOICES: [(&str, &[(&str, &str)]); 3] = [
             ("Perfect", "bot:perfect"),
         ],
     ),
+    (
+        "timeout",
+        &[
+            ("Auto: the game ends when a clock runs out", "auto"),
+            ("Claim: the opponent may claim the win", "claim"),
+        ],
+    ),
+    (
+        "mode",
+        &[
+            ("Mention me in the game's channel", "mention"),
+            ("Direct message", "dm"),
+            ("Off: no reminders", "off"),
+        ],
+    ),
+    ("action", &[("Start", "start"), ("End", "end")]),
 ];
 
 /// The longest value Discord lets a user type in each free-text option. poise takes only a
 /// literal in `#[max_length]`, so the commands below repeat these numbers and a test keeps them
 /// equal. The move fits the longest notation of any game; Discord refuses longer input before
 /// it reaches Muster.
-pub const MAX_LENGTHS: [(&str, &str, usize); 5] = [
+pub const MAX_LENGTHS: [(&str, &str, usize); 8] = [
     ("move", "notation", muster_rules::MAX_NOTATION),
     ("new", "seat", 16),
+    ("new", "clock", 20),
+    ("notify", "remind", 40),
+    ("notify", "quiet", 64),
     ("join", "seat", 16),
     ("export", "id", 32),
     ("help", "command", 32),
 ];
 
 /// Options whose value follows a word in the text command (`seat` → `as black`).
-const WORDS: [(&str, &str); 2] = [("seat", "as"), ("players", "for")];
+const WORDS: [(&str, &str); 6] = [
+    ("seat", "as"),
+    ("players", "for"),
+    ("clock", "clock"),
+    ("timeout", "timeout"),
+    ("remind", "remind"),
+    ("quiet", "quiet"),
+];
+
+/// Options whose value is one word of the text command however it is typed: spaces in it
+/// are dropped (`10d + 1d` is `10d+1d`), so that nothing typed there reads as another word.
+const ONE_WORD: [&str; 1] = ["clock"];
+
+/// Commands whose options are each a command of their own (`/notify mode:dm remind:off` is
+/// `notify dm`, then `notify remind off`).
+const EACH_ITS_OWN: [&str; 1] = ["notify"];
+
+/// A word the command implies when an option comes without the one before it
+/// (`/vacation days:7` is `vacation start 7`): command, option, implied word, the option it
+/// stands for.
+const IMPLIED: [(&str, &str, &str, &str); 1] = [("vacation", "days", "start", "action")];
 
 /// A slash command's shape: its name and its options in the order the core reads them.
 #[derive(Clone, Debug)]
@@ -107,6 +146,9 @@ pub fn all() -> Vec<Command> {
         notation(),
         help(),
         games(),
+        claim(),
+        notify(),
+        vacation(),
     ];
     for command in &mut commands {
         for param in &mut command.parameters {
@@ -125,20 +167,27 @@ pub fn all() -> Vec<Command> {
     commands
 }
 
-/// The core's text command for a slash command, and the users its options name.
-pub fn text(defs: &[Def], data: &CommandData) -> Option<(String, Vec<User>)> {
+/// The core's text commands for a slash command, and the users its options name: one
+/// command, or for a command whose options are each a command of their own (`/notify`) one
+/// per option given (the bare command when none is). `None` when an option cannot be read (a
+/// choice Discord could not have sent).
+pub fn texts(defs: &[Def], data: &CommandData) -> Option<(Vec<String>, Vec<User>)> {
     let def = defs.iter().find(|d| d.name == data.name)?;
-    let mut words = vec![def.name.clone()];
+    // The words each option given adds, in the core's order.
+    let mut given: Vec<(&str, Vec<String>)> = Vec::new();
     let mut mentions = Vec::new();
     for param in &def.params {
         let Some(option) = data.options.iter().find(|o| &o.name == param) else {
             continue;
         };
         let value = match &option.value {
+            CommandDataOptionValue::String(s) if ONE_WORD.contains(&param.as_str()) => {
+                s.split_whitespace().collect()
+            }
             CommandDataOptionValue::String(s) => s.trim().to_string(),
             CommandDataOptionValue::Integer(i) => {
                 match CHOICES.iter().find(|(name, _)| name == param) {
-                    Some((_, choices)) => choices.get(*i as usize)?.1.to_string(),
+                    Some((_, choices)) => choices.get(usize::try_from(*i).ok()?)?.1.to_string(),
                     None => i.to_string(),
                 }
             }
@@ -161,12 +210,33 @@ pub fn text(defs: &[Def], data: &CommandData) -> Option<(String, Vec<User>)> {
         if value.is_empty() {
             continue;
         }
+        let mut words = Vec::new();
         if let Some((_, word)) = WORDS.iter().find(|(name, _)| name == param) {
             words.push((*word).to_string());
         }
         words.push(value);
+        given.push((param.as_str(), words));
     }
-    Some((words.join(" "), mentions))
+    for (command, option, word, stands_for) in IMPLIED {
+        let has = |name: &str| given.iter().any(|(p, _)| *p == name);
+        if def.name == command && has(option) && !has(stands_for) {
+            let at = given.iter().position(|(p, _)| *p == option).unwrap_or(0);
+            given.insert(at, (stands_for, vec![word.to_string()]));
+        }
+    }
+    let command = |words: &[String]| {
+        std::iter::once(def.name.as_str())
+            .chain(words.iter().map(String::as_str))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let texts = if EACH_ITS_OWN.contains(&def.name.as_str()) && !given.is_empty() {
+        given.iter().map(|(_, words)| command(words)).collect()
+    } else {
+        let words: Vec<String> = given.into_iter().flat_map(|(_, w)| w).collect();
+        vec![command(&words)]
+    };
+    Some((texts, mentions))
 }
 
 /// The focused option's text in an autocomplete interaction.
@@ -246,8 +316,15 @@ async fn new(
     #[min = 2]
     #[max = 4]
     players: Option<u8>,
+    #[description = "time control: 3d per move, 10d+1d bank and increment, none"]
+    #[max_length = 20]
+    clock: Option<String>,
+    #[description = "When a clock runs out: the game ends, or the opponent may claim the win"]
+    timeout: Option<u8>,
 ) -> Result<(), Error> {
-    let _ = (game, opponent, second, third, bot, seat, players);
+    let _ = (
+        game, opponent, second, third, bot, seat, players, clock, timeout,
+    );
     run(ctx).await
 }
 
@@ -391,6 +468,42 @@ async fn help(
     command: Option<String>,
 ) -> Result<(), Error> {
     let _ = command;
+    run(ctx).await
+}
+
+/// Claim the win: your opponent's clock ran out (in a game whose timeouts are claimed)
+#[poise::command(slash_command)]
+async fn claim(ctx: Context<'_>) -> Result<(), Error> {
+    run(ctx).await
+}
+
+/// How and when you are reminded of your move; with no option, your settings
+#[poise::command(slash_command)]
+async fn notify(
+    ctx: Context<'_>,
+    #[description = "Where reminders go"] mode: Option<u8>,
+    #[description = "Remind me at these times left, such as 24h 1h (or off, default)"]
+    #[max_length = 40]
+    remind: Option<String>,
+    #[description = "No reminders in these hours, such as 22:00-07:00 Europe/Berlin (or off)"]
+    #[max_length = 64]
+    quiet: Option<String>,
+) -> Result<(), Error> {
+    let _ = (mode, remind, quiet);
+    run(ctx).await
+}
+
+/// Your vacation: clocks stand still meanwhile; with no option, what is left this year
+#[poise::command(slash_command)]
+async fn vacation(
+    ctx: Context<'_>,
+    #[description = "Start or end a vacation"] action: Option<u8>,
+    #[description = "How many days (default: all you have left this year)"]
+    #[min = 1]
+    #[max = 366]
+    days: Option<u16>,
+) -> Result<(), Error> {
+    let _ = (action, days);
     run(ctx).await
 }
 

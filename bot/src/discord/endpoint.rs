@@ -125,14 +125,13 @@ impl Endpoint {
 }
 
 /// Registers the commands, then serves the endpoint until the process is stopped.
-pub async fn run(shared: Arc<Shared>) -> Result<(), String> {
+pub async fn run(shared: Arc<Shared>, http: Arc<Http>) -> Result<(), String> {
     let key = shared
         .settings
         .public_key
         .ok_or("HTTP mode needs discord.public_key")?;
     let verifier = Verifier::try_new(key)
         .map_err(|_| "discord.public_key is not a valid Ed25519 public key")?;
-    let http = Arc::new(super::http(&shared.settings));
     super::gateway::register(&http, &shared).await?;
     let listener = tokio::net::TcpListener::bind(&shared.settings.listen)
         .await

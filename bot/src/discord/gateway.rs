@@ -134,8 +134,7 @@ pub async fn register(http: &serenity::Http, shared: &Shared) -> Result<(), Stri
 
 /// Connects to the gateway and serves until the process is asked to stop (`Ok`) or Discord
 /// refuses the bot for good (`Err`).
-pub async fn run(shared: Arc<Shared>) -> Result<(), String> {
-    let http = Arc::new(super::http(&shared.settings));
+pub async fn run(shared: Arc<Shared>, http: Arc<serenity::Http>) -> Result<(), String> {
     let mut stop = std::pin::pin!(crate::signals::shutdown());
     let mut client = Client {
         shared,

@@ -1,14 +1,16 @@
 //! The Discord adapter. Two transports deliver the same interactions: a gateway connection
 //! ([`gateway`]) or an HTTP interactions endpoint ([`endpoint`]), chosen by `discord.mode`.
-//! Both hand each interaction, once, to [`dispatch`]: it is translated into a [`Request`]
-//! ([`commands`]), run through the same [`Core`], and its replies become the same REST calls
-//! ([`respond`]). The slash commands are defined with poise ([`commands`]), which gives their
+//! Both hand each interaction, once, to [`dispatch`]: it is translated into a request
+//! ([`crate::core::Request`], by [`commands`]), run through the same [`Core`], and its replies
+//! become the same REST calls ([`respond`]). The slash commands are defined with poise ([`commands`]), which gives their
 //! registration; serenity gives the REST client and the model. Nothing here knows a game's
-//! rules or words a reply: the core does.
+//! rules or words a reply: the core does. Messages no interaction asked for (reminders,
+//! timeouts) come from the core's outbox and are posted by [`notices`].
 
 pub mod commands;
 pub mod endpoint;
 pub mod gateway;
+pub mod notices;
 pub mod respond;
 
 use std::collections::HashMap;
@@ -181,11 +183,17 @@ pub fn http(settings: &Discord) -> Http {
     builder.build()
 }
 
-/// Runs the Discord adapter until it fails or the process is stopped.
+/// Runs the Discord adapter until it fails or the process is stopped: the transport the
+/// settings choose, and the delivery of the core's notices ([`notices`]) beside it.
 pub async fn serve(base: Arc<Core>, settings: Discord) -> Result<(), String> {
     let shared = Arc::new(Shared::with_core(&base, settings));
-    match shared.settings.mode {
-        muster_config::Mode::Gateway => gateway::run(shared).await,
-        muster_config::Mode::Http => endpoint::run(shared).await,
-    }
+    let http = Arc::new(http(&shared.settings));
+    let delivering = tokio::spawn(notices::run(Arc::clone(&shared), Arc::clone(&http)));
+    let result = match shared.settings.mode {
+        muster_config::Mode::Gateway => gateway::run(shared, http).await,
+        muster_config::Mode::Http => endpoint::run(shared, http).await,
+    };
+    // On a failure the process ends; the notices go with it.
+    delivering.abort();
+    result
 }

@@ -18,7 +18,9 @@ use serenity::{
 };
 
 use super::{PLATFORM, Shared};
-use crate::core::{Button, Reply, Request, THREAD, User, thread_name, words::excerpt};
+use crate::core::{
+    Button, Core, Reply, Request, THREAD, User, command, thread_name, words::excerpt,
+};
 use crate::store::ChannelKey;
 
 /// Discord's longest message, in characters.
@@ -377,20 +379,20 @@ impl Target<'_> {
     }
 }
 
-/// Runs `request` in the core off the async threads, then draws the boards of a public answer;
-/// an answer whose boards take longer than the configured time to draw is deferred publicly
-/// first (it will be public). Only a core that takes far longer than it ever does to decide
-/// makes the interaction be deferred privately. Returns the replies, boards drawn, and how the
-/// interaction was acknowledged.
+/// Runs `requests` (one command, or the few one slash command stands for) in the core off the
+/// async threads, then draws the boards of a public answer; an answer whose boards take longer
+/// than the configured time to draw is deferred publicly first (it will be public). Only a core
+/// that takes far longer than it ever does to decide makes the interaction be deferred
+/// privately. Returns the replies, boards drawn, and how the interaction was acknowledged.
 async fn run_core(
     shared: &Shared,
     http: &Http,
     target: &Target<'_>,
-    request: Request,
+    requests: Vec<Request>,
 ) -> (Vec<Reply>, Ack) {
     let started = Instant::now();
     let core = shared.core.clone();
-    let mut decided = tokio::task::spawn_blocking(move || core.handle(&request));
+    let mut decided = tokio::task::spawn_blocking(move || handle_all(&core, &requests));
     let mut ack = Ack::None;
     let result = match tokio::time::timeout(DECIDE_WITHIN, &mut decided).await {
         Ok(r) => r,
@@ -444,6 +446,23 @@ async fn run_core(
             )
         }
     }
+}
+
+/// The answer to `requests`, run in order. Of several (the settings one slash command
+/// changes), none runs unless the core can read them all: the first it cannot read is
+/// answered alone, with the core's words on it. Otherwise each runs, and the last answer is
+/// given (each tells the settings as they are after it, so the last tells them all).
+fn handle_all(core: &Core, requests: &[Request]) -> Vec<Reply> {
+    if requests.len() > 1
+        && let Some(unread) = requests.iter().find(|r| command::parse(&r.text).is_err())
+    {
+        return core.handle(unread);
+    }
+    let mut answer = Vec::new();
+    for request in requests {
+        answer = core.handle(request);
+    }
+    answer
 }
 
 /// Sends the replies to `target`, acknowledged as `ack` so far: the first message is the
@@ -567,7 +586,7 @@ async fn clear_buttons(http: &Http, channel: ChannelId, message: MessageId) {
 pub async fn command(shared: &Shared, http: &Http, interaction: &CommandInteraction) {
     let started = Instant::now();
     let target = Target::Command(interaction);
-    let Some((text, mentions)) = super::commands::text(&shared.defs, &interaction.data) else {
+    let Some((texts, mentions)) = super::commands::texts(&shared.defs, &interaction.data) else {
         let name = excerpt(&interaction.data.name, 32);
         let why = if shared.defs.iter().any(|d| d.name == interaction.data.name) {
             format!(
@@ -581,19 +600,23 @@ pub async fn command(shared: &Shared, http: &Http, interaction: &CommandInteract
         return;
     };
     let no_threads = no_threads(interaction.channel.as_ref().map(|c| c.kind));
-    let request = Request {
-        platform: PLATFORM.into(),
-        channel: interaction.channel_id.to_string(),
-        user: super::user(&interaction.user, interaction.member.as_deref()),
-        text,
-        mentions,
-        policy: shared.policy(
-            interaction.guild_id,
-            interaction.member.as_deref(),
-            no_threads,
-        ),
-    };
-    let (replies, ack) = run_core(shared, http, &target, request).await;
+    let policy = shared.policy(
+        interaction.guild_id,
+        interaction.member.as_deref(),
+        no_threads,
+    );
+    let requests = texts
+        .into_iter()
+        .map(|text| Request {
+            platform: PLATFORM.into(),
+            channel: interaction.channel_id.to_string(),
+            user: super::user(&interaction.user, interaction.member.as_deref()),
+            text,
+            mentions: mentions.clone(),
+            policy: policy.clone(),
+        })
+        .collect();
+    let (replies, ack) = run_core(shared, http, &target, requests).await;
     send(shared, http, &target, replies, ack).await;
     log_time("command", &interaction.data.name, started);
 }
@@ -642,7 +665,7 @@ pub async fn component(shared: &Shared, http: &Http, interaction: &ComponentInte
         mentions: Vec::new(),
         policy,
     };
-    let (replies, ack) = run_core(shared, http, &target, request).await;
+    let (replies, ack) = run_core(shared, http, &target, vec![request]).await;
     let public = replies
         .iter()
         .any(|r| !matches!(r, Reply::Private(_) | Reply::Buttons(_)));
@@ -735,19 +758,65 @@ async fn thread(
             }
             continue;
         }
-        let m = built!(CreateMessage::new(), &out, add_file);
-        match thread.id.send_message(http, m).await {
-            Ok(sent) if out.board || !out.buttons.is_empty() => {
-                newest_buttons(shared, http, thread.id, sent.id, !out.buttons.is_empty()).await;
-            }
-            Ok(_) => {}
-            Err(e) => eprintln!("discord: a reply could not be sent in the thread: {e}"),
+        if let Err(e) = post(shared, http, thread.id, &out).await {
+            eprintln!("discord: a reply could not be sent in the thread: {e}");
         }
     }
 }
 
+/// Posts `out` in `channel` as a message of the bot's own (not an answer to an interaction):
+/// text, pings, the board with its alt text, buttons. A board or buttons make it the
+/// channel's newest message with buttons. Discord's "too many requests" is waited out.
+pub async fn post(
+    shared: &Shared,
+    http: &Http,
+    channel: ChannelId,
+    out: &Outgoing,
+) -> serenity::Result<serenity::Message> {
+    let sent =
+        patiently(|| channel.send_message(http, built!(CreateMessage::new(), out, add_file)))
+            .await?;
+    if out.board || !out.buttons.is_empty() {
+        newest_buttons(shared, http, channel, sent.id, !out.buttons.is_empty()).await;
+    }
+    Ok(sent)
+}
+
+/// How many times a request refused with 429 (too many requests) is sent again.
+const RETRIES: u32 = 3;
+
+/// `send()`, sent again while Discord answers 429 (too many requests), up to three more
+/// times, waiting 1, 2, then 4 s. serenity's rate limiter already waits these out when it is
+/// on; behind an API proxy (`discord.api_url`) it is off, and this keeps a message that no one
+/// will ask for again from being lost to a moment's limit.
+pub async fn patiently<T, F, Fut>(mut send: F) -> serenity::Result<T>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = serenity::Result<T>>,
+{
+    let mut wait = Duration::from_secs(1);
+    for _ in 0..RETRIES {
+        match send().await {
+            Err(serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)))
+                if r.status_code.as_u16() == 429 =>
+            {
+                eprintln!(
+                    "discord: too many requests ({} {}); trying again in {} s",
+                    r.method,
+                    r.url,
+                    wait.as_secs()
+                );
+                tokio::time::sleep(wait).await;
+                wait *= 2;
+            }
+            other => return other,
+        }
+    }
+    send().await
+}
+
 /// `replies` with their boards drawn.
-fn draw(replies: Vec<Reply>) -> Vec<Reply> {
+pub fn draw(replies: Vec<Reply>) -> Vec<Reply> {
     for reply in &replies {
         if let Reply::Board(board) = reply {
             let _ = board.drawn();

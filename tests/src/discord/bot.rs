@@ -2,15 +2,15 @@
 //! with it: deliver an interaction as its mode receives it (a gateway dispatch or a signed POST
 //! to its endpoint), wait for its answer, and read back what a user would see of it.
 
+use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::Value;
 
 use super::{Person, Recorded, StandIn, StoredMessage, button, command};
-use crate::capture_stderr;
 
 /// The application (and bot user) id the bot is configured with.
 pub const APP: u64 = 1_300_000_000_000_000_001;
@@ -26,9 +26,40 @@ pub const MAX_CONTENT: usize = super::limits::MAX_CONTENT;
 /// The `muster serve` process under test; killed when dropped.
 pub struct Bot {
     child: Child,
-    log: Arc<Mutex<String>>,
+    log: Arc<Log>,
+    /// Its standard input, when it runs on a manual clock.
+    stdin: Mutex<Option<ChildStdin>>,
     /// The HTTP interactions endpoint, in HTTP mode.
     pub endpoint: Option<String>,
+}
+
+/// A child's standard error as it comes, and a wake-up for each line.
+#[derive(Default)]
+struct Log {
+    text: Mutex<String>,
+    grew: tokio::sync::Notify,
+}
+
+/// Collects `child`'s standard error (piped), line by line, waking the waiters at each.
+fn capture(child: &mut Child) -> Arc<Log> {
+    let log = Arc::new(Log::default());
+    let Some(stderr) = child.stderr.take() else {
+        return log;
+    };
+    let sink = Arc::clone(&log);
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            {
+                let mut text = sink.text.lock().unwrap_or_else(|e| e.into_inner());
+                text.push_str(&line);
+                text.push('\n');
+            }
+            sink.grew.notify_waiters();
+        }
+        // The end of the log wakes them too.
+        sink.grew.notify_waiters();
+    });
+    log
 }
 
 impl Drop for Bot {
@@ -41,7 +72,59 @@ impl Drop for Bot {
 impl Bot {
     /// What it has written to standard error so far.
     pub fn log(&self) -> String {
-        self.log.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        self.log
+            .text
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Waits, up to [`WAIT`], until its log gives `found` a value (checked at each new line),
+    /// and returns it; panics naming `what`, with the log.
+    pub async fn wait_log<T>(&self, what: &str, found: impl Fn(&str) -> Option<T>) -> T {
+        let deadline = tokio::time::Instant::now() + WAIT;
+        loop {
+            let grew = self.log.grew.notified();
+            tokio::pin!(grew);
+            grew.as_mut().enable();
+            if let Some(v) = found(&self.log()) {
+                return v;
+            }
+            if tokio::time::timeout_at(deadline, grew).await.is_err() {
+                return found(&self.log()).unwrap_or_else(|| {
+                    panic!(
+                        "timed out after {WAIT:?} waiting for {what}:\n{}",
+                        self.log()
+                    )
+                });
+            }
+        }
+    }
+
+    /// Moves its manual clock (see [`start_at`]) by `by` (`+2d`) or to a time (RFC 3339): writes
+    /// `~ {by}` to its standard input and waits until it has done what fell due meanwhile,
+    /// which its `[clock] <time>` line on standard error says; returns that time. What it
+    /// posts about it (reminders, timeouts) is sent after that: wait for those messages.
+    pub async fn advance(&self, by: &str) -> String {
+        let lines = |log: &str| -> Vec<String> {
+            log.lines()
+                .filter_map(|l| l.strip_prefix("[clock] "))
+                .map(str::to_string)
+                .collect()
+        };
+        let before = lines(&self.log()).len();
+        {
+            let mut stdin = self.stdin.lock().unwrap_or_else(|e| e.into_inner());
+            let stdin = stdin
+                .as_mut()
+                .expect("a bot on a manual clock (bot::start_at)");
+            writeln!(stdin, "~ {by}").expect("write to muster's standard input");
+            stdin.flush().expect("flush muster's standard input");
+        }
+        self.wait_log(&format!("the clock to move by `~ {by}`"), |log| {
+            lines(log).get(before).cloned()
+        })
+        .await
     }
 
     /// Asks it to stop as a service manager does: SIGTERM.
@@ -99,10 +182,37 @@ pub async fn start(
     mode: Mode,
     extra: &[(&str, &str)],
 ) -> Bot {
+    launch(standin, binary, dir, mode, extra, None).await
+}
+
+/// As [`start`], on a manual clock starting at `at` (RFC 3339): `muster serve --clock manual
+/// --start <at>`, its standard input piped so that [`Bot::advance`] moves the clock.
+pub async fn start_at(
+    standin: &StandIn,
+    binary: &Path,
+    dir: &Path,
+    mode: Mode,
+    extra: &[(&str, &str)],
+    at: &str,
+) -> Bot {
+    launch(standin, binary, dir, mode, extra, Some(at)).await
+}
+
+async fn launch(
+    standin: &StandIn,
+    binary: &Path,
+    dir: &Path,
+    mode: Mode,
+    extra: &[(&str, &str)],
+    clock: Option<&str>,
+) -> Bot {
     std::fs::create_dir_all(dir).expect("a data directory");
     let mut cmd = Command::new(binary);
-    cmd.arg("serve")
-        .current_dir(dir)
+    cmd.arg("serve");
+    if let Some(at) = clock {
+        cmd.args(["--clock", "manual", "--start", at]);
+    }
+    cmd.current_dir(dir)
         .env_remove("MUSTER_CONFIG")
         .env("MUSTER_DATA_DIR", dir.join("data"))
         .env("MUSTER_DISCORD_TOKEN", "test-token")
@@ -110,7 +220,11 @@ pub async fn start(
         .env("MUSTER_DISCORD_API_URL", standin.api_url())
         .env("MUSTER_DISCORD_GUILD", GUILD)
         .env("MUSTER_DISCORD_TIMINGS", "1")
-        .stdin(Stdio::null())
+        .stdin(if clock.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
     if mode == Mode::Http {
@@ -122,10 +236,12 @@ pub async fn start(
         cmd.env(k, v);
     }
     let mut child = cmd.spawn().expect("muster serve starts");
-    let log = capture_stderr(&mut child);
+    let log = capture(&mut child);
+    let stdin = Mutex::new(child.stdin.take());
     let mut bot = Bot {
         child,
         log,
+        stdin,
         endpoint: None,
     };
     if mode == Mode::Http {
@@ -178,15 +294,10 @@ pub async fn interact(standin: &StandIn, bot: &Bot, interaction: Value) -> Vec<R
     let before = done(&bot.log());
     let mark = standin.mark();
     deliver(standin, bot, interaction).await;
-    let deadline = std::time::Instant::now() + WAIT;
-    while done(&bot.log()) == before {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "no answer to {token}:\n{}",
-            bot.log()
-        );
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
+    bot.wait_log(&format!("an answer to {token}"), |log| {
+        (done(log) > before).then_some(())
+    })
+    .await;
     standin
         .wait_for_since(
             mark,

@@ -55,6 +55,14 @@ impl Problem {
     }
 }
 
+/// A problem with the field at `path` (keys, or indexes as strings), with Discord's code and
+/// words.
+pub(crate) fn problem(path: &[&str], code: &'static str, message: impl Into<String>) -> Problem {
+    let (key, at) = path.split_last().expect("a path");
+    let at: Vec<String> = at.iter().map(|s| (*s).to_owned()).collect();
+    Problem::new(&at, key, code, message.into())
+}
+
 /// 400 with code 50035, the problems nested by their paths as Discord nests them:
 /// `{"data": {"content": {"_errors": [{"code": …, "message": …}]}}}`.
 pub(crate) fn invalid(problems: Vec<Problem>) -> Answer {
@@ -190,6 +198,154 @@ pub(crate) fn choices(data: &Value) -> Vec<Problem> {
     problems
 }
 
+/// The longest name of a command or an option.
+pub(crate) const MAX_NAME: usize = 32;
+/// The longest description of a command or an option (and the shortest is one character).
+pub(crate) const MAX_DESCRIPTION: usize = 100;
+/// The most options of a command, and the most choices of an option.
+pub(crate) const MAX_OPTIONS: usize = 25;
+/// The most characters of a command's name, description, and its options' names,
+/// descriptions and choices, together.
+pub(crate) const MAX_COMMAND_SIZE: usize = 4000;
+/// The longest `max_length` of a string option.
+pub(crate) const MAX_STRING_OPTION: u64 = 6000;
+
+/// Whether `name` is a valid name of a slash command or an option: 1 to 32 letters, digits,
+/// `-`, `_` or `'`, none of them upper case.
+fn valid_name(name: &str) -> bool {
+    let n = name.chars().count();
+    (1..=MAX_NAME).contains(&n)
+        && name
+            .chars()
+            .all(|c| (c.is_alphanumeric() || matches!(c, '-' | '_' | '\'')) && !c.is_uppercase())
+}
+
+/// The problems with slash commands as `PUT .../commands` sends them (an array): names,
+/// descriptions, how many options and choices, their lengths and order, as Discord checks them.
+pub(crate) fn commands(body: &[Value]) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let chars = |v: &Value| v.as_str().map_or(0, |s| s.chars().count());
+    let mut names: Vec<&str> = Vec::new();
+    for (i, command) in body.iter().enumerate() {
+        let at = vec![i.to_string()];
+        let name = command["name"].as_str().unwrap_or_default();
+        if !valid_name(name) {
+            let why = "Command name is invalid";
+            problems.push(Problem::new(
+                &at,
+                "name",
+                "APPLICATION_COMMAND_INVALID_NAME",
+                why.into(),
+            ));
+        } else if names.contains(&name) {
+            let why = "Application command names must be unique";
+            problems.push(Problem::new(
+                &at,
+                "name",
+                "APPLICATION_COMMANDS_DUPLICATE_NAME",
+                why.into(),
+            ));
+        }
+        names.push(name);
+        let chat_input = command["type"].as_u64().is_none_or(|t| t == 1);
+        let description = chars(&command["description"]);
+        if chat_input && !(1..=MAX_DESCRIPTION).contains(&description) {
+            problems.push(Problem::bad_length(&at, "description", MAX_DESCRIPTION));
+        }
+        let mut size = chars(&command["name"]) + description;
+        let options = command["options"].as_array().map_or(&[][..], Vec::as_slice);
+        if options.len() > MAX_OPTIONS {
+            problems.push(Problem::too_long(&at, "options", MAX_OPTIONS));
+        }
+        let options_at = [at.clone(), vec!["options".into()]].concat();
+        let mut optional_seen = false;
+        let mut option_names: Vec<&str> = Vec::new();
+        for (j, option) in options.iter().enumerate() {
+            let option_at = [options_at.clone(), vec![j.to_string()]].concat();
+            let name = option["name"].as_str().unwrap_or_default();
+            if !valid_name(name) {
+                let why = "Command name is invalid";
+                problems.push(Problem::new(
+                    &option_at,
+                    "name",
+                    "APPLICATION_COMMAND_INVALID_NAME",
+                    why.into(),
+                ));
+            } else if option_names.contains(&name) {
+                let why = "Option names must be unique";
+                problems.push(Problem::new(
+                    &option_at,
+                    "name",
+                    "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS",
+                    why.into(),
+                ));
+            }
+            option_names.push(name);
+            let description = chars(&option["description"]);
+            if !(1..=MAX_DESCRIPTION).contains(&description) {
+                problems.push(Problem::bad_length(
+                    &option_at,
+                    "description",
+                    MAX_DESCRIPTION,
+                ));
+            }
+            size += chars(&option["name"]) + description;
+            let required = option["required"].as_bool().unwrap_or(false);
+            if required && optional_seen {
+                let (last, path) = options_at.split_last().expect("options");
+                let why = "Required options must be placed before non-required options";
+                problems.push(Problem::new(
+                    path,
+                    last,
+                    "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
+                    why.into(),
+                ));
+            }
+            optional_seen |= !required;
+            for key in ["min_length", "max_length"] {
+                if let Some(n) = option.get(key).filter(|v| !v.is_null()) {
+                    let least = u64::from(key == "max_length");
+                    if n.as_u64()
+                        .is_none_or(|n| n < least || n > MAX_STRING_OPTION)
+                    {
+                        let why =
+                            format!("int value should be between {least} and {MAX_STRING_OPTION}.");
+                        problems.push(Problem::new(&option_at, key, "NUMBER_TYPE_MAX", why));
+                    }
+                }
+            }
+            let choices = option["choices"].as_array().map_or(&[][..], Vec::as_slice);
+            if choices.len() > MAX_OPTIONS {
+                problems.push(Problem::too_long(&option_at, "choices", MAX_OPTIONS));
+            }
+            for (k, choice) in choices.iter().enumerate() {
+                let choice_at = [option_at.clone(), vec!["choices".into(), k.to_string()]].concat();
+                let name = chars(&choice["name"]);
+                if !(1..=MAX_CHOICE).contains(&name) {
+                    problems.push(Problem::bad_length(&choice_at, "name", MAX_CHOICE));
+                }
+                if choice["value"].is_string()
+                    && !(1..=MAX_CHOICE).contains(&chars(&choice["value"]))
+                {
+                    problems.push(Problem::bad_length(&choice_at, "value", MAX_CHOICE));
+                }
+                size += name + choice["value"].as_str().map_or(0, |v| v.chars().count());
+            }
+        }
+        if size > MAX_COMMAND_SIZE {
+            let why = format!("Command exceeds maximum size ({MAX_COMMAND_SIZE})");
+            let (last, path) = at.split_last().expect("an index");
+            problems.push(Problem::new(
+                path,
+                last,
+                "APPLICATION_COMMAND_TOO_LARGE",
+                why,
+            ));
+        }
+    }
+    problems
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -214,6 +370,36 @@ mod tests {
         let duplicate = &data["components"]["0"]["components"]["1"]["custom_id"]["_errors"][0];
         assert_eq!(duplicate["code"], "COMPONENT_CUSTOM_ID_DUPLICATED");
         assert!(empty(" \n", &json!([]), 0, &Value::Null));
+        // Slash commands: a bad name, a long description, an optional option before a
+        // required one, 26 choices.
+        let choices: Vec<Value> = (0..26)
+            .map(|i| json!({"name": format!("c{i}"), "value": i}))
+            .collect();
+        let sent = json!([
+            {"name": "Move", "description": "d", "type": 1},
+            {"name": "new", "description": "x".repeat(101), "type": 1, "options": [
+                {"name": "a", "description": "a", "type": 3},
+                {"name": "b", "description": "b", "type": 4, "required": true, "choices": choices},
+            ]},
+        ]);
+        let (_, answer) = invalid(commands(sent.as_array().expect("commands")));
+        let errors = &answer.expect("a body")["errors"];
+        assert_eq!(
+            errors["0"]["name"]["_errors"][0]["code"],
+            "APPLICATION_COMMAND_INVALID_NAME"
+        );
+        assert_eq!(
+            errors["1"]["description"]["_errors"][0]["code"],
+            "BASE_TYPE_BAD_LENGTH"
+        );
+        assert_eq!(
+            errors["1"]["options"]["_errors"][0]["code"],
+            "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID"
+        );
+        assert_eq!(
+            errors["1"]["options"]["1"]["choices"]["_errors"][0]["code"],
+            "BASE_TYPE_MAX_LENGTH"
+        );
         assert!(!empty("", &json!([]), 1, &Value::Null));
     }
 }

@@ -251,6 +251,23 @@ pub(crate) fn thread(app: &str, id: &str, parent: &str, guild: &str, body: &Valu
     })
 }
 
+/// A direct-message channel (type 1) with `recipient`, as `POST /users/@me/channels` returns
+/// it.
+pub(crate) fn dm_channel(id: &str, recipient: &Value, last_message: Option<&str>) -> Value {
+    let mut user = recipient.clone();
+    merge(
+        &mut user,
+        json!({ "accent_color": null, "banner": null, "banner_color": null, "flags": 0 }),
+    );
+    json!({
+        "flags": 0,
+        "id": id,
+        "last_message_id": last_message,
+        "recipients": [user],
+        "type": 1,
+    })
+}
+
 /// Discord's error body.
 pub(crate) fn error(code: u64, message: &str) -> Value {
     json!({ "code": code, "message": message })

@@ -62,6 +62,11 @@ async fn handle(shared: &Shared, req: Request<Body>) -> Response<Full<Bytes>> {
     }
     let (status, answer) = answer_and_record(shared, incoming, query, content_type);
     let mut response = Response::builder().status(status);
+    if status == 429 {
+        response = response
+            .header("retry-after", "1")
+            .header("x-ratelimit-scope", "user");
+    }
     let body = match answer {
         Some(v) => {
             response = response.header("content-type", "application/json");

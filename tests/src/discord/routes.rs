@@ -70,6 +70,13 @@ pub(crate) fn route(state: &mut State, req: &Incoming) -> Answer {
     if !open && (!authorized || state.revoked) {
         return (401, Some(error(0, "401: Unauthorized")));
     }
+    if let Some(rule) = state.throttled.iter_mut().find(|(m, suffix, left)| {
+        *left > 0 && *m == req.method && req.path.ends_with(suffix.as_str())
+    }) {
+        rule.2 -= 1;
+        let body = json!({ "global": false, "message": "You are being rate limited.", "retry_after": 0.5 });
+        return (429, Some(body));
+    }
     match (req.method.as_str(), segments.as_slice()) {
         ("GET", ["gateway"]) => ok(json!({ "url": state.gateway_url })),
         ("GET", ["gateway", "bot"]) => ok(objects::gateway_bot(&state.gateway_url)),
@@ -105,7 +112,17 @@ pub(crate) fn route(state: &mut State, req: &Incoming) -> Answer {
             }
             webhook(state, token, rest, req)
         }
+        ("POST", ["users", "@me", "channels"]) => open_dm(state, &req.json),
         ("POST", ["channels", channel, "messages"]) => {
+            if !state.knows_channel(channel) {
+                return (404, Some(error(10003, "Unknown Channel")));
+            }
+            if state
+                .dm_recipient(channel)
+                .is_some_and(|r| state.dm_refused.contains(r))
+            {
+                return (403, Some(error(50007, "Cannot send messages to this user")));
+            }
             let mut m = new_message(channel, req, None);
             if let Some(refused) = refusal(&req.json, req.files.len(), &[], &m) {
                 return refused;
@@ -160,6 +177,64 @@ pub(crate) fn route(state: &mut State, req: &Incoming) -> Answer {
     }
 }
 
+/// `POST /users/@me/channels`: the direct-message channel with `recipient_id` (a snowflake as
+/// a string), made the first time and the same one after.
+fn open_dm(state: &mut State, body: &Value) -> Answer {
+    let recipient = &body["recipient_id"];
+    let problem = match recipient {
+        Value::Null => Some(limits::problem(
+            &["recipient_id"],
+            "BASE_TYPE_REQUIRED",
+            "This field is required",
+        )),
+        Value::String(s) if is_snowflake(s) => None,
+        other => {
+            let shown = other
+                .as_str()
+                .map_or_else(|| other.to_string(), str::to_owned);
+            Some(limits::problem(
+                &["recipient_id"],
+                "NUMBER_TYPE_COERCE",
+                format!("Value \"{shown}\" is not snowflake."),
+            ))
+        }
+    };
+    if let Some(p) = problem {
+        return limits::invalid(vec![p]);
+    }
+    let id = recipient.as_str().expect("checked above");
+    let Some(person) = super::fixtures::known_person(id) else {
+        return (400, Some(error(50033, "Invalid Recipient(s)")));
+    };
+    let channel = match state.dm_channels.iter().find(|(r, _)| r == id) {
+        Some((_, c)) => c.clone(),
+        None => {
+            let c = snowflake();
+            state.dm_channels.push((id.to_owned(), c.clone()));
+            c
+        }
+    };
+    let last = state
+        .messages
+        .iter()
+        .rev()
+        .find(|m| m.channel_id == channel)
+        .map(|m| m.id.clone());
+    ok(objects::dm_channel(
+        &channel,
+        &objects::user(&person.id, &person.name),
+        last.as_deref(),
+    ))
+}
+
+/// Whether `s` is a snowflake: a number of up to 20 digits that fits in 64 bits.
+fn is_snowflake(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 20
+        && s.bytes().all(|b| b.is_ascii_digit())
+        && s.parse::<u64>().is_ok()
+}
+
 fn thread(state: &mut State, id: &str, parent: &str, body: &Value) -> Answer {
     let guild = state
         .channel_guild
@@ -184,6 +259,10 @@ fn commands(state: &mut State, method: &str, guild: Option<&str>, body: &Value) 
     let Some(sent) = body.as_array() else {
         return invalid_form("an array of commands");
     };
+    let problems = limits::commands(sent);
+    if !problems.is_empty() {
+        return limits::invalid(problems);
+    }
     let app = state.app();
     let out: Vec<Value> = sent
         .iter()

@@ -296,6 +296,12 @@ pub(crate) struct State {
     pub(crate) hold_callbacks: bool,
     /// How many callbacks are waiting now.
     pub(crate) held: usize,
+    /// Direct-message channels opened (`POST /users/@me/channels`): recipient id, channel id.
+    pub(crate) dm_channels: Vec<(String, String)>,
+    /// Users who accept no direct message from the bot.
+    pub(crate) dm_refused: HashSet<String>,
+    /// Requests to refuse with 429: method, path suffix, how many more.
+    pub(crate) throttled: Vec<(String, String, usize)>,
 }
 
 impl State {
@@ -320,6 +326,9 @@ impl State {
             revoked: false,
             hold_callbacks: false,
             held: 0,
+            dm_channels: Vec::new(),
+            dm_refused: HashSet::new(),
+            throttled: Vec::new(),
         }
     }
 
@@ -390,6 +399,22 @@ impl State {
         }
         self.connection_mut(number).seen.last_seq = Some(seq);
         self.send(number, Out::Frame(frame));
+    }
+
+    /// Whether the bot can see channel `id`: one an interaction came from, a thread, or a
+    /// direct-message channel it opened.
+    pub(crate) fn knows_channel(&self, id: &str) -> bool {
+        self.channel_guild.contains_key(id)
+            || self.dm_channels.iter().any(|(_, c)| c == id)
+            || self.interactions.values().any(|ix| ix.channel_id == id)
+    }
+
+    /// The recipient of the direct-message channel `id`, if it is one.
+    pub(crate) fn dm_recipient(&self, id: &str) -> Option<&str> {
+        self.dm_channels
+            .iter()
+            .find(|(_, c)| c == id)
+            .map(|(r, _)| r.as_str())
     }
 
     pub(crate) fn find_message(&self, id: &str) -> Option<&Message> {

@@ -1,0 +1,108 @@
+//! Messages nobody asked for — reminders, timeouts, vacations — which the core leaves for
+//! Discord in its outbox. One task, started with the adapter in either mode, waits for them and
+//! posts each where the core says: in a channel (`POST /channels/{id}/messages`), or to a user
+//! in his direct-message channel (opened with `POST /users/@me/channels` first). They become
+//! the same messages as an answer's ([`respond::plan`]): text, pings limited to the users
+//! mentioned, the board with its alt text, buttons. A notice that cannot be sent is logged and
+//! dropped; nothing here stops the adapter.
+
+use std::sync::Arc;
+
+use poise::serenity_prelude as serenity;
+use serenity::{ChannelId, Http};
+
+use super::respond;
+use super::{PLATFORM, Shared};
+use crate::core::{Notice, Target, User};
+
+/// Delivers the core's notices for Discord until the process is asked to stop. While it
+/// delivers a batch it counts as answering, so a stopping adapter waits for it
+/// ([`Shared::drained`]).
+pub async fn run(shared: Arc<Shared>, http: Arc<Http>) {
+    let ready = shared.core.timers().ready(PLATFORM);
+    let mut stop = std::pin::pin!(crate::signals::shutdown());
+    loop {
+        tokio::select! {
+            biased;
+            () = &mut stop => return,
+            () = ready.notified() => {}
+        }
+        let _answering = super::answering(&shared);
+        for notice in shared.core.notices(PLATFORM) {
+            deliver(&shared, &http, notice).await;
+        }
+    }
+}
+
+/// Posts one notice where it goes.
+pub async fn deliver(shared: &Shared, http: &Http, notice: Notice) {
+    let Notice {
+        target, replies, ..
+    } = notice;
+    let replies = match tokio::task::spawn_blocking(move || respond::draw(replies)).await {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("discord: a notice could not be drawn: {e}");
+            return;
+        }
+    };
+    let outgoing = respond::plan(replies);
+    if outgoing.is_empty() {
+        return;
+    }
+    let (channel, direct) = match &target {
+        Target::Channel(id) => match snowflake(id) {
+            Some(id) => (ChannelId::new(id), false),
+            None => {
+                eprintln!("discord: a notice for channel {id:?} was dropped: not a channel id");
+                return;
+            }
+        },
+        Target::Direct(user) => match direct_channel(http, user).await {
+            Some(c) => (c, true),
+            None => return,
+        },
+    };
+    for out in &outgoing {
+        if out.ephemeral && !direct {
+            // Words meant for one user only are never posted in a channel.
+            eprintln!("discord: a private reply in a notice for channel {channel} was dropped");
+            continue;
+        }
+        if let Err(e) = respond::post(shared, http, channel, out).await {
+            let place = match &target {
+                Target::Direct(user) => format!("to {} ({})", user.name, user.id),
+                Target::Channel(_) => format!("in channel {channel}"),
+            };
+            eprintln!("discord: a notice could not be sent {place}: {e}");
+        }
+    }
+}
+
+/// The direct-message channel with `user`, opened (or found again: Discord gives the same one)
+/// with `POST /users/@me/channels`.
+async fn direct_channel(http: &Http, user: &User) -> Option<ChannelId> {
+    if snowflake(&user.id).is_none() {
+        eprintln!(
+            "discord: a notice for {} was dropped: {:?} is not a user id",
+            user.name, user.id
+        );
+        return None;
+    }
+    let body = serde_json::json!({ "recipient_id": user.id });
+    match respond::patiently(|| http.create_private_channel(&body)).await {
+        Ok(channel) => Some(channel.id),
+        Err(e) => {
+            eprintln!(
+                "discord: no direct message could be opened with {} ({}): {e}",
+                user.name, user.id
+            );
+            None
+        }
+    }
+}
+
+/// A Discord id (a non-zero number).
+fn snowflake(text: &str) -> Option<u64> {
+    text.parse::<u64>().ok().filter(|&n| n != 0)
+}
