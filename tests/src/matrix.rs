@@ -14,6 +14,9 @@
 //! whose device keys the server knows when it sends. A device (the bot) can only decrypt
 //! messages sent after it uploaded its keys, which matrix-sdk does on its first sync: let the
 //! other client sync once before a player sends to it.
+//!
+//! A [`ProcessLog`] keeps what the bot's process writes to standard error, for waiting on what
+//! it says (`listening as …`, a manual clock's `[clock] <time>`) without polling.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -561,4 +564,90 @@ fn seen(room: &str, event: &TimelineEvent, now: Instant) -> Option<Seen> {
         seen_at: now,
         content,
     })
+}
+
+/// A child process's standard error (piped), kept line by line as it comes, for tests that wait
+/// for what the process says.
+#[derive(Default)]
+pub struct ProcessLog {
+    text: Mutex<String>,
+    /// Whether the process closed its standard error (it ended).
+    closed: std::sync::atomic::AtomicBool,
+    changed: Notify,
+}
+
+impl ProcessLog {
+    /// Starts reading `child`'s standard error in the background.
+    pub fn capture(child: &mut std::process::Child) -> Arc<ProcessLog> {
+        use std::io::BufRead;
+        let log = Arc::new(ProcessLog::default());
+        let Some(stderr) = child.stderr.take() else {
+            log.closed.store(true, std::sync::atomic::Ordering::SeqCst);
+            return log;
+        };
+        let sink = Arc::clone(&log);
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stderr)
+                .lines()
+                .map_while(Result::ok)
+            {
+                let mut text = sink.text.lock().unwrap_or_else(|e| e.into_inner());
+                text.push_str(&line);
+                text.push('\n');
+                drop(text);
+                sink.changed.notify_waiters();
+            }
+            sink.closed.store(true, std::sync::atomic::Ordering::SeqCst);
+            sink.changed.notify_waiters();
+        });
+        log
+    }
+
+    /// Everything said so far.
+    pub fn text(&self) -> String {
+        self.text.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// A mark in the log (its length): [`wait_for_line`](Self::wait_for_line) only considers
+    /// lines after it.
+    pub fn mark(&self) -> usize {
+        self.text.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
+    /// The first line after `mark` matching `pred`; waits for it up to `timeout_secs` seconds.
+    /// `Err` with the whole log when it did not come (or the process ended first).
+    pub async fn wait_for_line(
+        &self,
+        mark: usize,
+        timeout_secs: u64,
+        pred: impl Fn(&str) -> bool,
+    ) -> Result<String, String> {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(timeout_secs);
+        loop {
+            let changed = self.changed.notified();
+            tokio::pin!(changed);
+            changed.as_mut().enable();
+            let closed = self.closed.load(std::sync::atomic::Ordering::SeqCst);
+            let found = {
+                let text = self.text.lock().unwrap_or_else(|e| e.into_inner());
+                text.get(mark..)
+                    .unwrap_or("")
+                    .lines()
+                    .find(|l| pred(l))
+                    .map(str::to_owned)
+            };
+            if let Some(line) = found {
+                return Ok(line);
+            }
+            if closed {
+                return Err(format!("(the process ended)\n{}", self.text()));
+            }
+            if tokio::time::timeout_at(deadline, changed).await.is_err() {
+                return Err(format!(
+                    "(nothing within {timeout_secs} s)\n{}",
+                    self.text()
+                ));
+            }
+        }
+    }
 }

@@ -2,14 +2,16 @@
 //! started on 127.0.0.1 (`muster_tests::synapse`), with the players as real Matrix clients
 //! (`muster_tests::matrix::Player`, matrix-sdk). Everything is checked as the players see it.
 
-use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
+use std::io::Write;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use muster_tests::matrix::{Player, Seen};
+use muster_bot::clock::{parse_duration, parse_rfc3339, rfc3339};
+use muster_tests::matrix::{Player, ProcessLog, Seen};
 use muster_tests::proxy::{Proxy, Trap};
 use muster_tests::synapse::{Account, Synapse};
-use muster_tests::{capture_stderr, data_dir, muster_binary};
+use muster_tests::{data_dir, muster_binary};
 
 const WAIT: u64 = 30;
 const LANRICK: &str = include_str!("../../docs/examples/lanrick-whole-game.txt");
@@ -34,7 +36,9 @@ fn squares(mv: &str) -> Vec<String> {
 /// The `muster serve` process under test.
 struct Bot {
     child: Child,
-    log: Arc<Mutex<String>>,
+    log: Arc<ProcessLog>,
+    /// On a manual clock: its standard input, and the time it shows.
+    clock: Option<(ChildStdin, u64)>,
 }
 
 impl Drop for Bot {
@@ -46,7 +50,22 @@ impl Drop for Bot {
 
 impl Bot {
     fn log(&self) -> String {
-        self.log.lock().unwrap().clone()
+        self.log.text()
+    }
+
+    /// Moves the bot's manual clock on by `by` (`+2d`) and waits until it has done what fell
+    /// due on the way (it says `[clock] <the new time>`).
+    async fn advance(&mut self, by: &str) {
+        let (stdin, now) = self.clock.as_mut().expect("the bot runs on a manual clock");
+        let to = *now + parse_duration(by.trim_start_matches('+')).expect("a duration");
+        let mark = self.log.mark();
+        writeln!(stdin, "~ {by}").expect("the bot reads its standard input");
+        stdin.flush().expect("the bot reads its standard input");
+        let expected = format!("[clock] {}", rfc3339(to));
+        if let Err(log) = self.log.wait_for_line(mark, WAIT, |l| l == expected).await {
+            panic!("the bot did not say {expected:?}:\n{log}");
+        }
+        *now = to;
     }
 
     /// Asks the bot to stop (SIGTERM) and waits until it has.
@@ -72,19 +91,12 @@ impl Bot {
 
     /// Waits until the bot listens.
     async fn listening(&mut self) {
-        let deadline = Instant::now() + Duration::from_secs(WAIT);
-        while !self.log().contains("listening as") {
-            assert!(
-                Instant::now() < deadline,
-                "muster did not start:\n{}",
-                self.log()
-            );
-            assert!(
-                self.child.try_wait().unwrap().is_none(),
-                "muster exited:\n{}",
-                self.log()
-            );
-            tokio::time::sleep(Duration::from_millis(20)).await;
+        let started = self
+            .log
+            .wait_for_line(0, WAIT, |l| l.contains("listening as"))
+            .await;
+        if let Err(log) = started {
+            panic!("muster did not start:\n{log}");
         }
     }
 
@@ -124,10 +136,38 @@ async fn start(
 /// Starts `muster serve` as `bot` on `synapse` (`extra` settings last, so that they may
 /// override the others), without waiting.
 fn spawn(synapse: &Synapse, bot: &Account, dir: &std::path::Path, extra: &[(&str, &str)]) -> Bot {
+    spawn_on(synapse, bot, dir, extra, None)
+}
+
+/// Starts `muster serve` as [`start`] does, on a manual clock showing `start` (RFC 3339),
+/// moved by [`Bot::advance`].
+async fn start_manual(
+    synapse: &Synapse,
+    bot: &Account,
+    dir: &std::path::Path,
+    extra: &[(&str, &str)],
+    start: &str,
+) -> Bot {
+    let mut bot = spawn_on(synapse, bot, dir, extra, Some(start));
+    bot.listening().await;
+    bot
+}
+
+/// Starts `muster serve`, on a manual clock when `manual` names its start.
+fn spawn_on(
+    synapse: &Synapse,
+    bot: &Account,
+    dir: &std::path::Path,
+    extra: &[(&str, &str)],
+    manual: Option<&str>,
+) -> Bot {
     std::fs::create_dir_all(dir).unwrap();
     let mut cmd = Command::new(muster_binary!());
-    cmd.arg("serve")
-        .current_dir(dir)
+    cmd.arg("serve");
+    if let Some(start) = manual {
+        cmd.args(["--clock", "manual", "--start", start]);
+    }
+    cmd.current_dir(dir)
         .env_remove("MUSTER_CONFIG")
         .env("MUSTER_DATA_DIR", dir.join("data"))
         .env("MUSTER_MATRIX_HOMESERVER", synapse.url())
@@ -135,15 +175,23 @@ fn spawn(synapse: &Synapse, bot: &Account, dir: &std::path::Path, extra: &[(&str
         .env("MUSTER_MATRIX_PASSWORD", &bot.password)
         .env("MUSTER_MATRIX_AUTO_JOIN", synapse.user_id("alice"))
         .env("MUSTER_MATRIX_TIMINGS", "1")
-        .stdin(Stdio::null())
+        .stdin(if manual.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
     for (k, v) in extra {
         cmd.env(k, v);
     }
     let mut child = cmd.spawn().expect("muster serve starts");
-    let log = capture_stderr(&mut child);
-    Bot { child, log }
+    let log = ProcessLog::capture(&mut child);
+    let clock = manual.map(|start| {
+        let stdin = child.stdin.take().expect("a piped standard input");
+        (stdin, parse_rfc3339(start).expect("an RFC 3339 time"))
+    });
+    Bot { child, log, clock }
 }
 
 /// The bot's first answer to the event `to` in `room`, as `player` sees it.
@@ -662,5 +710,254 @@ async fn boards_survive_a_crash_at_every_moment_of_sending() {
         seen.iter().all(|r| r.status != 429),
         "the homeserver refused: {seen:?}"
     );
+    bot.stop();
+}
+
+/// When the games on a manual clock begin.
+const CLOCK_START: &str = "2026-11-25T10:00:00Z";
+
+/// Alice challenges bob to a Lanrick game with `clock` in `room`; bob accepts; returns the first
+/// board (alice, White, to move).
+async fn timed_challenge(t: &Table, room: &str, clock: &str) -> Seen {
+    let bob = t.bob.user_id();
+    let ev = t
+        .alice
+        .send_with_mentions(room, &format!("!new lanrick {bob} clock {clock}"), &[&bob])
+        .await;
+    let said = answer(&t.bob, room, &t.bot.user_id, &ev).await;
+    assert!(said.body.contains("challenges you"), "{said:?}");
+    let ev = t.bob.send_text(room, "!accept").await;
+    let board = t
+        .alice
+        .wait_for(room, WAIT, |s| {
+            s.in_reply_to.as_deref() == Some(ev.as_str()) && s.msgtype == "m.image"
+        })
+        .await;
+    assert_board(&board);
+    assert!(
+        board.mentions.contains(&t.alice.user_id()),
+        "alice moves first: {board:?}"
+    );
+    board
+}
+
+/// The bot's messages in `room` that answer nothing (notices), as `player` saw them after
+/// `mark`.
+fn notices_after(player: &Player, mark: usize, room: &str, bot: &str) -> Vec<Seen> {
+    player.all_messages()[mark..]
+        .iter()
+        .filter(|s| s.room == room && s.sender == bot && s.in_reply_to.is_none())
+        .cloned()
+        .collect()
+}
+
+/// A correspondence game on the bot's manual clock: alice is reminded in the room a day before
+/// her deadline (a mention that notifies her), and when her time runs out without a move the
+/// game is bob's by forfeit, announced with the final board; the record is dated by the clock.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reminders_and_a_forfeit_on_a_manual_clock() {
+    let t = table().await;
+    let dir = data_dir("matrix", "clock");
+    let bot_id = t.bot.user_id.clone();
+    let (alice, bob) = (t.alice.user_id(), t.bob.user_id());
+    let mut bot = start_manual(&t.synapse, &t.bot, &dir, &[], CLOCK_START).await;
+    let room = open_room(&t, "Correspondence", false).await;
+    invite_bot(&t, &room).await;
+    let board = timed_challenge(&t, &room, "3d").await;
+    assert!(
+        board.body.contains("Clocks:") && board.body.contains("2026-11-28 10:00:00 UTC"),
+        "the caption shows the clocks and the deadline: {board:?}"
+    );
+
+    // Two days on: alice, to move, is reminded in the room that a day is left.
+    let mark = t.alice.mark();
+    bot.advance("+2d").await;
+    let reminder = t
+        .alice
+        .wait_for_after(mark, &room, WAIT, |s| {
+            s.sender == bot_id && s.mentions.contains(&alice)
+        })
+        .await;
+    assert_eq!(reminder.msgtype, "m.text", "{reminder:?}");
+    assert_eq!(
+        reminder.in_reply_to, None,
+        "a notice answers nothing: {reminder:?}"
+    );
+    assert_eq!(reminder.mentions, vec![alice.clone()], "{reminder:?}");
+    assert!(
+        reminder.body.contains("1d left for your move") && reminder.body.contains("2026-11-28"),
+        "{reminder:?}"
+    );
+    let html = reminder.formatted_body.as_deref().unwrap_or_default();
+    assert!(
+        html.contains(&format!("https://matrix.to/#/{alice}")),
+        "alice's name is a pill: {reminder:?}"
+    );
+
+    // One day more: her time has run out; bob wins by forfeit, and everyone sees the board.
+    t.bob
+        .wait_for(&room, WAIT, |s| s.event_id == reminder.event_id)
+        .await;
+    let mark = t.bob.mark();
+    bot.advance("+1d").await;
+    let ended = t
+        .bob
+        .wait_for_after(mark, &room, WAIT, |s| {
+            s.sender == bot_id && s.body.contains("time ran out")
+        })
+        .await;
+    assert_board(&ended);
+    assert_eq!(ended.in_reply_to, None, "{ended:?}");
+    assert!(
+        ended.body.contains("alice") && ended.body.contains("bob (Black) wins by forfeit"),
+        "{ended:?}"
+    );
+    let png = t.bob.download(&ended.image.as_ref().unwrap().url).await;
+    assert!(png.starts_with(b"\x89PNG"));
+    // On the way, the last hour's reminder came before the end; each notice came once.
+    let notices = notices_after(&t.bob, mark, &room, &bot_id);
+    assert_eq!(notices.len(), 2, "{notices:?}");
+    assert!(
+        notices[0].body.contains("1h left") && notices[0].mentions == vec![alice.clone()],
+        "{notices:?}"
+    );
+
+    // The record says how and when the game ended, by the bot's clock.
+    let ev = t.bob.send_text(&room, "!export").await;
+    let export = answer(&t.bob, &room, &bot_id, &ev).await;
+    assert_eq!(export.msgtype, "m.file", "{export:?}");
+    let url = export.content["url"].as_str().unwrap_or_default();
+    let file = String::from_utf8(t.bob.download(url).await).unwrap();
+    assert!(file.contains("# Termination: forfeit\n"), "{file}");
+    assert!(file.contains("# Ended: 2026-11-28T10:00:00Z\n"), "{file}");
+    assert!(
+        file.contains("# White: alice\n# Black: bob\n"),
+        "{file} ({bob})"
+    );
+    bot.stop();
+}
+
+/// With `!notify dm`, alice's reminders come in a direct room: the bot invites her to a private
+/// room marked as direct, encrypted, and the reminder (naming the game's room) is there when
+/// she joins; the next reminder comes to the same room. The timeout itself is announced in the
+/// game's room.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reminders_by_direct_message() {
+    let t = table().await;
+    let dir = data_dir("matrix", "direct");
+    let bot_id = t.bot.user_id.clone();
+    let alice = t.alice.user_id();
+    let mut bot = start_manual(&t.synapse, &t.bot, &dir, &[], CLOCK_START).await;
+    let room = open_room(&t, "By post", false).await;
+    invite_bot(&t, &room).await;
+    let ev = t.alice.send_text(&room, "!notify dm").await;
+    let said = answer(&t.alice, &room, &bot_id, &ev).await;
+    assert!(said.body.contains("direct message"), "{said:?}");
+    timed_challenge(&t, &room, "3d").await;
+    assert!(t.alice.invitations().is_empty());
+
+    let mark = t.alice.mark();
+    bot.advance("+2d").await;
+    let direct = t.alice.wait_for_invitation(WAIT).await;
+    assert_ne!(direct, room);
+    {
+        // The invitation is to a direct chat with the bot.
+        let invited = t
+            .alice
+            .client()
+            .get_room(&matrix_sdk::ruma::OwnedRoomId::try_from(direct.as_str()).unwrap())
+            .unwrap();
+        let details = invited.invite_details().await.unwrap();
+        let inviter = details.inviter.expect("the inviter");
+        assert_eq!(inviter.user_id().as_str(), bot_id);
+        let me = details.invitee;
+        let is_direct = match me.event().as_ref() {
+            matrix_sdk::deserialized_responses::MemberEvent::Stripped(e) => e.content.is_direct,
+            matrix_sdk::deserialized_responses::MemberEvent::Sync(e) => {
+                e.as_original().and_then(|o| o.content.is_direct)
+            }
+        };
+        assert_eq!(is_direct, Some(true), "the invitation is marked direct");
+    }
+    t.alice.join(&direct).await;
+    let reminder = t
+        .alice
+        .wait_for_after(mark, &direct, WAIT, |s| s.sender == bot_id)
+        .await;
+    assert_eq!(
+        reminder.msgtype, "m.text",
+        "readable by alice: {reminder:?}"
+    );
+    assert!(
+        reminder.body.starts_with("Reminder: 1d left for your move")
+            && reminder.body.contains(&room),
+        "{reminder:?}"
+    );
+    assert!(
+        notices_after(&t.alice, mark, &room, &bot_id).is_empty(),
+        "nothing about it in the game's room"
+    );
+    let mut members = t.alice.joined_members(&direct).await;
+    members.sort();
+    let mut expected = vec![alice.clone(), bot_id.clone()];
+    expected.sort();
+    assert_eq!(members, expected, "a room of her own with the bot");
+    let encrypted = t
+        .alice
+        .client()
+        .get_room(&matrix_sdk::ruma::OwnedRoomId::try_from(direct.as_str()).unwrap())
+        .unwrap()
+        .latest_encryption_state()
+        .await
+        .unwrap()
+        .is_encrypted();
+    assert!(encrypted, "the direct room is encrypted");
+
+    // The last hour's reminder: the same room, no new invitation.
+    let mark = t.alice.mark();
+    bot.advance("+23h").await;
+    let reminder = t
+        .alice
+        .wait_for_after(mark, &direct, WAIT, |s| s.sender == bot_id)
+        .await;
+    assert!(reminder.body.contains("1h left"), "{reminder:?}");
+    assert!(
+        t.alice.invitations().is_empty(),
+        "{:?}",
+        t.alice.invitations()
+    );
+
+    // The timeout is for everyone: in the game's room.
+    let mark = t.alice.mark();
+    bot.advance("+1h").await;
+    let ended = t
+        .alice
+        .wait_for_after(mark, &room, WAIT, |s| {
+            s.sender == bot_id && s.body.contains("time ran out")
+        })
+        .await;
+    assert_board(&ended);
+    // After a restart, a new game's reminder goes to the same direct room (kept in the store),
+    // and nothing from before is sent again.
+    let mark = t.alice.mark();
+    bot.stop();
+    let mut bot = start_manual(&t.synapse, &t.bot, &dir, &[], "2026-11-28T10:00:00Z").await;
+    timed_challenge(&t, &room, "3d").await;
+    bot.advance("+2d").await;
+    let reminder = t
+        .alice
+        .wait_for_after(mark, &direct, WAIT, |s| s.sender == bot_id)
+        .await;
+    assert!(
+        reminder.body.contains("1d left") && reminder.body.contains("2026-12-01"),
+        "{reminder:?}"
+    );
+    assert!(
+        t.alice.invitations().is_empty(),
+        "{:?}",
+        t.alice.invitations()
+    );
+    assert_eq!(notices_after(&t.alice, mark, &direct, &bot_id).len(), 1);
+    assert!(notices_after(&t.alice, mark, &room, &bot_id).is_empty());
     bot.stop();
 }

@@ -357,6 +357,7 @@ impl Core {
                 platform: platform.to_string(),
                 target: Target::Channel(key.channel.clone()),
                 replies: vec![Reply::Text(text.to_string())],
+                fallback: None,
             });
         }
     }

@@ -43,6 +43,9 @@ pub struct Notice {
     pub target: Target,
     /// What it says.
     pub replies: Vec<Reply>,
+    /// What to post instead if it cannot be delivered directly (a player who takes no direct
+    /// messages is reminded in the game's channel).
+    pub fallback: Option<Box<Notice>>,
 }
 
 /// The time controls of a platform, from the settings.
@@ -481,6 +484,7 @@ impl Core {
                         platform: key.platform.clone(),
                         target: Target::Channel(key.channel.clone()),
                         replies,
+                        fallback: None,
                     }),
                     Err(_) => Tended::Nothing,
                 };
@@ -499,6 +503,7 @@ impl Core {
                 platform: key.platform.clone(),
                 target: Target::Channel(key.channel.clone()),
                 replies: self.run_out_words(&record, deadline),
+                fallback: None,
             });
         }
         let Some((_, user)) = self.mover(&record) else {
@@ -786,17 +791,23 @@ impl Core {
             Mode::Dm => Target::Direct(user.clone()),
             Mode::Mention => Target::Channel(games[0].key.channel.clone()),
         };
-        let reply = match target {
-            Target::Direct(_) => Reply::Text(format!("Reminder: {}", capital(&text))),
-            Target::Channel(_) => Reply::Mention {
-                user: user.clone(),
-                text,
-            },
-        };
-        Some(Notice {
+        let in_channel = Notice {
             platform: platform.to_string(),
-            target,
-            replies: vec![reply],
+            target: Target::Channel(games[0].key.channel.clone()),
+            replies: vec![Reply::Mention {
+                user: user.clone(),
+                text: text.clone(),
+            }],
+            fallback: None,
+        };
+        Some(match target {
+            Target::Direct(_) => Notice {
+                platform: platform.to_string(),
+                target,
+                replies: vec![Reply::Text(format!("Reminder: {}", capital(&text)))],
+                fallback: Some(Box::new(in_channel)),
+            },
+            Target::Channel(_) => in_channel,
         })
     }
 }

@@ -37,8 +37,21 @@ pub async fn run(shared: Arc<Shared>, http: Arc<Http>) {
 /// Posts one notice where it goes.
 pub async fn deliver(shared: &Shared, http: &Http, notice: Notice) {
     let Notice {
-        target, replies, ..
+        target,
+        replies,
+        fallback,
+        ..
     } = notice;
+    // A player who cannot be written to directly is told in the game's channel instead.
+    let fall_back = |why: &str| {
+        if let Some(f) = &fallback {
+            eprintln!(
+                "discord: {why}; the notice goes to channel {:?} instead",
+                f.target
+            );
+        }
+        fallback.clone()
+    };
     let replies = match tokio::task::spawn_blocking(move || respond::draw(replies)).await {
         Ok(r) => r,
         Err(e) => {
@@ -60,7 +73,12 @@ pub async fn deliver(shared: &Shared, http: &Http, notice: Notice) {
         },
         Target::Direct(user) => match direct_channel(http, user).await {
             Some(c) => (c, true),
-            None => return,
+            None => {
+                if let Some(f) = fall_back("no direct message could be opened") {
+                    Box::pin(deliver(shared, http, *f)).await;
+                }
+                return;
+            }
         },
     };
     for out in &outgoing {
@@ -75,6 +93,10 @@ pub async fn deliver(shared: &Shared, http: &Http, notice: Notice) {
                 Target::Channel(_) => format!("in channel {channel}"),
             };
             eprintln!("discord: a notice could not be sent {place}: {e}");
+            if direct && let Some(f) = fall_back("the direct message was refused") {
+                Box::pin(deliver(shared, http, *f)).await;
+            }
+            return;
         }
     }
 }

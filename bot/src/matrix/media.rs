@@ -28,6 +28,14 @@ pub const USABLE_FOR: u64 = 3600;
 /// lets an unused reservation go after a day.
 pub const FINISHABLE_FOR: u64 = 20 * 3600;
 
+/// Now by the system's clock, in seconds since the Unix epoch. Reservations age on the
+/// homeserver by real time, whatever the games' clock (a manual clock jumps by days).
+pub fn wall_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
 /// One reserved address and when it was reserved (seconds since the Unix epoch).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reserved {
@@ -88,28 +96,36 @@ impl MediaPool {
     /// Reserves addresses until the reserve is full, unless another top-up is running or the
     /// homeserver asked to wait.
     pub async fn top_up(&self, shared: &Shared) {
-        let now = shared.now();
+        use matrix_sdk::ruma::api::client::media::create_mxc_uri;
+        let now = wall_now();
         if now < self.paused_until.load(Ordering::SeqCst)
             || self.topping_up.swap(true, Ordering::SeqCst)
         {
             return;
         }
         while self.len(shared) < RESERVE {
-            match shared.client.media().create_content_uri().await {
+            // Not retried by matrix-sdk, which would wait out a refusal (429) here, however
+            // long the homeserver asks: the reserve is paused instead.
+            let request = shared
+                .client
+                .send(create_mxc_uri::v1::Request::default())
+                .with_request_config(matrix_sdk::config::RequestConfig::new().disable_retry());
+            match request.await {
                 Ok(reserved) => {
                     let _guard = self.lock.lock().unwrap_or_else(|p| p.into_inner());
                     let mut reserve = read(shared);
                     reserve.push(Reserved {
-                        uri: reserved.uri.to_string(),
-                        at: shared.now(),
+                        uri: reserved.content_uri.to_string(),
+                        at: wall_now(),
                     });
                     write(shared, &reserve);
                 }
                 Err(e) => {
+                    let e = matrix_sdk::Error::from(e);
                     let wait = super::outbound::retry_after(&e, std::time::Duration::from_secs(60))
                         .unwrap_or(std::time::Duration::from_secs(3600));
                     self.paused_until
-                        .store(shared.now() + wait.as_secs().max(1), Ordering::SeqCst);
+                        .store(wall_now() + wait.as_secs().max(1), Ordering::SeqCst);
                     eprintln!(
                         "muster: Matrix: the homeserver reserves no media address ({e}); boards are uploaded before their messages for the next {} s",
                         wait.as_secs().max(1)

@@ -11,13 +11,17 @@
 //! the commands made, boards and mentions included. Commands are the core's text commands
 //! after the room's prefix, or a move written on its own
 //! ([`crate::core::Core::command_in`]).
+//!
+//! Once started, the adapter also sends the core's notices — reminders, timeouts, vacations'
+//! announcements — to their rooms, or to a user's direct room with the bot ([`notices`]).
 
 pub mod inbound;
 mod media;
+pub mod notices;
 pub mod outbound;
 mod session;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -67,6 +71,10 @@ pub struct Shared {
     pub media: media::MediaPool,
     /// Whether an answer could not be sent and is owed: tried again after the next sync.
     pub owed_later: std::sync::atomic::AtomicBool,
+    /// The receipts being sent now (by the sync loop or the notices' task).
+    sending: Mutex<HashSet<String>>,
+    /// Held while a direct room is found or made.
+    direct: tokio::sync::Mutex<()>,
 }
 
 impl Shared {
@@ -81,9 +89,14 @@ impl Shared {
         &self.cores[prefix]
     }
 
+    /// The core of the adapter's own prefix (its timers are every core's).
+    pub fn base(&self) -> &Arc<Core> {
+        &self.cores[&self.prefix]
+    }
+
     /// Now, by the cores' clock.
     pub fn now(&self) -> u64 {
-        self.cores[&self.prefix].now()
+        self.base().now()
     }
 
     /// The store shared by the cores.
@@ -143,6 +156,8 @@ pub async fn serve(
     let shared = Arc::new(Shared {
         media: media::MediaPool::default(),
         owed_later: std::sync::atomic::AtomicBool::new(false),
+        sending: Mutex::new(HashSet::new()),
+        direct: tokio::sync::Mutex::new(()),
         limiter: Mutex::new(inbound::Limiter::new(
             settings.rate_per_minute,
             settings.rate_burst,
@@ -181,6 +196,8 @@ async fn run(shared: Arc<Shared>) -> Result<(), String> {
     }
     owed(&shared).await?;
     shared.media.top_up(&shared).await;
+    // Reminders, timeouts and announcements, from now on.
+    tokio::spawn(notices::run(Arc::clone(&shared)));
     eprintln!("muster: Matrix: listening as {who}");
     let mut stop = std::pin::pin!(crate::signals::shutdown());
     let mut tidied = 0;

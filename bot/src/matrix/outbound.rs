@@ -12,6 +12,10 @@
 //! (the same transaction id from the same device) as the one it has. A board's image is
 //! uploaded before the message that shows it, so no message ever names an image that is not
 //! there.
+//!
+//! Notices — messages no command asked for, such as reminders and timeouts
+//! ([`super::notices`]) — are receipts too, kept under an id of their own ([`NOTICE`]): they
+//! go out the same way, as messages of their own rather than replies.
 use std::time::Duration;
 
 use matrix_sdk::Room;
@@ -29,10 +33,15 @@ use matrix_sdk::ruma::{
 use super::{PLATFORM, Shared};
 use crate::core::{Receipt, Reply};
 
+/// The start of the receipt ids of notices (no command's event: their messages reply to
+/// nothing).
+pub const NOTICE: &str = "notice.";
+
 /// Where and to what an answer goes.
 pub struct Context {
     room: Room,
-    event: OwnedEventId,
+    /// The command answered; `None` for a notice.
+    event: Option<OwnedEventId>,
     thread: Option<OwnedEventId>,
     sender: OwnedUserId,
     name: String,
@@ -58,22 +67,27 @@ impl Context {
     ) -> Context {
         Context {
             room: room.clone(),
-            event,
+            event: Some(event),
             thread,
             sender,
             name,
         }
     }
 
-    /// Where the answers of `receipt`, kept for the event `event`, go; `None` when the bot is
-    /// no longer in that room or the receipt names no valid user or event.
+    /// Where the answers of `receipt`, kept for the event `event` (or as a notice), go;
+    /// `None` when the bot is no longer in that room or the receipt names no valid user or
+    /// event.
     pub fn of(shared: &Shared, event: &str, receipt: &Receipt) -> Option<Context> {
         let room = shared
             .client
             .get_room(receipt.channel.as_str().try_into().ok()?)?;
+        let event = match event.starts_with(NOTICE) {
+            true => None,
+            false => Some(event.try_into().ok()?),
+        };
         Some(Context {
             room,
-            event: event.try_into().ok()?,
+            event,
             thread: receipt.place.as_deref().and_then(|t| t.try_into().ok()),
             sender: receipt.user.id.as_str().try_into().ok()?,
             name: receipt.user.name.clone(),
@@ -82,12 +96,14 @@ impl Context {
 
     fn relation(
         &self,
-    ) -> Relation<matrix_sdk::ruma::events::room::message::RoomMessageEventContentWithoutRelation>
-    {
-        match &self.thread {
-            Some(root) => Relation::Thread(Thread::reply(root.clone(), self.event.clone())),
-            None => Relation::Reply(ReplyRelation::new(InReplyTo::new(self.event.clone()))),
-        }
+    ) -> Option<
+        Relation<matrix_sdk::ruma::events::room::message::RoomMessageEventContentWithoutRelation>,
+    > {
+        let event = self.event.clone()?;
+        Some(match &self.thread {
+            Some(root) => Relation::Thread(Thread::reply(root.clone(), event)),
+            None => Relation::Reply(ReplyRelation::new(InReplyTo::new(event))),
+        })
     }
 }
 
@@ -239,7 +255,7 @@ pub fn png_size(png: &[u8]) -> Option<(u32, u32)> {
 
 fn content(msgtype: MessageType, out: &Outgoing, ctx: &Context) -> RoomMessageEventContent {
     let mut content = RoomMessageEventContent::new(msgtype);
-    content.relates_to = Some(ctx.relation());
+    content.relates_to = ctx.relation();
     content.mentions = Some(Mentions::with_user_ids(out.mentions.iter().cloned()));
     content
 }
@@ -283,7 +299,7 @@ async fn send_one(
     reserved: Option<&str>,
 ) -> Result<(), matrix_sdk::Error> {
     let client = &shared.client;
-    let encrypted = ctx.room.encryption_state().is_encrypted();
+    let encrypted = encrypted(&ctx.room).await;
     let formatted = (!out.html.is_empty()).then(|| FormattedBody::html(out.html.clone()));
     if let Some((name, png, alt)) = &out.image {
         let body = if out.body.is_empty() {
@@ -373,6 +389,15 @@ pub fn transaction(event: &str, index: usize) -> OwnedTransactionId {
     format!("muster.{}.{index}", event.trim_start_matches('$')).into()
 }
 
+/// Whether `room` is end-to-end encrypted, asking the homeserver when the client does not know
+/// yet (a room it has just made, before a sync has shown it).
+pub(super) async fn encrypted(room: &Room) -> bool {
+    match room.latest_encryption_state().await {
+        Ok(state) => state.is_encrypted(),
+        Err(_) => room.encryption_state().is_encrypted(),
+    }
+}
+
 /// How long to wait before trying `error` again, or `None` if trying again cannot help.
 pub(super) fn retry_after(error: &matrix_sdk::Error, pause: Duration) -> Option<Duration> {
     use matrix_sdk::ruma::api::error::{ErrorKind, RetryAfter};
@@ -384,30 +409,127 @@ pub(super) fn retry_after(error: &matrix_sdk::Error, pause: Duration) -> Option<
                 .unwrap_or_default(),
             None => pause,
         }),
-        // The homeserver refused the message itself: sending it again is refused again.
+        // The homeserver refused the request itself: making it again is refused again.
         Some(
             ErrorKind::Forbidden
             | ErrorKind::TooLarge
             | ErrorKind::BadJson
             | ErrorKind::NotJson
-            | ErrorKind::InvalidParam,
+            | ErrorKind::InvalidParam
+            | ErrorKind::NotFound
+            | ErrorKind::InvalidUsername,
         ) => None,
         _ => Some(pause),
     }
 }
 
-/// The longest a message is tried at once: past it, the receipt stays owed, and the adapter
+/// The longest a request is tried at once: past it, the receipt stays owed, and the adapter
 /// tries it again after its next sync (and at its next start), so that one unreachable room
 /// does not hold the others up.
 const GIVE_UP_AFTER: Duration = Duration::from_secs(60);
 
-/// Sends what is still owed of `receipt`, kept for the event `event`: each message in order,
-/// retried while the homeserver is away or asks the bot to slow down (with the same
-/// transaction id, so a retry never posts twice), the receipt updated after each. Returns
-/// whether every message went out.
+/// Why a request tried for a while did not go through.
+pub(super) enum Failed {
+    /// The homeserver refused it: trying again cannot help.
+    Refused,
+    /// The homeserver was away or kept asking the bot to slow down: it is worth another try
+    /// later.
+    Later,
+}
+
+/// Makes a request (`attempt`), again while the homeserver is away or asks the bot to slow
+/// down (429, waited out as it asks), for up to [`GIVE_UP_AFTER`]; `what` names it in the log
+/// (`sending to !room:server`).
+pub(super) async fn retrying<T, F>(what: &str, mut attempt: impl FnMut() -> F) -> Result<T, Failed>
+where
+    F: Future<Output = Result<T, matrix_sdk::Error>>,
+{
+    let started = std::time::Instant::now();
+    let mut pause = Duration::from_millis(250);
+    loop {
+        let error = match attempt().await {
+            Ok(done) => return Ok(done),
+            Err(e) => e,
+        };
+        let Some(wait) = retry_after(&error, pause) else {
+            eprintln!("muster: Matrix: gave up {what}: {error}");
+            return Err(Failed::Refused);
+        };
+        if started.elapsed() + wait >= GIVE_UP_AFTER {
+            eprintln!("muster: Matrix: gave up {what} for now: {error}");
+            return Err(Failed::Later);
+        }
+        eprintln!(
+            "muster: Matrix: {what} failed ({error}); trying again in {} ms",
+            wait.as_millis()
+        );
+        tokio::time::sleep(wait).await;
+        pause = (pause * 2).min(Duration::from_secs(10));
+    }
+}
+
+/// Marks a receipt as being sent, for as long as it lives: the sync loop's sending of what is
+/// owed and the notices' task never send one receipt side by side.
+struct Sending<'a> {
+    shared: &'a Shared,
+    id: String,
+}
+
+impl<'a> Sending<'a> {
+    fn start(shared: &'a Shared, id: &str) -> Option<Sending<'a>> {
+        let mut sending = shared.sending.lock().unwrap_or_else(|p| p.into_inner());
+        sending.insert(id.to_string()).then(|| Sending {
+            shared,
+            id: id.to_string(),
+        })
+    }
+}
+
+impl Drop for Sending<'_> {
+    fn drop(&mut self) {
+        self.shared
+            .sending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&self.id);
+    }
+}
+
+/// Sends what is still owed of `receipt`, kept for the event `event` (or as a notice): each
+/// message in order, retried while the homeserver is away or asks the bot to slow down (with
+/// the same transaction id, so a retry never posts twice), the receipt updated after each. A
+/// notice to a user alone goes to his direct room, made first if need be. Returns whether
+/// every message went out.
 pub async fn deliver(shared: &Shared, event: &str, mut receipt: Receipt) -> bool {
     if receipt.done {
         return true;
+    }
+    let Some(_sending) = Sending::start(shared, event) else {
+        // Being sent already: whoever sends it keeps it owed if it does not go.
+        return false;
+    };
+    if super::notices::is_direct(&receipt) {
+        match super::notices::direct_room(shared, &receipt.user).await {
+            Ok(room) => {
+                receipt.channel = room;
+                keep(shared, event, &receipt);
+            }
+            Err(Failed::Later) => {
+                shared
+                    .owed_later
+                    .store(true, std::sync::atomic::Ordering::SeqCst);
+                return false;
+            }
+            Err(Failed::Refused) => {
+                eprintln!(
+                    "muster: Matrix: the notice {event} to {} cannot be sent (no direct room); dropped",
+                    receipt.user.id
+                );
+                receipt.done = true;
+                keep(shared, event, &receipt);
+                return false;
+            }
+        }
     }
     let Some(ctx) = Context::of(shared, event, &receipt) else {
         eprintln!(
@@ -427,14 +549,15 @@ pub async fn deliver(shared: &Shared, event: &str, mut receipt: Receipt) -> bool
     let plan = tokio::task::spawn_blocking(move || plan(replies, (&sender, &name)))
         .await
         .unwrap_or_default();
-    let plain = !ctx.room.encryption_state().is_encrypted();
+    let plain = !encrypted(&ctx.room).await;
     let mut boards = false;
+    let what = format!("sending to {}", ctx.room.room_id());
     for (i, out) in plan.iter().enumerate().skip(receipt.sent) {
         let txn = transaction(event, i);
         boards |= out.image.is_some();
         // A board in a plain room goes beside its upload, to an address written into the
         // receipt before the message names it (or kept there from a try before a restart).
-        let now = shared.now();
+        let now = super::media::wall_now();
         if receipt
             .media
             .get(&i)
@@ -452,36 +575,19 @@ pub async fn deliver(shared: &Shared, event: &str, mut receipt: Receipt) -> bool
             keep(shared, event, &receipt);
         }
         let reserved = receipt.media.get(&i).map(|(uri, _)| uri.clone());
-        let started = std::time::Instant::now();
-        let mut pause = Duration::from_millis(250);
-        loop {
-            let error = match send_one(shared, &ctx, out, &txn, reserved.as_deref()).await {
-                Ok(()) => break,
-                Err(e) => e,
-            };
-            let wait =
-                retry_after(&error, pause).filter(|w| started.elapsed() + *w < GIVE_UP_AFTER);
-            let Some(wait) = wait else {
-                eprintln!(
-                    "muster: Matrix: gave up sending to {}: {error}",
-                    ctx.room.room_id()
-                );
-                if retry_after(&error, pause).is_none() {
-                    // Refused for good: the message is skipped, the rest still goes.
-                    break;
-                }
+        let sent = retrying(&what, || {
+            send_one(shared, &ctx, out, &txn, reserved.as_deref())
+        })
+        .await;
+        match sent {
+            // Refused for good: the message is skipped, the rest still goes.
+            Ok(()) | Err(Failed::Refused) => {}
+            Err(Failed::Later) => {
                 shared
                     .owed_later
                     .store(true, std::sync::atomic::Ordering::SeqCst);
                 return false;
-            };
-            eprintln!(
-                "muster: Matrix: sending to {} failed ({error}); trying again in {} ms",
-                ctx.room.room_id(),
-                wait.as_millis()
-            );
-            tokio::time::sleep(wait).await;
-            pause = (pause * 2).min(Duration::from_secs(10));
+            }
         }
         receipt.sent = i + 1;
         receipt.done = receipt.sent == plan.len();
@@ -498,7 +604,7 @@ pub async fn deliver(shared: &Shared, event: &str, mut receipt: Receipt) -> bool
 }
 
 /// Stores how far `receipt` has been sent.
-fn keep(shared: &Shared, event: &str, receipt: &Receipt) {
+pub(super) fn keep(shared: &Shared, event: &str, receipt: &Receipt) {
     if let Err(e) = shared
         .store()
         .set_receipt(PLATFORM, event, Some(&receipt.encode()))
