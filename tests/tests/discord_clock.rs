@@ -385,7 +385,8 @@ fn a_refused_direct_message_and_a_rate_limit_lose_nothing_else() {
             json!([{"name": "mode", "type": 4, "value": 1}]),
         )
         .await;
-        // alice accepts no direct message: her reminder cannot be delivered, which is logged.
+        // alice accepts no direct message: her reminder cannot be delivered there, which is
+        // logged, and she is reminded in the game's channel instead.
         standin.refuse_direct_messages(&alice);
         timed_game(
             &standin,
@@ -402,6 +403,18 @@ fn a_refused_direct_message_and_a_rate_limit_lose_nothing_else() {
                 .map(str::to_string)
         })
         .await;
+        let instead = standin
+            .wait_message(
+                "the reminder in the channel instead",
+                |m| m.channel_id == CHANNEL && m.content.contains("1d left for your move"),
+                WAIT,
+            )
+            .await;
+        assert!(
+            instead.content.contains(&format!("<@{}>", alice.id)),
+            "{}",
+            instead.content
+        );
         // Discord is busy when the game ends: the announcement waits and then goes out.
         standin.throttle("POST", &format!("/channels/{CHANNEL}/messages"), 1);
         bot.advance("+1d").await;
