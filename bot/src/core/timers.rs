@@ -17,7 +17,7 @@ use super::actions::{self, Replies, private};
 use super::dashboard::channel_link;
 use super::notify::{Mode, Profile, profile};
 use super::{Core, Reply, Request, User, words};
-use crate::clock::agenda::Agenda;
+use crate::clock::agenda::{Agenda, hint};
 use crate::clock::control::Control;
 use crate::clock::{duration, rfc3339};
 use crate::store::{ChannelKey, Ending, GameRecord, Status};
@@ -134,7 +134,7 @@ impl Timers {
         self.agenda.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    fn set(&self, key: &ChannelKey, due: Option<u64>) {
+    fn set(&self, key: &ChannelKey, due: Option<(u64, u32)>) {
         if self.agenda().set(key, due) {
             self.changed.notify_one();
         }
@@ -275,7 +275,8 @@ impl Core {
 
     /// The next due moment of a channel's game: its deadline (unless a run-out clock waits
     /// for a claim and was announced) or its next reminder.
-    fn next_moment(&self, key: &ChannelKey, record: &GameRecord) -> Option<u64> {
+    /// With it, the hint of the player it concerns (see [`crate::clock::agenda::hint`]).
+    fn next_moment(&self, key: &ChannelKey, record: &GameRecord) -> Option<(u64, u32)> {
         if record.status != Status::Active {
             return None;
         }
@@ -288,11 +289,12 @@ impl Core {
         }
         let profile = profile(self.base.as_ref(), &record.platform, &user.id);
         let reminder = self.pending(key, record, &profile).first().map(|p| p.1);
-        match (claimed_and_told, reminder) {
+        let at = match (claimed_and_told, reminder) {
             (true, r) => r,
             (false, Some(r)) => Some(r.min(deadline)),
             (false, None) => Some(deadline),
-        }
+        }?;
+        Some((at, hint(&user.id)))
     }
 
     /// Brings the agenda up to date for `key`'s game.
@@ -330,6 +332,12 @@ impl Core {
             self.timers.set(&key, Some(due));
         }
         n
+    }
+
+    /// An estimate of the bytes the scheduler's agenda holds (see
+    /// [`crate::clock::agenda::Agenda::footprint`]).
+    pub fn agenda_footprint(&self) -> usize {
+        self.timers.agenda().footprint()
     }
 
     /// The earliest moment something is due.
@@ -407,7 +415,10 @@ impl Core {
     /// The player's other reminders due within [`COALESCE`] of now (marked as sent): found
     /// among the channels the agenda has due in that window, not by reading every game.
     fn soon_for(&self, platform: &str, user: &User, now: u64, taken: &[Due]) -> Vec<Due> {
-        let soon_keys = self.timers.agenda().between(now, now + COALESCE);
+        let soon_keys = self
+            .timers
+            .agenda()
+            .between(now, now + COALESCE, hint(&user.id));
         let profile = profile(self.base.as_ref(), platform, &user.id);
         let mut out = Vec::new();
         for key in soon_keys {
