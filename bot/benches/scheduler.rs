@@ -54,17 +54,6 @@ fn game(n: usize, ago: u64) -> GameRecord {
     r
 }
 
-fn resident_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/statm")
-        .ok()
-        .and_then(|s| {
-            s.split_whitespace()
-                .nth(1)
-                .and_then(|p| p.parse::<u64>().ok())
-        })
-        .map_or(0, |pages| pages * 4)
-}
-
 fn scheduler(c: &mut Criterion) {
     let dir = std::env::temp_dir().join(format!("muster-bench-scheduler-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
