@@ -50,6 +50,7 @@ fn a_per_move_clock_reminds_at_a_day_and_an_hour_once_each_then_forfeits_at_the_
         "alice general new lanrick @bob clock 3d\n\
          bob general accept\n\
          ~ +2d\n\
+         bob general board\n\
          ~ +12h\n\
          ~ +10h\n\
          ~ +30m\n\
@@ -66,7 +67,17 @@ fn a_per_move_clock_reminds_at_a_day_and_an_hour_once_each_then_forfeits_at_the_
         .collect();
     assert_eq!(day.len(), 1, "{out}");
     assert!(day[0].starts_with("[general] @alice:"), "{out}");
-    assert_eq!(after_clock(&out, "2026-11-27T10:00:00Z"), day);
+    // The reminder is what happened at that moment; the board asked for then reads the clock
+    // then, in its caption and its text.
+    assert_eq!(after_clock(&out, "2026-11-27T10:00:00Z")[0], day[0]);
+    assert!(
+        out.contains("Clocks: alice (White) 1d ⏳ · bob (Black) 3d — deadline 2026-11-28 10:00:00 UTC (in 1d)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Taken: White 0, Black 0. Clocks: alice 1d · bob 3d."),
+        "{out}"
+    );
     let hour: Vec<&str> = out
         .lines()
         .filter(|l| l.contains("1h left for your move"))
@@ -267,7 +278,14 @@ fn on_vacation_a_players_clocks_stand_still_and_the_allowance_is_kept() {
             .any(|l| l.contains("ran out")),
         "{out}"
     );
-    assert!(out.contains("· 0 moves · 2d left"), "{out}");
+    // Her day's clock waits for her return: two days left, one of them vacation; bob's
+    // dashboard says why.
+    assert!(
+        out.contains(
+            "· 0 moves · 2d left (the clock stands still: alice is on vacation until 2026-11-28 10:00:00 UTC"
+        ),
+        "{out}"
+    );
     // Back early: the unused day returns to the allowance and the clock runs again.
     assert!(
         out.contains("Welcome back: your clocks run again in 1 timed game."),

@@ -724,16 +724,21 @@ fn play(
 }
 
 fn board(core: &Core, record: &GameRecord, game: &AnyGame) -> Replies {
-    let mut out = vec![Reply::board(record, record.moves.len())];
+    let board = super::Board::new(record, record.moves.len()).at(core.clock.now());
+    let mut out = vec![Reply::Board(Box::new(board))];
     match record.status {
         Status::Open => out.push(Reply::Text("The game has not started yet.".into())),
         _ => {
             if let Some(seat) = game.to_move() {
-                out.push(Reply::Text(format!(
+                let mut text = format!(
                     "{} to decide: {}.",
                     who(record, game, seat),
                     words::prompt(game, &core.prefix)
-                )));
+                );
+                if let Some(line) = core.clock_words(record, game) {
+                    text.push_str(&format!("\n{line}"));
+                }
+                out.push(Reply::Text(text));
             }
         }
     }

@@ -16,6 +16,10 @@ use crate::store::GameRecord;
 pub struct Board {
     record: GameRecord,
     from: usize,
+    /// When the clocks are read (a board shown again later); absent, when the record was
+    /// last written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    at: Option<u64>,
     #[serde(skip)]
     drawn: OnceLock<Result<Drawn, String>>,
 }
@@ -35,7 +39,7 @@ pub struct Drawn {
 
 impl PartialEq for Board {
     fn eq(&self, other: &Board) -> bool {
-        self.from == other.from && self.record == other.record
+        self.from == other.from && self.record == other.record && self.at == other.at
     }
 }
 
@@ -45,8 +49,16 @@ impl Board {
         Board {
             record: record.clone(),
             from: from.min(record.moves.len()),
+            at: None,
             drawn: OnceLock::new(),
         }
+    }
+
+    /// The same board with its clocks read at `at` (a board shown again some time after the
+    /// last move).
+    pub fn at(mut self, at: u64) -> Board {
+        self.at = Some(at);
+        self
     }
 
     /// The image's file name: the game and how many decisions it shows.
@@ -62,7 +74,7 @@ impl Board {
                     .record
                     .replay(self.from)
                     .map_err(|e| format!("the record does not replay: {}", e.0))?;
-                Ok(draw(&self.record, &game, &events, self.name()))
+                Ok(draw(&self.record, &game, &events, self.name(), self.at))
             })
             .as_ref()
             .map_err(String::as_str)
@@ -87,7 +99,7 @@ macro_rules! events_of {
 
 /// The clocks of a timed game being played, as the record stood when it was written:
 /// `Clocks: alice 2d 4h · bob 3d` (empty otherwise).
-fn clock_note(record: &GameRecord) -> String {
+fn clock_note(record: &GameRecord, at: Option<u64>) -> String {
     if record.status != crate::store::Status::Active {
         return String::new();
     }
@@ -101,7 +113,7 @@ fn clock_note(record: &GameRecord) -> String {
         .filter_map(|(i, bank)| {
             let name = &record.player(i)?.name;
             let left = match clocks.wait.filter(|w| w.seat == i) {
-                Some(w) => w.left_at(record.updated, &record.paused(i)),
+                Some(w) => w.left_at(at.unwrap_or(record.updated), &record.paused(i)),
                 None => *bank,
             };
             Some(format!("{name} {}", crate::clock::duration(left)))
@@ -110,8 +122,14 @@ fn clock_note(record: &GameRecord) -> String {
     format!("Clocks: {}", parts.join(" · "))
 }
 
-fn draw(record: &GameRecord, game: &AnyGame, events: &[AnyEvent], name: String) -> Drawn {
-    let note = clock_note(record);
+fn draw(
+    record: &GameRecord,
+    game: &AnyGame,
+    events: &[AnyEvent],
+    name: String,
+    at: Option<u64>,
+) -> Drawn {
+    let note = clock_note(record, at);
     let all: Vec<String> = (0..4)
         .map(|i| record.player(i).map_or(String::new(), |p| p.name.clone()))
         .collect();

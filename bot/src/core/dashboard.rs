@@ -36,7 +36,8 @@ struct Live {
     line: String,
 }
 
-fn row(record: &GameRecord, who: &str, whose: &str, now: u64) -> Live {
+/// `away`: until when the player to move is on vacation, if he is.
+fn row(record: &GameRecord, who: &str, whose: &str, now: u64, away: Option<u64>) -> Live {
     let game = record.rebuild().ok();
     let title = record
         .game_id()
@@ -82,11 +83,22 @@ fn row(record: &GameRecord, who: &str, whose: &str, now: u64) -> Live {
     let deadline = record
         .deadline()
         .filter(|_| record.status == Status::Active);
-    let time = match deadline {
+    let mut time = match deadline {
         Some(d) if d <= now => "time has run out".to_string(),
         Some(d) => format!("{} left", duration(d - now)),
         None => format!("waiting {}", duration(now.saturating_sub(since))),
     };
+    if let Some(to) = away.filter(|_| deadline.is_some()) {
+        let who = if his_move {
+            "you are".to_string()
+        } else {
+            to_move.map_or("the player to move is".into(), |p| format!("{} is", p.name))
+        };
+        time.push_str(&format!(
+            " (the clock stands still: {who} on vacation until {})",
+            super::timers::when(&record.platform, to, now)
+        ));
+    }
     let line = format!(
         "• {} — {} · {title} {against} · {} · {time}",
         words::capitalised(&state),
@@ -161,7 +173,14 @@ impl Core {
                 format!("{shown} has no live games.")
             });
         } else {
-            let mut rows: Vec<Live> = live.iter().map(|r| row(r, &who, whose, now)).collect();
+            let away = |r: &GameRecord| {
+                let player = r.wait.and_then(|w| r.player(w.seat))?;
+                super::notify::profile(self.base.as_ref(), &r.platform, &player.id).away_until(now)
+            };
+            let mut rows: Vec<Live> = live
+                .iter()
+                .map(|r| row(r, &who, whose, now, away(r)))
+                .collect();
             // His moves first; the least time left first (timed games before untimed ones),
             // then the longest waiting.
             rows.sort_by(|a, b| {
