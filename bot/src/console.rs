@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::clock::{Clock, ManualClock, parse_duration, parse_rfc3339, rfc3339};
-use crate::core::{Core, Reply, Target, User, command};
+use crate::core::{Core, Notice, Reply, Target, User, command};
 
 /// The console's platform name in requests and the store.
 pub const PLATFORM: &str = "console";
@@ -65,7 +65,13 @@ impl Console {
     /// Prints the messages no command asked for that wait in the outbox (timeouts, reminders,
     /// announcements): a channel's as `[channel] …`, a direct one as `[@user] …`.
     fn deliver(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        for notice in self.core.notices(PLATFORM) {
+        let notices = self.core.notices(PLATFORM);
+        self.print_notices(notices, out)
+    }
+
+    fn print_notices(&self, notices: Vec<Notice>, out: &mut dyn Write) -> std::io::Result<()> {
+        for notice in notices {
+            let kept = notice.receipt.clone();
             for reply in notice.replies {
                 match &notice.target {
                     Target::Channel(channel) => {
@@ -76,6 +82,9 @@ impl Console {
                     }
                 }
             }
+            if let Some(id) = kept {
+                self.core.notice_sent(PLATFORM, &id);
+            }
         }
         Ok(())
     }
@@ -83,6 +92,9 @@ impl Console {
     /// Does what fell due by now (at start: what fell due while Muster was not running, each
     /// game ended at its deadline), and prints it.
     pub fn catch_up(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        // Announcements stored but not printed when Muster stopped come first.
+        let owed = self.core.owed_notices(PLATFORM);
+        self.print_notices(owed, out)?;
         self.core.load_agenda();
         self.core.fire_due();
         self.deliver(out)

@@ -140,3 +140,27 @@ fn the_scheduler_and_late_moves_racing_end_each_game_once() {
         assert_eq!(r.updated, START + DAY);
     }
 }
+
+#[test]
+fn a_timeout_stored_but_not_yet_announced_is_announced_after_a_crash_and_only_once() {
+    let (core, clock, store) = setup(1);
+    clock.set(START + DAY).unwrap();
+    // The scheduler ends the game and leaves its announcement in the outbox; the process dies
+    // before any adapter takes it: the exact moment between storing and replying.
+    core.fire_due();
+    drop(core);
+    let after = Core::with_clock(store.clone(), "!", clock.clone());
+    let owed = after.owed_notices("console");
+    assert_eq!(owed.len(), 1, "{owed:?}");
+    assert_eq!(owed[0].target, Target::Channel("c0".into()));
+    assert!(text(&owed[0].replies).contains("alice (White)'s time ran out (1d per move)"));
+    assert!(owed[0].replies.iter().any(|r| matches!(r, Reply::Board(_))));
+    // The game ended once, at its deadline; once posted, the announcement is not owed again.
+    assert_eq!(store.games_of("alice").unwrap()[0].updated, START + DAY);
+    let id = owed[0].receipt.clone().expect("kept under an id");
+    after.notice_sent("console", &id);
+    assert!(after.owed_notices("console").is_empty());
+    after.load_agenda();
+    after.fire_due();
+    assert!(after.notices("console").is_empty());
+}

@@ -358,6 +358,7 @@ impl Core {
                 target: Target::Channel(key.channel.clone()),
                 replies: vec![Reply::Text(text.to_string())],
                 fallback: None,
+                receipt: None,
             });
         }
     }

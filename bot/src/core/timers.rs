@@ -46,7 +46,14 @@ pub struct Notice {
     /// What to post instead if it cannot be delivered directly (a player who takes no direct
     /// messages is reminded in the game's channel).
     pub fallback: Option<Box<Notice>>,
+    /// The id of the receipt the notice is kept under until it is sent (see
+    /// [`Core::notice_sent`]): a timeout's announcement is stored with the game's end, so that
+    /// a crash before it is posted does not lose it.
+    pub receipt: Option<String>,
 }
+
+/// Ids of notices kept as receipts begin with this.
+pub const NOTICE: &str = "notice.";
 
 /// The time controls of a platform, from the settings.
 #[derive(Clone, PartialEq, Debug, Default)]
@@ -490,12 +497,14 @@ impl Core {
         if deadline <= now {
             let claim = record.clock.is_some_and(|c| c.claim());
             if !claim {
+                let record_id = record.id.clone();
                 return match self.time_out(key, record, deadline) {
                     Ok(replies) => Tended::Notice(Notice {
                         platform: key.platform.clone(),
                         target: Target::Channel(key.channel.clone()),
                         replies,
                         fallback: None,
+                        receipt: Some(notice_id(&record_id)),
                     }),
                     Err(_) => Tended::Nothing,
                 };
@@ -515,6 +524,7 @@ impl Core {
                 target: Target::Channel(key.channel.clone()),
                 replies: self.run_out_words(&record, deadline),
                 fallback: None,
+                receipt: None,
             });
         }
         let Some((_, user)) = self.mover(&record) else {
@@ -577,6 +587,7 @@ impl Core {
         } else {
             Ending::Forfeit { seat }
         };
+        let id = notice_id(&record.id);
         finish_on_time(
             self,
             self.base.as_ref(),
@@ -585,7 +596,42 @@ impl Core {
             &game,
             ending,
             deadline,
+            Some(&id),
         )
+    }
+
+    /// Forgets the notice kept as `id` on `platform`: an adapter calls this once it has posted
+    /// the notice. (The Matrix adapter instead sends it as it sends answers, recording its
+    /// progress in the receipt.)
+    pub fn notice_sent(&self, platform: &str, id: &str) {
+        let _ = self.base.set_receipt(platform, id, None);
+    }
+
+    /// The notices kept on `platform` and not yet sent (a crash came between storing them and
+    /// posting them), oldest first.
+    pub fn owed_notices(&self, platform: &str) -> Vec<Notice> {
+        let Ok(kept) = self.base.receipts(platform) else {
+            return Vec::new();
+        };
+        let mut owed: Vec<(u64, String, Notice)> = kept
+            .into_iter()
+            .filter(|(id, _)| id.starts_with(NOTICE))
+            .filter_map(|(id, body)| {
+                let r = super::Receipt::decode(&body).ok()?;
+                (!r.done).then(|| {
+                    let notice = Notice {
+                        platform: platform.to_string(),
+                        target: Target::Channel(r.channel.clone()),
+                        replies: r.replies.get(r.sent..).unwrap_or_default().to_vec(),
+                        fallback: None,
+                        receipt: Some(id.clone()),
+                    };
+                    (r.at, id, notice)
+                })
+            })
+            .collect();
+        owed.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
+        owed.into_iter().map(|(_, _, n)| n).collect()
     }
 }
 
@@ -626,7 +672,14 @@ fn moved(record: &GameRecord, seat: usize) -> bool {
     false
 }
 
-/// Ends `record`'s game with `ending` (a timeout) as of `at`, in `store`; the announcement.
+/// The id under which a game's timeout is announced.
+fn notice_id(game: &str) -> String {
+    format!("{NOTICE}timeout.{game}")
+}
+
+/// Ends `record`'s game with `ending` (a timeout) as of `at`, in `store`; the announcement,
+/// kept in the same write as a receipt under `keep` when given (see [`Notice::receipt`]).
+#[allow(clippy::too_many_arguments)]
 fn finish_on_time(
     core: &Core,
     store: &dyn crate::store::GameStore,
@@ -635,6 +688,7 @@ fn finish_on_time(
     game: &AnyGame,
     ending: Ending,
     at: u64,
+    keep: Option<&str>,
 ) -> Result<Replies, Replies> {
     let (Ending::Time { seat } | Ending::Forfeit { seat }) = ending else {
         return Err(Vec::new());
@@ -653,15 +707,12 @@ fn finish_on_time(
     if let Some(s) = Seat::new(seat) {
         let _ = ended.time_out(s);
     }
-    store
-        .archive(key, expected, &record)
-        .map_err(|e| actions::not_saved(&e))?;
     let how = if matches!(ending, Ending::Forfeit { .. }) {
         " without having moved: the game is forfeited"
     } else {
         ""
     };
-    Ok(vec![
+    let replies = vec![
         Reply::Text(format!(
             "{who}'s time ran out ({control}){how}. {} `{}export {}` gives the record.",
             words::result(&record, &ended),
@@ -669,7 +720,41 @@ fn finish_on_time(
             record.id
         )),
         Reply::board(&record, record.moves.len()),
-    ])
+    ];
+    let loser = record.player(seat).map_or_else(
+        || User::named("?"),
+        |p| User {
+            id: p.id.clone(),
+            name: p.name.clone(),
+        },
+    );
+    let change = crate::store::Change::Archive {
+        expected: Some(expected),
+        record,
+    };
+    let receipt = keep.map(|id| {
+        let r = super::Receipt {
+            channel: key.channel.clone(),
+            user: loser,
+            place: None,
+            at: core.clock.now(),
+            replies: replies.clone(),
+            sent: 0,
+            media: Default::default(),
+            done: false,
+        };
+        (id.to_string(), r.encode())
+    });
+    store
+        .commit(
+            key,
+            Some(&change),
+            receipt
+                .as_ref()
+                .map(|(id, body)| (id.as_str(), body.as_str())),
+        )
+        .map_err(|e| actions::not_saved(&e))?;
+    Ok(replies)
 }
 
 /// In the command path: a timed game whose clock ran out before this command came is ended
@@ -696,6 +781,7 @@ pub(super) fn overdue(core: &Core, key: &ChannelKey, record: &GameRecord) -> Opt
             &game,
             ending,
             deadline,
+            None,
         ) {
             Ok(mut replies) => {
                 replies.push(Reply::Private(format!(
@@ -750,7 +836,16 @@ pub(super) fn claim(core: &Core, req: &Request, key: &ChannelKey, record: GameRe
         Ending::Forfeit { seat: wait.seat }
     };
     let _ = deadline;
-    match finish_on_time(core, core.store.as_ref(), key, record, &game, ending, now) {
+    match finish_on_time(
+        core,
+        core.store.as_ref(),
+        key,
+        record,
+        &game,
+        ending,
+        now,
+        None,
+    ) {
         Ok(r) | Err(r) => r,
     }
 }
@@ -810,6 +905,7 @@ impl Core {
                 text: text.clone(),
             }],
             fallback: None,
+            receipt: None,
         };
         Some(match target {
             Target::Direct(_) => Notice {
@@ -817,6 +913,7 @@ impl Core {
                 target,
                 replies: vec![Reply::Text(format!("Reminder: {}", capital(&text)))],
                 fallback: Some(Box::new(in_channel)),
+                receipt: None,
             },
             Target::Channel(_) => in_channel,
         })

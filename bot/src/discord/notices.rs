@@ -21,6 +21,14 @@ use crate::core::{Notice, Target, User};
 pub async fn run(shared: Arc<Shared>, http: Arc<Http>) {
     let ready = shared.core.timers().ready(PLATFORM);
     let mut stop = std::pin::pin!(crate::signals::shutdown());
+    // Announcements stored but not posted when Muster stopped go first.
+    let owed = shared.core.owed_notices(PLATFORM);
+    if !owed.is_empty() {
+        let _answering = super::answering(&shared);
+        for notice in owed {
+            deliver(&shared, &http, notice).await;
+        }
+    }
     loop {
         tokio::select! {
             biased;
@@ -34,8 +42,17 @@ pub async fn run(shared: Arc<Shared>, http: Arc<Http>) {
     }
 }
 
-/// Posts one notice where it goes.
+/// Posts one notice where it goes; a notice kept in the store is then forgotten there (tried:
+/// a refusal that outlasted the retries is logged, not tried again at every start).
 pub async fn deliver(shared: &Shared, http: &Http, notice: Notice) {
+    let receipt = notice.receipt.clone();
+    send(shared, http, notice).await;
+    if let Some(id) = receipt {
+        shared.core.notice_sent(PLATFORM, &id);
+    }
+}
+
+async fn send(shared: &Shared, http: &Http, notice: Notice) {
     let Notice {
         target,
         replies,
@@ -96,7 +113,7 @@ pub async fn deliver(shared: &Shared, http: &Http, notice: Notice) {
             if direct && let Some(f) = fall_back("the direct message was refused") {
                 Box::pin(deliver(shared, http, *f)).await;
             }
-            return;
+            break;
         }
     }
 }

@@ -43,7 +43,15 @@ pub async fn run(shared: Arc<Shared>) {
             () = &mut stop => return,
         }
         for notice in core.notices(PLATFORM) {
-            let (id, receipt) = keep(&shared, notice);
+            // A timeout's announcement was stored with the game's end: sent from there.
+            let kept = notice
+                .receipt
+                .as_deref()
+                .and_then(|id| Some((id.to_string(), core.receipt(PLATFORM, id).ok()??)));
+            let (id, receipt) = match kept {
+                Some(k) => k,
+                None => keep(&shared, notice),
+            };
             outbound::deliver(&shared, &id, receipt).await;
         }
     }
