@@ -50,12 +50,24 @@ pub struct Clocks {
     pub wait: Option<Wait>,
 }
 
-/// Seconds of `[a, b)` covered by `pauses`.
+/// Seconds of `[a, b)` covered by `pauses` (which may overlap one another: time covered twice
+/// counts once).
 pub fn overlap(pauses: &[(u64, u64)], a: u64, b: u64) -> u64 {
-    pauses
+    let mut clipped: Vec<(u64, u64)> = pauses
         .iter()
-        .map(|&(from, to)| to.min(b).saturating_sub(from.max(a)))
-        .sum()
+        .map(|&(from, to)| (from.max(a), to.min(b)))
+        .filter(|(from, to)| from < to)
+        .collect();
+    clipped.sort_unstable();
+    let (mut covered, mut reached) = (0, a);
+    for (from, to) in clipped {
+        let from = from.max(reached);
+        if to > from {
+            covered += to - from;
+            reached = to;
+        }
+    }
+    covered
 }
 
 /// The moment a clock started at `since` has used `need` seconds, its standing still during
@@ -232,6 +244,8 @@ mod tests {
         assert_eq!(wait.left_at(22, &pauses), 3);
         assert_eq!(wait.when_left(8, &pauses), Some(2));
         assert_eq!(overlap(&pauses, 0, 100), 20);
+        // Time covered by two pauses counts once.
+        assert_eq!(overlap(&[(0, 10), (5, 15)], 0, 100), 15);
         // A bank loses only the time its player was not away.
         let control = Control::Bank {
             start: 100,
@@ -241,5 +255,75 @@ mod tests {
         let paused = |seat: usize| if seat == 0 { vec![(10, 50)] } else { vec![] };
         let clocks = derive(&control, 2, 0, &moves(&[(0, 60)]), Some(1), &paused);
         assert_eq!(clocks.left[0], 80);
+    }
+
+    /// A small deterministic generator for the randomised checks below.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n.max(1)
+        }
+    }
+
+    #[test]
+    fn random_games_keep_the_clock_invariants() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..2_000 {
+            let start = 60 + rng.below(10 * D);
+            let increment = rng.below(start / 2 + 1);
+            let control = Control::Bank {
+                start,
+                increment,
+                claim: false,
+            };
+            // A few pauses per seat, anywhere in the first weeks.
+            let mut pauses: Vec<Vec<(u64, u64)>> = vec![Vec::new(), Vec::new()];
+            for seat in &mut pauses {
+                for _ in 0..rng.below(3) {
+                    let from = rng.below(20 * D);
+                    seat.push((from, from + 1 + rng.below(5 * D)));
+                }
+            }
+            let paused = |seat: usize| pauses[seat].clone();
+            // Decisions that each come within the mover's time.
+            let mut decisions = Vec::new();
+            let mut at = 0;
+            for i in 0..rng.below(12) {
+                let seat = (i % 2) as usize;
+                let clocks = derive(&control, 2, 0, &decisions, Some(seat), &paused);
+                let wait = clocks.wait.unwrap();
+                let deadline = wait.deadline(&paused(seat));
+                at = at.max(wait.since) + rng.below(deadline.saturating_sub(wait.since));
+                decisions.push(Decision {
+                    seat,
+                    at,
+                    forced: false,
+                });
+            }
+            let mover = decisions.len() % 2;
+            let clocks = derive(&control, 2, 0, &decisions, Some(mover), &paused);
+            // A bank never grows above its start.
+            assert!(clocks.left.iter().all(|l| *l <= start), "{clocks:?}");
+            let wait = clocks.wait.unwrap();
+            let pauses = paused(mover);
+            let deadline = wait.deadline(&pauses);
+            // Pauses only ever push a deadline later; at the deadline no time is left, and a
+            // moment earlier when the clock was running, some was.
+            assert!(deadline >= wait.since + wait.left);
+            assert_eq!(wait.left_at(deadline, &pauses), 0);
+            if wait.left > 0 && overlap(&pauses, deadline - 1, deadline) == 0 {
+                assert_eq!(wait.left_at(deadline - 1, &pauses), 1);
+            }
+            // A reminder point comes before the deadline, and with that much time left.
+            let point = rng.below(wait.left.max(1));
+            if let Some(when) = wait.when_left(point, &pauses) {
+                assert!(when <= deadline);
+                assert_eq!(wait.left_at(when, &pauses), point);
+            }
+        }
     }
 }
