@@ -76,7 +76,7 @@ pub(super) fn run(
             command,
             Command::Export(_) | Command::History | Command::Hint
         )
-        && let Some(replies) = super::timers::overdue(core, key, &record)
+        && let Some(replies) = super::timeouts::overdue(core, key, &record)
     {
         return replies;
     }
@@ -113,7 +113,7 @@ pub(super) fn run(
         Command::Draw(answer) => super::offers::draw(core, req, key, record, game, answer),
         Command::Takeback(answer) => super::offers::takeback(core, req, key, record, game, answer),
         Command::Hint => super::offers::hint(core, req, &record, &game),
-        Command::Claim => super::timers::claim(core, req, key, record),
+        Command::Claim => super::timeouts::claim(core, req, key, record),
         _ => Vec::new(),
     }
 }

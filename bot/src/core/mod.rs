@@ -13,6 +13,7 @@ pub mod notify;
 mod offers;
 mod receipt;
 mod seating;
+mod timeouts;
 pub mod timers;
 pub mod words;
 
