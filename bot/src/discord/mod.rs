@@ -11,6 +11,7 @@ pub mod commands;
 pub mod endpoint;
 pub mod gateway;
 pub mod notices;
+pub mod outgoing;
 pub mod respond;
 
 use std::collections::HashMap;

@@ -17,14 +17,13 @@ use serenity::{
     CreateThread, EditInteractionResponse, EditMessage, Http, MessageId,
 };
 
+pub use super::outgoing::{MAX_CONTENT, Outgoing, plan, split_text};
 use super::{PLATFORM, Shared};
 use crate::core::{
     Button, Core, Reply, Request, THREAD, User, command, thread_name, words::excerpt,
 };
 use crate::store::ChannelKey;
 
-/// Discord's longest message, in characters.
-pub const MAX_CONTENT: usize = 2000;
 /// Discord's most buttons on a message (five rows of five).
 const MAX_BUTTONS: usize = 25;
 /// Discord's longest custom id.
@@ -38,187 +37,6 @@ const BUTTON_PREFIX: &str = "muster:";
 pub const STALE_BUTTON: &str = "This button is no longer valid (it is from an older message). Type `/board` to see this channel's game.";
 /// The channel note naming the newest message with buttons (`channel/message`).
 const BUTTONS_NOTE: &str = "discord.buttons";
-
-/// One message to send.
-#[derive(Default, Debug)]
-pub struct Outgoing {
-    /// The text.
-    pub content: String,
-    /// Files: name, bytes, description (alt text).
-    pub files: Vec<(String, Vec<u8>, Option<String>)>,
-    /// Buttons.
-    pub buttons: Vec<Button>,
-    /// Users this message may ping.
-    pub pings: Vec<u64>,
-    /// Only the requesting user sees it.
-    pub ephemeral: bool,
-    /// Whether it shows a board.
-    pub board: bool,
-}
-
-/// Maps the core's replies to messages: public replies gather into messages (a new one for
-/// each further board), private replies into ephemeral ones; buttons go with the message
-/// before them; long text is split at line ends.
-pub fn plan(replies: Vec<Reply>) -> Vec<Outgoing> {
-    let mut public: Vec<Outgoing> = Vec::new();
-    let mut private: Vec<Outgoing> = Vec::new();
-    let mut last_private = false;
-    fn current(list: &mut Vec<Outgoing>, ephemeral: bool) -> &mut Outgoing {
-        if list.is_empty() {
-            list.push(Outgoing {
-                ephemeral,
-                ..Default::default()
-            });
-        }
-        list.last_mut().unwrap_or_else(|| unreachable!())
-    }
-    fn add_line(out: &mut Outgoing, line: &str) {
-        if !out.content.is_empty() {
-            out.content.push('\n');
-        }
-        out.content.push_str(line);
-    }
-    for reply in replies {
-        match reply {
-            Reply::Text(text) => {
-                add_line(current(&mut public, false), &text);
-                last_private = false;
-            }
-            Reply::Mention { user, text } => {
-                let out = current(&mut public, false);
-                add_line(out, &format!("<@{}> {text}", user.id));
-                if let Ok(id) = user.id.parse::<u64>()
-                    && !out.pings.contains(&id)
-                {
-                    out.pings.push(id);
-                }
-                last_private = false;
-            }
-            Reply::Board(board) => {
-                if public.last().is_some_and(|o| o.board) {
-                    public.push(Outgoing::default());
-                }
-                let out = current(&mut public, false);
-                match board.drawn() {
-                    Ok(d) => {
-                        out.files
-                            .push((d.name.clone(), d.png.clone(), Some(d.alt.clone())));
-                        out.board = true;
-                    }
-                    Err(why) => add_line(out, &format!("(The board cannot be drawn: {why}.)")),
-                }
-                last_private = false;
-            }
-            Reply::File { name, content } => {
-                current(&mut public, false)
-                    .files
-                    .push((name, content.into_bytes(), None));
-                last_private = false;
-            }
-            Reply::Private(text) => {
-                add_line(current(&mut private, true), &text);
-                last_private = true;
-            }
-            Reply::Buttons(buttons) => {
-                let out = if last_private {
-                    current(&mut private, true)
-                } else {
-                    current(&mut public, false)
-                };
-                for b in buttons {
-                    if !out.buttons.iter().any(|x| x.command == b.command) {
-                        out.buttons.push(b);
-                    }
-                }
-            }
-        }
-    }
-    public
-        .into_iter()
-        .chain(private)
-        // A message needs text or a file (buttons alone are refused).
-        .filter(|o| !o.content.trim().is_empty() || !o.files.is_empty())
-        .flat_map(split_long)
-        .collect()
-}
-
-/// Splits a message whose text is too long; files and buttons go with the last part.
-fn split_long(mut out: Outgoing) -> Vec<Outgoing> {
-    if out.content.chars().count() <= MAX_CONTENT {
-        return vec![out];
-    }
-    let parts = split_text(&out.content, MAX_CONTENT);
-    let n = parts.len();
-    parts
-        .into_iter()
-        .enumerate()
-        .map(|(i, content)| {
-            if i + 1 == n {
-                Outgoing {
-                    content,
-                    ..std::mem::take(&mut out)
-                }
-            } else {
-                Outgoing {
-                    content,
-                    ephemeral: out.ephemeral,
-                    pings: out.pings.clone(),
-                    ..Default::default()
-                }
-            }
-        })
-        .collect()
-}
-
-/// Cuts `text` into parts of at most `max` characters, none of them blank: at line ends where
-/// it can, else between words, and only a word longer than a whole part is cut inside.
-pub fn split_text(text: &str, max: usize) -> Vec<String> {
-    let max = max.max(1);
-    // The pieces to pack, each with what joins it to the piece before: a line break, a space,
-    // or nothing (the rest of a cut word).
-    let mut pieces: Vec<(&str, String)> = Vec::new();
-    for line in text.split('\n') {
-        if line.chars().count() <= max {
-            pieces.push(("\n", line.to_string()));
-            continue;
-        }
-        let mut sep = "\n";
-        for word in line.split(' ') {
-            let chars: Vec<char> = word.chars().collect();
-            if chars.is_empty() {
-                continue;
-            }
-            for (i, chunk) in chars.chunks(max).enumerate() {
-                pieces.push((if i == 0 { sep } else { "" }, chunk.iter().collect()));
-            }
-            sep = " ";
-        }
-    }
-    let mut parts: Vec<String> = Vec::new();
-    let mut current = String::new();
-    let mut len = 0;
-    for (sep, piece) in pieces {
-        let n = piece.chars().count();
-        if !current.is_empty() && len + sep.len() + n <= max {
-            current.push_str(sep);
-            current.push_str(&piece);
-            len += sep.len() + n;
-        } else if current.is_empty() {
-            current = piece;
-            len = n;
-        } else {
-            parts.push(std::mem::take(&mut current));
-            current = piece;
-            len = n;
-        }
-    }
-    parts.push(current);
-    parts
-        .into_iter()
-        .map(|p| p.trim_matches('\n').to_string())
-        .filter(|p| !p.trim().is_empty())
-        .collect()
-}
 
 fn style(command: &str) -> ButtonStyle {
     if command.ends_with("accept") || command == "join" {
