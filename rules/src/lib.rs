@@ -23,6 +23,7 @@ pub mod lanko;
 pub mod lanrick;
 pub mod lanrick1880;
 pub mod seat;
+pub mod tournament;
 
 pub use any::{AnyEvent, AnyGame, GameId, UnknownGame};
 pub use game::{EndReason, Game, MAX_NOTATION, NotationError, Outcome, PlayError, TeamResult};
