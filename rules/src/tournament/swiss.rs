@@ -1,0 +1,445 @@
+//! Swiss pairing after the Dutch system's essentials (FIDE Handbook C.04.3, simplified):
+//!
+//! - players are ordered by score, then by their initial rank (seed);
+//! - within a score group the top half meets the bottom half (1st v (n/2+1)th, …); a player
+//!   who cannot be paired in his group — the lowest of an odd group — floats down to the next;
+//! - no two players meet twice;
+//! - colours: nobody gets the same colour three times in a row, and nobody's Whites and Blacks
+//!   differ by more than two; otherwise each gets the colour he is due (the one he has had
+//!   less, else the other than last time), the higher-ranked player's when both are due the
+//!   same; in the first round the top seed has White and the boards alternate;
+//! - in an odd field the lowest-ranked player of the lowest score group who has not had a bye
+//!   gets one (at most one a player);
+//! - withdrawn players are not paired.
+//!
+//! The search tries the Dutch order first and backtracks, so the first pairing found is the
+//! one the system prefers among those that keep every rule. If the colour rules make a round
+//! impossible (tiny fields late in an event), they are relaxed for that round, never the rule
+//! against meeting twice; if even that fails there is no pairing and the event should end.
+
+use super::{Pairing, Round};
+
+/// Why no round could be paired.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct NoPairing;
+
+/// A paired round, and whether the colour rules had to be relaxed to pair it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Paired {
+    /// The round.
+    pub round: Round,
+    /// Whether a colour rule was relaxed.
+    pub colours_relaxed: bool,
+}
+
+/// What a player has had so far.
+#[derive(Clone, Default, Debug)]
+struct Past {
+    /// Opponents met.
+    met: Vec<usize>,
+    /// Colours of the games played, in order: `true` for White.
+    colours: Vec<bool>,
+    /// Whether he has had a bye.
+    bye: bool,
+}
+
+impl Past {
+    fn difference(&self) -> i32 {
+        self.colours.iter().map(|&w| if w { 1 } else { -1 }).sum()
+    }
+
+    /// Whether he may have White (`white`) in the next game under the absolute rules.
+    fn may_have(&self, white: bool) -> bool {
+        let d = self.difference() + if white { 1 } else { -1 };
+        let last_two = self.colours.len() >= 2
+            && self.colours[self.colours.len() - 2..]
+                .iter()
+                .all(|&c| c == white);
+        d.abs() <= 2 && !last_two
+    }
+
+    /// The colour he is due, and how strongly (2: his Whites and Blacks differ, 1: he alternates,
+    /// 0: no preference).
+    fn due(&self) -> (Option<bool>, u8) {
+        let d = self.difference();
+        match (d, self.colours.last()) {
+            (d, _) if d != 0 => (Some(d < 0), 2),
+            (_, Some(&last)) => (Some(!last), 1),
+            (_, None) => (None, 0),
+        }
+    }
+}
+
+/// Pairs the next round of a Swiss event: `entrants` numbered by initial rank (0 the best),
+/// `withdrawn` those no longer paired, `history` the rounds played so far (byes as rests), and
+/// `points` each entrant's score in half points.
+pub fn pair(
+    entrants: usize,
+    withdrawn: &[bool],
+    history: &[Round],
+    points: &[u32],
+) -> Result<Paired, NoPairing> {
+    pair_with(entrants, withdrawn, history, points, None)
+}
+
+/// [`pair`], with `rest` given the bye (in an odd field).
+pub fn pair_resting(
+    entrants: usize,
+    withdrawn: &[bool],
+    history: &[Round],
+    points: &[u32],
+    rest: usize,
+) -> Result<Paired, NoPairing> {
+    pair_with(entrants, withdrawn, history, points, Some(rest))
+}
+
+fn pair_with(
+    entrants: usize,
+    withdrawn: &[bool],
+    history: &[Round],
+    points: &[u32],
+    forced: Option<usize>,
+) -> Result<Paired, NoPairing> {
+    let mut past = vec![Past::default(); entrants];
+    for round in history {
+        for p in &round.pairings {
+            if p.white < entrants && p.black < entrants {
+                past[p.white].met.push(p.black);
+                past[p.black].met.push(p.white);
+                past[p.white].colours.push(true);
+                past[p.black].colours.push(false);
+            }
+        }
+        if let Some(r) = round.rest.filter(|r| *r < entrants) {
+            past[r].bye = true;
+        }
+    }
+    let score = |e: usize| points.get(e).copied().unwrap_or(0);
+    // The order of the field: score, then initial rank.
+    let mut order: Vec<usize> = (0..entrants)
+        .filter(|e| !withdrawn.get(*e).copied().unwrap_or(false))
+        .collect();
+    order.sort_by(|a, b| score(*b).cmp(&score(*a)).then(a.cmp(b)));
+    if order.len() < 2 {
+        return Err(NoPairing);
+    }
+    let first = history.is_empty();
+    for strict in [true, false] {
+        let search = Search {
+            past: &past,
+            score: &score,
+            strict,
+            budget: std::cell::Cell::new(200_000),
+        };
+        // The bye: the lowest-ranked of the lowest score group without one, such that the rest
+        // can be paired; then the next lowest, and so on.
+        let byes: Vec<Option<usize>> = if order.len() % 2 == 1 && forced.is_some() {
+            vec![forced.filter(|f| order.contains(f))]
+        } else if order.len() % 2 == 1 {
+            order
+                .iter()
+                .rev()
+                .copied()
+                .filter(|e| !past[*e].bye)
+                .map(Some)
+                .collect()
+        } else {
+            vec![None]
+        };
+        for bye in byes {
+            let field: Vec<usize> = order.iter().copied().filter(|e| Some(*e) != bye).collect();
+            if let Some(games) = search.pair(&field) {
+                let mut pairings: Vec<Pairing> = games
+                    .into_iter()
+                    .enumerate()
+                    .map(|(board, (a, b))| search.colours(a, b, first, board))
+                    .collect();
+                // Board order: the better of each pair's players first.
+                let rank = |e: usize| order.iter().position(|x| *x == e).unwrap_or(usize::MAX);
+                pairings.sort_by_key(|p| rank(p.white).min(rank(p.black)));
+                return Ok(Paired {
+                    round: Round {
+                        pairings,
+                        rest: bye,
+                    },
+                    colours_relaxed: !strict,
+                });
+            }
+        }
+    }
+    Err(NoPairing)
+}
+
+struct Search<'a> {
+    past: &'a [Past],
+    score: &'a dyn Fn(usize) -> u32,
+    /// Whether the colour rules hold.
+    strict: bool,
+    /// Nodes left to visit before giving up on this pass.
+    budget: std::cell::Cell<u32>,
+}
+
+impl Search<'_> {
+    /// Whether `a` and `b` may meet.
+    fn compatible(&self, a: usize, b: usize) -> bool {
+        if self.past[a].met.contains(&b) {
+            return false;
+        }
+        !self.strict
+            || (self.past[a].may_have(true) && self.past[b].may_have(false))
+            || (self.past[a].may_have(false) && self.past[b].may_have(true))
+    }
+
+    /// Pairs `field` (in order: score, then rank), preferring the Dutch order; the games as
+    /// `(higher, lower)`.
+    fn pair(&self, field: &[usize]) -> Option<Vec<(usize, usize)>> {
+        let Some((&a, rest)) = field.split_first() else {
+            return Some(Vec::new());
+        };
+        let left = self.budget.get();
+        if left == 0 {
+            return None;
+        }
+        self.budget.set(left - 1);
+        for b in self.candidates(a, rest) {
+            if !self.compatible(a, b) {
+                continue;
+            }
+            let others: Vec<usize> = rest.iter().copied().filter(|x| *x != b).collect();
+            if let Some(mut games) = self.pair(&others) {
+                games.insert(0, (a, b));
+                return Some(games);
+            }
+        }
+        None
+    }
+
+    /// The opponents to try for `a`, the first of the field, in the order the Dutch system
+    /// prefers: the player half his score group below him, then the rest of the bottom half,
+    /// then the top half nearest first, then the lower groups in order.
+    fn candidates(&self, a: usize, rest: &[usize]) -> Vec<usize> {
+        let group: Vec<usize> = rest
+            .iter()
+            .copied()
+            .filter(|x| (self.score)(*x) == (self.score)(a))
+            .collect();
+        let lower: Vec<usize> = rest
+            .iter()
+            .copied()
+            .filter(|x| (self.score)(*x) != (self.score)(a))
+            .collect();
+        // With `a`, the group has `group.len() + 1` players; `a` is its first, and his ideal
+        // opponent is the first of the bottom half.
+        let half = group.len().div_ceil(2);
+        let mut out: Vec<usize> = Vec::with_capacity(rest.len());
+        if half >= 1 && !group.is_empty() {
+            out.extend(group.iter().skip(half - 1));
+            out.extend(group.iter().take(half - 1).rev());
+        }
+        out.extend(lower);
+        out
+    }
+
+    /// The colours of a game between `a` (the higher) and `b`, on `board` (from 0).
+    fn colours(&self, a: usize, b: usize, first_round: bool, board: usize) -> Pairing {
+        let (pa, pb) = (&self.past[a], &self.past[b]);
+        let a_white = if first_round {
+            board.is_multiple_of(2)
+        } else {
+            match (pa.due(), pb.due()) {
+                ((Some(ca), sa), (Some(cb), sb)) if ca == cb => {
+                    // Both are due the same colour: the stronger claim wins, else the higher.
+                    if sb > sa { !cb } else { ca }
+                }
+                ((Some(ca), _), _) => ca,
+                (_, (Some(cb), _)) => !cb,
+                _ => board.is_multiple_of(2),
+            }
+        };
+        let fits = |a_white: bool| pa.may_have(a_white) && pb.may_have(!a_white);
+        let a_white = if fits(a_white) || !fits(!a_white) {
+            a_white
+        } else {
+            !a_white
+        };
+        if a_white {
+            Pairing { white: a, black: b }
+        } else {
+            Pairing { white: b, black: a }
+        }
+    }
+}
+
+/// Rounds enough to separate a field of `entrants`: ⌈log2 n⌉ + 1.
+pub fn default_rounds(entrants: usize) -> usize {
+    let n = entrants.max(2);
+    (usize::BITS - (n - 1).leading_zeros()) as usize + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n.max(1)
+        }
+    }
+
+    #[test]
+    fn the_first_round_pairs_the_top_half_against_the_bottom_half_with_alternating_colours() {
+        let paired = pair(8, &[false; 8], &[], &[0; 8]).unwrap();
+        let games: Vec<(usize, usize)> = paired
+            .round
+            .pairings
+            .iter()
+            .map(|p| (p.white, p.black))
+            .collect();
+        assert_eq!(games, [(0, 4), (5, 1), (2, 6), (7, 3)]);
+        assert_eq!(paired.round.rest, None);
+        // An odd field: the lowest seed rests.
+        let odd = pair(7, &[false; 7], &[], &[0; 7]).unwrap();
+        assert_eq!(odd.round.rest, Some(6));
+        assert_eq!(odd.round.pairings[0], Pairing { white: 0, black: 3 });
+    }
+
+    #[test]
+    fn score_groups_pair_within_themselves_and_the_odd_one_floats_down() {
+        // After round 1 of six: 0, 1, 2 won (2 points), 3, 4, 5 lost.
+        let history = vec![Round {
+            pairings: vec![
+                Pairing { white: 0, black: 3 },
+                Pairing { white: 4, black: 1 },
+                Pairing { white: 2, black: 5 },
+            ],
+            rest: None,
+        }];
+        let points = [2, 2, 2, 0, 0, 0];
+        let paired = pair(6, &[false; 6], &history, &points).unwrap();
+        let meets = |a: usize, b: usize| {
+            paired
+                .round
+                .pairings
+                .iter()
+                .any(|p| (p.white, p.black) == (a, b) || (p.white, p.black) == (b, a))
+        };
+        // Winners: 0 v 1 (top half v bottom half of three: 0 v 1), 2 floats down to meet 3
+        // (its first possible opponent below, not met before), 4 v 5.
+        assert!(meets(0, 1), "{paired:?}");
+        assert!(meets(2, 3) || meets(2, 4), "{paired:?}");
+        assert!(!paired.colours_relaxed);
+    }
+
+    #[test]
+    fn default_rounds_separate_the_field() {
+        assert_eq!(default_rounds(2), 2);
+        assert_eq!(default_rounds(7), 4);
+        assert_eq!(default_rounds(8), 4);
+        assert_eq!(default_rounds(9), 5);
+        assert_eq!(default_rounds(64), 7);
+    }
+
+    #[test]
+    fn random_events_keep_every_pairing_rule() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for _ in 0..300 {
+            let n = 2 + rng.below(29) as usize;
+            let mut withdrawn = vec![false; n];
+            let mut points = vec![0u32; n];
+            let mut history: Vec<Round> = Vec::new();
+            let mut relaxed = false;
+            for _ in 0..default_rounds(n) {
+                if rng.below(10) == 0 {
+                    let w = rng.below(n as u64) as usize;
+                    withdrawn[w] = true;
+                }
+                let Ok(paired) = pair(n, &withdrawn, &history, &points) else {
+                    // Only a field too small for another round without a rematch stops.
+                    let active = withdrawn.iter().filter(|w| !**w).count();
+                    assert!(active < 2 || active <= 6, "n={n}: no pairing for {active}");
+                    break;
+                };
+                let round = paired.round;
+                let mut seen = vec![false; n];
+                for p in &round.pairings {
+                    for e in [p.white, p.black] {
+                        assert!(!withdrawn[e], "a withdrawn player was paired");
+                        assert!(!seen[e], "paired twice");
+                        seen[e] = true;
+                    }
+                    let met = history.iter().flat_map(|r| &r.pairings).any(|q| {
+                        (q.white, q.black) == (p.white, p.black)
+                            || (q.white, q.black) == (p.black, p.white)
+                    });
+                    assert!(!met, "n={n}: a rematch {p:?}");
+                }
+                if let Some(r) = round.rest {
+                    assert!(!seen[r] && !withdrawn[r]);
+                    seen[r] = true;
+                    assert!(
+                        !history.iter().any(|h| h.rest == Some(r)),
+                        "n={n}: a second bye for {r}"
+                    );
+                    // The bye goes to the lowest-ranked player who may have it and leaves a
+                    // field that can be paired: nobody lower could have had it.
+                    let lower = (0..n).filter(|e| {
+                        !withdrawn[*e]
+                            && !history.iter().any(|h| h.rest == Some(*e))
+                            && (points[*e], std::cmp::Reverse(*e))
+                                < (points[r], std::cmp::Reverse(r))
+                    });
+                    for e in lower {
+                        let with = pair_resting(n, &withdrawn, &history, &points, e);
+                        assert!(
+                            with.is_err()
+                                || with.is_ok_and(|p| p.colours_relaxed) && !paired.colours_relaxed,
+                            "n={n}: the bye went to {r}, though {e} could have had it"
+                        );
+                    }
+                    points[r] += 2;
+                }
+                assert!(
+                    (0..n).all(|e| withdrawn[e] || seen[e]),
+                    "n={n}: someone left out"
+                );
+                // Colours: never three in a row, never two apart by more than two.
+                history.push(round.clone());
+                relaxed |= paired.colours_relaxed;
+                if !relaxed {
+                    for e in 0..n {
+                        let colours: Vec<bool> = history
+                            .iter()
+                            .flat_map(|r| &r.pairings)
+                            .filter_map(|p| {
+                                (p.white == e)
+                                    .then_some(true)
+                                    .or((p.black == e).then_some(false))
+                            })
+                            .collect();
+                        let d: i32 = colours.iter().map(|&w| if w { 1 } else { -1 }).sum();
+                        assert!(d.abs() <= 2, "n={n}: {e} has {colours:?}");
+                        assert!(
+                            !colours.windows(3).any(|w| w[0] == w[1] && w[1] == w[2]),
+                            "n={n}: {e} has {colours:?}"
+                        );
+                    }
+                }
+                for p in &round.pairings {
+                    match rng.below(3) {
+                        0 => points[p.white] += 2,
+                        1 => points[p.black] += 2,
+                        _ => {
+                            points[p.white] += 1;
+                            points[p.black] += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
