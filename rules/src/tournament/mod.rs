@@ -5,6 +5,7 @@
 
 pub mod knockout;
 pub mod round_robin;
+pub mod standings;
 pub mod swiss;
 
 /// One game of a round: entrants by seed index, the first with the first seat (White).
