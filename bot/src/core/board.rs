@@ -103,20 +103,15 @@ fn clock_note(record: &GameRecord, at: Option<u64>) -> String {
     if record.status != crate::store::Status::Active {
         return String::new();
     }
-    let Some(clocks) = record.clocks() else {
+    let Some((left, _)) = record.time_left(at.unwrap_or(record.updated)) else {
         return String::new();
     };
-    let parts: Vec<String> = clocks
-        .left
+    let parts: Vec<String> = left
         .iter()
         .enumerate()
-        .filter_map(|(i, bank)| {
+        .filter_map(|(i, left)| {
             let name = &record.player(i)?.name;
-            let left = match clocks.wait.filter(|w| w.seat == i) {
-                Some(w) => w.left_at(at.unwrap_or(record.updated), &record.paused(i)),
-                None => *bank,
-            };
-            Some(format!("{name} {}", crate::clock::duration(left)))
+            Some(format!("{name} {}", crate::clock::duration(*left)))
         })
         .collect();
     format!("Clocks: {}", parts.join(" · "))

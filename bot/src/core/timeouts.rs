@@ -10,26 +10,6 @@ use super::{Core, Reply, Request, User, words};
 use crate::clock::{duration, rfc3339};
 use crate::store::{ChannelKey, Ending, GameRecord, Status};
 
-/// Whether the player on `seat` made a decision of his own (not a forced pass) in the game.
-pub(super) fn moved(record: &GameRecord, seat: usize) -> bool {
-    let mut game = match record.game_id() {
-        Ok(id) => AnyGame::new(id),
-        Err(_) => return true,
-    };
-    let player = record.player(seat).map(|p| p.id.clone());
-    for text in &record.moves {
-        let Some(s) = game.to_move() else { break };
-        let forced = game.forced_move().is_some();
-        if !forced && record.player(s.index()).map(|p| p.id.clone()) == player {
-            return true;
-        }
-        if game.play_text(s, text).is_err() {
-            break;
-        }
-    }
-    false
-}
-
 /// The id under which a game's timeout is announced.
 pub(super) fn notice_id(game: &str) -> String {
     format!("{NOTICE}timeout.{game}")
@@ -124,12 +104,7 @@ pub(super) fn overdue(core: &Core, key: &ChannelKey, record: &GameRecord) -> Opt
         return None;
     }
     let game = record.rebuild().ok()?;
-    let seat = record.wait?.seat;
-    let ending = if moved(record, seat) {
-        Ending::Time { seat }
-    } else {
-        Ending::Forfeit { seat }
-    };
+    let ending = record.ran_out(record.wait?.seat);
     Some(
         match finish_on_time(
             core,
@@ -176,24 +151,19 @@ pub(super) fn claim(core: &Core, req: &Request, key: &ChannelKey, record: GameRe
         return private("It is your side's clock that is running: move instead.");
     }
     let now = core.clock.now();
-    let Some(deadline) = record.deadline().filter(|d| *d <= now) else {
-        let left = record.deadline().map_or(0, |d| d.saturating_sub(now));
+    let left = record.deadline().map_or(0, |d| d.saturating_sub(now));
+    if left > 0 {
         return private(format!(
             "{}'s time has not run out: {} left. You can claim the win once it has.",
             words::who(&record, &game, theirs),
             duration(left)
         ));
-    };
+    }
     if !control.claim() {
         // Timeouts end such games by themselves; the scheduler is about to.
         return overdue(core, key, &record).unwrap_or_default();
     }
-    let ending = if moved(&record, wait.seat) {
-        Ending::Time { seat: wait.seat }
-    } else {
-        Ending::Forfeit { seat: wait.seat }
-    };
-    let _ = deadline;
+    let ending = record.ran_out(wait.seat);
     match finish_on_time(
         core,
         core.store.as_ref(),

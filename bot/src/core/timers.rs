@@ -16,12 +16,12 @@ use muster_rules::{AnyGame, Seat};
 use super::actions::{Replies, private};
 use super::dashboard::channel_link;
 use super::notify::{Mode, Profile, profile};
-use super::timeouts::{finish_on_time, moved, notice_id};
+use super::timeouts::{finish_on_time, notice_id};
 use super::{Core, Reply, User, words};
 use crate::clock::agenda::{Agenda, hint};
 use crate::clock::control::Control;
 use crate::clock::{duration, rfc3339};
-use crate::store::{ChannelKey, Ending, GameRecord, Status};
+use crate::store::{ChannelKey, GameRecord, Status};
 
 /// Reminders due to one player within this many seconds of each other go out as one message.
 pub const COALESCE: u64 = 15 * 60;
@@ -188,23 +188,21 @@ pub fn when(platform: &str, at: u64, now: u64) -> String {
     }
 }
 
-/// The state of a timed game's clocks at a moment, in words: `alice 2d 4h · bob 3d`.
+/// The state of a timed game's clocks at a moment, in words: `alice (White) 2d 4h ⏳ · bob
+/// (Black) 3d`, the running clock marked.
 pub fn clocks_line(record: &GameRecord, game: &AnyGame, at: u64) -> Option<String> {
-    let clocks = record.clocks()?;
-    let table = game.table();
-    let mut parts = Vec::new();
-    for (i, bank) in clocks.left.iter().enumerate() {
-        let Some(seat) = Seat::new(i) else { continue };
-        if seat.index() >= table.len() {
-            continue;
-        }
-        let name = record.player(i).map_or("?", |p| p.name.as_str());
-        let running = clocks.wait.filter(|w| w.seat == i);
-        let left = running.map_or(*bank, |w| w.left_at(at, &record.paused(i)));
-        let mark = if running.is_some() { " ⏳" } else { "" };
-        let title = words::seat_title(game, seat);
-        parts.push(format!("{name} ({title}) {}{mark}", duration(left)));
-    }
+    let (left, running) = record.time_left(at)?;
+    let parts: Vec<String> = left
+        .iter()
+        .enumerate()
+        .filter_map(|(i, left)| {
+            let seat = Seat::new(i)?;
+            let name = record.player(i).map_or("?", |p| p.name.as_str());
+            let mark = if running == Some(i) { " ⏳" } else { "" };
+            let title = words::seat_title(game, seat);
+            Some(format!("{name} ({title}) {}{mark}", duration(*left)))
+        })
+        .collect();
     Some(parts.join(" · "))
 }
 
@@ -583,11 +581,7 @@ impl Core {
     ) -> Result<Replies, Replies> {
         let game = record.rebuild().map_err(|e| private(e.0))?;
         let seat = record.wait.map(|w| w.seat).ok_or_else(Vec::new)?;
-        let ending = if moved(&record, seat) {
-            Ending::Time { seat }
-        } else {
-            Ending::Forfeit { seat }
-        };
+        let ending = record.ran_out(seat);
         let id = notice_id(&record.id);
         finish_on_time(
             self,
@@ -653,8 +647,8 @@ fn dedup(mut names: Vec<String>) -> Vec<String> {
     names
 }
 
-/// A reminder for `user` about `games` (at least one), where his settings send it.
 impl Core {
+    /// A reminder for `user` about `games` (at least one), where his settings send it.
     fn reminder(
         &self,
         platform: &str,
@@ -714,17 +708,16 @@ impl Core {
             Target::Direct(_) => Notice {
                 platform: platform.to_string(),
                 target,
-                replies: vec![Reply::Text(format!("Reminder: {}", capital(&text)))],
+                replies: vec![Reply::Text(format!(
+                    "Reminder: {}",
+                    words::capitalised(&text)
+                ))],
                 fallback: Some(Box::new(in_channel)),
                 receipt: None,
             },
             Target::Channel(_) => in_channel,
         })
     }
-}
-
-fn capital(text: &str) -> String {
-    words::capitalised(text)
 }
 
 impl Core {

@@ -163,10 +163,10 @@ impl GameRecord {
             .collect()
     }
 
-    /// Every seat's clock as the record stands (`None` for an untimed game or one not begun).
-    pub fn clocks(&self) -> Option<Clocks> {
-        let control = self.clock.as_ref()?;
-        let started = self.started?;
+    /// Each decision as the clock sees it — the seat that made it, when, and whether it was
+    /// made for the seat (a forced pass) — with the game after them; `None` if the record does
+    /// not replay.
+    fn decisions(&self) -> Option<(Vec<Decision>, AnyGame)> {
         let mut game = AnyGame::new(self.game_id().ok()?);
         let mut decisions = Vec::with_capacity(self.moves.len());
         for (i, text) in self.moves.iter().enumerate() {
@@ -179,6 +179,14 @@ impl GameRecord {
                 forced,
             });
         }
+        Some((decisions, game))
+    }
+
+    /// Every seat's clock as the record stands (`None` for an untimed game or one not begun).
+    pub fn clocks(&self) -> Option<Clocks> {
+        let control = self.clock.as_ref()?;
+        let started = self.started?;
+        let (decisions, game) = self.decisions()?;
         let mover = match self.status {
             Status::Active if self.ending.is_none() => game.to_move().map(Seat::index),
             _ => None,
@@ -192,6 +200,35 @@ impl GameRecord {
             mover,
             &paused,
         ))
+    }
+
+    /// Each seat's time left at `at` (the running clock counted down to then), with the seat
+    /// whose clock runs; `None` for an untimed game or one not begun.
+    pub fn time_left(&self, at: u64) -> Option<(Vec<u64>, Option<usize>)> {
+        let clocks = self.clocks()?;
+        let mut left = clocks.left;
+        if let Some(w) = clocks.wait
+            && let Some(l) = left.get_mut(w.seat)
+        {
+            *l = w.left_at(at, &self.paused(w.seat));
+        }
+        Some((left, clocks.wait.map(|w| w.seat)))
+    }
+
+    /// How a clock running out on `seat` ends the game: lost on time, or forfeited when its
+    /// player never made a decision of his own (a forced pass is not one).
+    pub fn ran_out(&self, seat: usize) -> Ending {
+        let player = self.player(seat).map(|p| p.id.as_str());
+        let moved = self.decisions().is_none_or(|(decisions, _)| {
+            decisions
+                .iter()
+                .any(|d| !d.forced && self.player(d.seat).map(|p| p.id.as_str()) == player)
+        });
+        if moved {
+            Ending::Time { seat }
+        } else {
+            Ending::Forfeit { seat }
+        }
     }
 
     /// Brings [`GameRecord::wait`] up to date with the moves (call after every change).
