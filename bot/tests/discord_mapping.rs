@@ -69,8 +69,8 @@ fn options_become_the_core_s_words_in_its_order() {
                 "premium_since": null, "communication_disabled_until": null, "banner": null}}
         }
     }));
-    let (texts, mentions) = commands::texts(&defs, &d).unwrap();
-    assert_eq!(texts, ["new croquet 80351110224678912 as black"]);
+    let (text, mentions) = commands::text(&defs, &d).unwrap();
+    assert_eq!(text, "new croquet 80351110224678912 as black");
     assert_eq!(
         mentions,
         vec![User {
@@ -91,18 +91,16 @@ fn options_become_the_core_s_words_in_its_order() {
     // A choice index Discord could not have sent is refused rather than guessed.
     let d = data(serde_json::json!({"id": "5", "name": "new", "type": 1,
         "options": [{"name": "game", "type": 4, "value": 9}]}));
-    assert_eq!(commands::texts(&defs, &d), None);
+    assert_eq!(commands::text(&defs, &d), None);
     assert_eq!(CHOICES[0].1.len(), muster_rules::GameId::ALL.len());
     for (id, (_, token)) in muster_rules::GameId::ALL.iter().zip(CHOICES[0].1) {
         assert_eq!(id.as_str(), *token);
     }
 }
 
-/// The one text command a slash command stands for.
+/// The text command a slash command stands for.
 fn one(defs: &[commands::Def], d: &serenity::CommandData) -> String {
-    let (texts, _) = commands::texts(defs, d).expect("readable options");
-    assert_eq!(texts.len(), 1, "{texts:?}");
-    texts[0].clone()
+    commands::text(defs, d).expect("readable options").0
 }
 
 fn options(name: &str, options: serde_json::Value) -> serenity::CommandData {
@@ -112,7 +110,7 @@ fn options(name: &str, options: serde_json::Value) -> serenity::CommandData {
 #[test]
 fn clocks_notifications_and_vacations_become_the_core_s_words() {
     let defs = commands::defs(&commands::all());
-    let texts = |name: &str, o: serde_json::Value| commands::texts(&defs, &options(name, o));
+    let texts = |name: &str, o: serde_json::Value| commands::text(&defs, &options(name, o));
     // A clock is one word however it is typed; the timeout is a choice.
     let d = options(
         "new",
@@ -132,12 +130,10 @@ fn clocks_notifications_and_vacations_become_the_core_s_words() {
         ]),
     );
     assert_eq!(one(&defs, &d), "new lanrick clock 3dpermove");
-    assert_eq!(texts("claim", serde_json::json!([])).unwrap().0, ["claim"]);
-    // /notify: each option is a command of its own; none shows the settings.
-    assert_eq!(
-        texts("notify", serde_json::json!([])).unwrap().0,
-        ["notify"]
-    );
+    assert_eq!(texts("claim", serde_json::json!([])).unwrap().0, "claim");
+    // /notify: its options are the settings of one command, in the core's order; none shows
+    // the settings.
+    assert_eq!(texts("notify", serde_json::json!([])).unwrap().0, "notify");
     let (all, _) = texts(
         "notify",
         serde_json::json!([
@@ -149,11 +145,7 @@ fn clocks_notifications_and_vacations_become_the_core_s_words() {
     .unwrap();
     assert_eq!(
         all,
-        [
-            "notify dm",
-            "notify remind 24h 1h",
-            "notify quiet 22:00-07:00 Europe/Berlin"
-        ]
+        "notify dm remind 24h 1h quiet 22:00-07:00 Europe/Berlin"
     );
     assert_eq!(
         texts(
@@ -162,7 +154,7 @@ fn clocks_notifications_and_vacations_become_the_core_s_words() {
         )
         .unwrap()
         .0,
-        ["notify off"]
+        "notify off"
     );
     // /vacation: days alone start one.
     for (o, want) in [
@@ -184,7 +176,7 @@ fn clocks_notifications_and_vacations_become_the_core_s_words() {
             "vacation start 3",
         ),
     ] {
-        assert_eq!(texts("vacation", o).unwrap().0, [want]);
+        assert_eq!(texts("vacation", o).unwrap().0, want);
     }
     // A choice Discord could not have sent is refused.
     assert_eq!(

@@ -80,17 +80,16 @@ pub enum Command {
     Hint,
     /// Claim the win when the opponent's time has run out (`timeout claim` games).
     Claim,
-    /// How and when the player is reminded.
-    Notify(NotifyCommand),
+    /// How and when the player is reminded: the settings to change, in order (none: show
+    /// them).
+    Notify(Vec<NotifyCommand>),
     /// The player's vacation.
     Vacation(VacationCommand),
 }
 
-/// What `notify` asks.
+/// One setting `notify` changes.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum NotifyCommand {
-    /// Show the settings.
-    Show,
     /// Where reminders go.
     Mode(Mode),
     /// Remind at these times left, largest first (empty: no reminders).
@@ -112,62 +111,88 @@ pub enum VacationCommand {
     End,
 }
 
+/// Words that begin a setting of `notify`.
+const NOTIFY_WORDS: [&str; 7] = [
+    "mention",
+    "mentions",
+    "dm",
+    "direct",
+    "remind",
+    "reminders",
+    "quiet",
+];
+
+/// `notify`, with any number of settings in one command (`notify dm remind 12h 2h quiet
+/// 22:00-07:00 Europe/Berlin`); none of them applies unless all can be read.
 fn notify(args: &[&str]) -> Result<Command, String> {
     let usage = "say `notify` (your settings), `notify mention|dm|off`, `notify remind 24h 1h` (or `off`, \
-                 `default`), or `notify quiet 22:00-07:00 Europe/Berlin` (or `off`)";
-    let Some((first, rest)) = args.split_first() else {
-        return Ok(Command::Notify(NotifyCommand::Show));
-    };
-    let what = match first.to_ascii_lowercase().as_str() {
-        "mention" | "mentions" if rest.is_empty() => NotifyCommand::Mode(Mode::Mention),
-        "dm" | "direct" if rest.is_empty() => NotifyCommand::Mode(Mode::Dm),
-        "off" | "none" if rest.is_empty() => NotifyCommand::Mode(Mode::Off),
-        "remind" | "reminders" => match rest {
-            [] => {
-                return Err(format!(
-                    "`notify remind` needs the times left to remind you at, such as `notify remind 24h 1h`; {usage}"
-                ));
-            }
-            [w] if w.eq_ignore_ascii_case("off") => NotifyCommand::Remind(Vec::new()),
-            [w] if w.eq_ignore_ascii_case("default") => NotifyCommand::RemindDefault,
-            points => {
-                if points.len() > 5 {
-                    return Err(
-                        "at most five reminder points, such as `notify remind 24h 1h`".into(),
-                    );
+                 `default`), or `notify quiet 22:00-07:00 Europe/Berlin` (or `off`); several at once \
+                 are fine";
+    let mut changes = Vec::new();
+    let mut rest = args;
+    while let Some((first, after)) = rest.split_first() {
+        // A setting's values run to the next setting's word.
+        let end = after
+            .iter()
+            .position(|w| NOTIFY_WORDS.contains(&w.to_ascii_lowercase().as_str()))
+            .unwrap_or(after.len());
+        let (values, next) = after.split_at(end);
+        let change = match first.to_ascii_lowercase().as_str() {
+            "mention" | "mentions" if values.is_empty() => NotifyCommand::Mode(Mode::Mention),
+            "dm" | "direct" if values.is_empty() => NotifyCommand::Mode(Mode::Dm),
+            "off" | "none" if values.is_empty() => NotifyCommand::Mode(Mode::Off),
+            "remind" | "reminders" => remind(values, usage)?,
+            "quiet" => match values {
+                [w] if w.eq_ignore_ascii_case("off") || w.eq_ignore_ascii_case("none") => {
+                    NotifyCommand::Quiet(None)
                 }
-                let mut seconds = Vec::new();
-                for p in points {
-                    let s = parse_duration(p)?;
-                    if s == 0 || s >= LONGEST {
-                        return Err(format!(
-                            "a reminder point must be more than 0s and less than {} (the longest clock); `{}` is not",
-                            duration(LONGEST),
-                            excerpt(p, 24)
-                        ));
-                    }
-                    seconds.push(s);
+                [hours] => NotifyCommand::Quiet(Some(Quiet::parse(hours, None)?)),
+                [hours, zone] => NotifyCommand::Quiet(Some(Quiet::parse(hours, Some(zone))?)),
+                _ => {
+                    return Err(format!(
+                        "`notify quiet` takes the hours and a time zone; {usage}"
+                    ));
                 }
-                seconds.sort_unstable_by(|a, b| b.cmp(a));
-                seconds.dedup();
-                NotifyCommand::Remind(seconds)
+            },
+            other => return Err(format!("`notify {}`: {usage}", excerpt(other, 24))),
+        };
+        changes.push(change);
+        rest = next;
+    }
+    Ok(Command::Notify(changes))
+}
+
+/// The values of `notify remind`.
+fn remind(values: &[&str], usage: &str) -> Result<NotifyCommand, String> {
+    Ok(match values {
+        [] => {
+            return Err(format!(
+                "`notify remind` needs the times left to remind you at, such as `notify remind 24h 1h`; {usage}"
+            ));
+        }
+        [w] if w.eq_ignore_ascii_case("off") => NotifyCommand::Remind(Vec::new()),
+        [w] if w.eq_ignore_ascii_case("default") => NotifyCommand::RemindDefault,
+        points => {
+            if points.len() > 5 {
+                return Err("at most five reminder points, such as `notify remind 24h 1h`".into());
             }
-        },
-        "quiet" => match rest {
-            [w] if w.eq_ignore_ascii_case("off") || w.eq_ignore_ascii_case("none") => {
-                NotifyCommand::Quiet(None)
+            let mut seconds = Vec::new();
+            for p in points {
+                let s = parse_duration(p)?;
+                if s == 0 || s >= LONGEST {
+                    return Err(format!(
+                        "a reminder point must be more than 0s and less than {} (the longest clock); `{}` is not",
+                        duration(LONGEST),
+                        excerpt(p, 24)
+                    ));
+                }
+                seconds.push(s);
             }
-            [hours] => NotifyCommand::Quiet(Some(Quiet::parse(hours, None)?)),
-            [hours, zone] => NotifyCommand::Quiet(Some(Quiet::parse(hours, Some(zone))?)),
-            _ => {
-                return Err(format!(
-                    "`notify quiet` takes the hours and a time zone; {usage}"
-                ));
-            }
-        },
-        other => return Err(format!("`notify {}`: {usage}", excerpt(other, 24))),
-    };
-    Ok(Command::Notify(what))
+            seconds.sort_unstable_by(|a, b| b.cmp(a));
+            seconds.dedup();
+            NotifyCommand::Remind(seconds)
+        }
+    })
 }
 
 fn vacation(args: &[&str]) -> Result<Command, String> {
@@ -408,7 +433,9 @@ mod tests {
         assert_eq!(claim, Some(true));
         assert_eq!(
             parse("notify remind 1h 24h"),
-            Ok(Command::Notify(NotifyCommand::Remind(vec![86_400, 3_600])))
+            Ok(Command::Notify(vec![NotifyCommand::Remind(vec![
+                86_400, 3_600
+            ])]))
         );
         assert_eq!(
             parse("vacation start 7"),

@@ -139,16 +139,17 @@ fn points_text(points: &[u64]) -> String {
     format!("at {} left", list.join(" and "))
 }
 
-/// `notify …`.
-pub(super) fn notify(core: &Core, req: &Request, what: NotifyCommand) -> Replies {
+/// `notify …`: the settings changed (all together), then shown.
+pub(super) fn notify(core: &Core, req: &Request, changes: Vec<NotifyCommand>) -> Replies {
     let store = core.base.as_ref();
     let result = update(store, &req.platform, &req.user.id, |p| {
-        match &what {
-            NotifyCommand::Show => {}
-            NotifyCommand::Mode(m) => p.notify = *m,
-            NotifyCommand::Remind(points) => p.remind = Some(points.clone()),
-            NotifyCommand::RemindDefault => p.remind = None,
-            NotifyCommand::Quiet(q) => p.quiet = q.clone(),
+        for change in &changes {
+            match change {
+                NotifyCommand::Mode(m) => p.notify = *m,
+                NotifyCommand::Remind(points) => p.remind = Some(points.clone()),
+                NotifyCommand::RemindDefault => p.remind = None,
+                NotifyCommand::Quiet(q) => p.quiet = q.clone(),
+            }
         }
         Ok(())
     });

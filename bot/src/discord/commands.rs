@@ -95,10 +95,6 @@ const WORDS: [(&str, &str); 6] = [
 /// are dropped (`10d + 1d` is `10d+1d`), so that nothing typed there reads as another word.
 const ONE_WORD: [&str; 1] = ["clock"];
 
-/// Commands whose options are each a command of their own (`/notify mode:dm remind:off` is
-/// `notify dm`, then `notify remind off`).
-const EACH_ITS_OWN: [&str; 1] = ["notify"];
-
 /// A word the command implies when an option comes without the one before it
 /// (`/vacation days:7` is `vacation start 7`): command, option, implied word, the option it
 /// stands for.
@@ -167,11 +163,9 @@ pub fn all() -> Vec<Command> {
     commands
 }
 
-/// The core's text commands for a slash command, and the users its options name: one
-/// command, or for a command whose options are each a command of their own (`/notify`) one
-/// per option given (the bare command when none is). `None` when an option cannot be read (a
-/// choice Discord could not have sent).
-pub fn texts(defs: &[Def], data: &CommandData) -> Option<(Vec<String>, Vec<User>)> {
+/// The core's text command for a slash command, and the users its options name. `None` when
+/// an option cannot be read (a choice Discord could not have sent).
+pub fn text(defs: &[Def], data: &CommandData) -> Option<(String, Vec<User>)> {
     let def = defs.iter().find(|d| d.name == data.name)?;
     // The words each option given adds, in the core's order.
     let mut given: Vec<(&str, Vec<String>)> = Vec::new();
@@ -224,19 +218,11 @@ pub fn texts(defs: &[Def], data: &CommandData) -> Option<(Vec<String>, Vec<User>
             given.insert(at, (stands_for, vec![word.to_string()]));
         }
     }
-    let command = |words: &[String]| {
-        std::iter::once(def.name.as_str())
-            .chain(words.iter().map(String::as_str))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    let texts = if EACH_ITS_OWN.contains(&def.name.as_str()) && !given.is_empty() {
-        given.iter().map(|(_, words)| command(words)).collect()
-    } else {
-        let words: Vec<String> = given.into_iter().flat_map(|(_, w)| w).collect();
-        vec![command(&words)]
-    };
-    Some((texts, mentions))
+    let text = std::iter::once(def.name.clone())
+        .chain(given.into_iter().flat_map(|(_, w)| w))
+        .collect::<Vec<_>>()
+        .join(" ");
+    Some((text, mentions))
 }
 
 /// The focused option's text in an autocomplete interaction.

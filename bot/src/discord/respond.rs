@@ -19,9 +19,7 @@ use serenity::{
 
 pub use super::outgoing::{MAX_CONTENT, Outgoing, plan, split_text};
 use super::{PLATFORM, Shared};
-use crate::core::{
-    Button, Core, Reply, Request, THREAD, User, command, thread_name, words::excerpt,
-};
+use crate::core::{Button, Reply, Request, THREAD, User, thread_name, words::excerpt};
 use crate::store::ChannelKey;
 
 /// Discord's most buttons on a message (five rows of five).
@@ -197,8 +195,7 @@ impl Target<'_> {
     }
 }
 
-/// Runs `requests` (one command, or the few one slash command stands for) in the core off the
-/// async threads, then draws the boards of a public answer; an answer whose boards take longer
+/// Runs `request` in the core off the async threads, then draws the boards of a public answer; an answer whose boards take longer
 /// than the configured time to draw is deferred publicly first (it will be public). Only a core
 /// that takes far longer than it ever does to decide makes the interaction be deferred
 /// privately. Returns the replies, boards drawn, and how the interaction was acknowledged.
@@ -206,11 +203,11 @@ async fn run_core(
     shared: &Shared,
     http: &Http,
     target: &Target<'_>,
-    requests: Vec<Request>,
+    request: Request,
 ) -> (Vec<Reply>, Ack) {
     let started = Instant::now();
     let core = shared.core.clone();
-    let mut decided = tokio::task::spawn_blocking(move || handle_all(&core, &requests));
+    let mut decided = tokio::task::spawn_blocking(move || core.handle(&request));
     let mut ack = Ack::None;
     let result = match tokio::time::timeout(DECIDE_WITHIN, &mut decided).await {
         Ok(r) => r,
@@ -264,23 +261,6 @@ async fn run_core(
             )
         }
     }
-}
-
-/// The answer to `requests`, run in order. Of several (the settings one slash command
-/// changes), none runs unless the core can read them all: the first it cannot read is
-/// answered alone, with the core's words on it. Otherwise each runs, and the last answer is
-/// given (each tells the settings as they are after it, so the last tells them all).
-fn handle_all(core: &Core, requests: &[Request]) -> Vec<Reply> {
-    if requests.len() > 1
-        && let Some(unread) = requests.iter().find(|r| command::parse(&r.text).is_err())
-    {
-        return core.handle(unread);
-    }
-    let mut answer = Vec::new();
-    for request in requests {
-        answer = core.handle(request);
-    }
-    answer
 }
 
 /// Sends the replies to `target`, acknowledged as `ack` so far: the first message is the
@@ -404,7 +384,7 @@ async fn clear_buttons(http: &Http, channel: ChannelId, message: MessageId) {
 pub async fn command(shared: &Shared, http: &Http, interaction: &CommandInteraction) {
     let started = Instant::now();
     let target = Target::Command(interaction);
-    let Some((texts, mentions)) = super::commands::texts(&shared.defs, &interaction.data) else {
+    let Some((text, mentions)) = super::commands::text(&shared.defs, &interaction.data) else {
         let name = excerpt(&interaction.data.name, 32);
         let why = if shared.defs.iter().any(|d| d.name == interaction.data.name) {
             format!(
@@ -423,18 +403,15 @@ pub async fn command(shared: &Shared, http: &Http, interaction: &CommandInteract
         interaction.member.as_deref(),
         no_threads,
     );
-    let requests = texts
-        .into_iter()
-        .map(|text| Request {
-            platform: PLATFORM.into(),
-            channel: interaction.channel_id.to_string(),
-            user: super::user(&interaction.user, interaction.member.as_deref()),
-            text,
-            mentions: mentions.clone(),
-            policy: policy.clone(),
-        })
-        .collect();
-    let (replies, ack) = run_core(shared, http, &target, requests).await;
+    let request = Request {
+        platform: PLATFORM.into(),
+        channel: interaction.channel_id.to_string(),
+        user: super::user(&interaction.user, interaction.member.as_deref()),
+        text,
+        mentions,
+        policy,
+    };
+    let (replies, ack) = run_core(shared, http, &target, request).await;
     send(shared, http, &target, replies, ack).await;
     log_time("command", &interaction.data.name, started);
 }
@@ -483,7 +460,7 @@ pub async fn component(shared: &Shared, http: &Http, interaction: &ComponentInte
         mentions: Vec::new(),
         policy,
     };
-    let (replies, ack) = run_core(shared, http, &target, vec![request]).await;
+    let (replies, ack) = run_core(shared, http, &target, request).await;
     let public = replies
         .iter()
         .any(|r| !matches!(r, Reply::Private(_) | Reply::Buttons(_)));
