@@ -438,6 +438,16 @@ mod tests {
             ])]))
         );
         assert_eq!(
+            parse("notify dm remind 12h 2h quiet off"),
+            Ok(Command::Notify(vec![
+                NotifyCommand::Mode(Mode::Dm),
+                NotifyCommand::Remind(vec![43_200, 7_200]),
+                NotifyCommand::Quiet(None),
+            ]))
+        );
+        assert_eq!(parse("notify"), Ok(Command::Notify(Vec::new())));
+        assert!(parse("notify dm remind soon").unwrap_err().contains("soon"));
+        assert_eq!(
             parse("vacation start 7"),
             Ok(Command::Vacation(VacationCommand::Start(Some(7 * 86_400))))
         );

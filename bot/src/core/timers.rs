@@ -150,11 +150,12 @@ impl Timers {
 
     /// Leaves a notice for its adapter.
     pub(super) fn post(&self, notice: Notice) {
+        let ready = self.ready(&notice.platform);
         self.outbox
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .push(notice.clone());
-        self.ready(&notice.platform).notify_one();
+            .push(notice);
+        ready.notify_one();
     }
 
     /// Woken (one waiter; a wake-up is kept when nobody waits) whenever notices for
