@@ -50,6 +50,7 @@ fn record(id: &str, channel: &str, moves: Vec<String>) -> GameRecord {
         clock: None,
         pauses: Vec::new(),
         wait: None,
+        tournament: None,
     }
 }
 

@@ -49,6 +49,7 @@ fn game(n: usize, ago: u64) -> GameRecord {
         clock: Control::parse("3d").ok().flatten(),
         pauses: Vec::new(),
         wait: None,
+        tournament: None,
     };
     r.refresh_clock();
     r

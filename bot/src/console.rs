@@ -64,19 +64,30 @@ impl Console {
 
     /// Prints the messages no command asked for that wait in the outbox (timeouts, reminders,
     /// announcements): a channel's as `[channel] …`, a direct one as `[@user] …`.
+    /// A tournament board's place is a console channel named after it, open at once.
     fn deliver(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        let notices = self.core.notices(PLATFORM);
-        self.print_notices(notices, out)
+        loop {
+            let notices = self.core.notices(PLATFORM);
+            if notices.is_empty() {
+                return Ok(());
+            }
+            self.print_notices(notices, out)?;
+        }
     }
 
     fn print_notices(&self, notices: Vec<Notice>, out: &mut dyn Write) -> std::io::Result<()> {
         for notice in notices {
+            if let Target::Open(opening) = &notice.target {
+                self.core.place_opened(opening, &opening.name);
+                continue;
+            }
             let kept = notice.receipt.clone();
             for reply in notice.replies {
                 match &notice.target {
                     Target::Channel(channel) => {
                         self.print(&User::named("?"), channel, reply, out)?
                     }
+                    Target::Open(_) => {}
                     Target::Direct(user) => {
                         self.print(user, &format!("@{}", user.name), reply, out)?
                     }
@@ -97,6 +108,7 @@ impl Console {
         self.print_notices(owed, out)?;
         self.core.load_agenda();
         self.core.fire_due();
+        self.core.resume_tournaments(PLATFORM);
         self.deliver(out)
     }
 

@@ -157,7 +157,7 @@ pub(super) fn not_saved(e: &StoreError) -> Replies {
     }
 }
 
-fn resolve_user(req: &Request, token: &str) -> User {
+pub(super) fn resolve_user(req: &Request, token: &str) -> User {
     req.mentions
         .iter()
         .find(|m| {
@@ -336,6 +336,7 @@ fn new(
         clock,
         pauses: Vec::new(),
         wait: None,
+        tournament: None,
     };
     if let Err(e) = core.store.create(key, &record) {
         return not_saved(&e);
@@ -404,6 +405,24 @@ fn new(
     out
 }
 
+/// Players away when a timed game begins have their clocks stand still until they return.
+pub(super) fn pause_the_away(core: &Core, record: &mut GameRecord, now: u64) {
+    if record.clock.is_none() {
+        return;
+    }
+    for id in record.player_ids() {
+        let away =
+            super::notify::profile(core.base.as_ref(), &record.platform, &id).away_until(now);
+        if let Some(to) = away {
+            record.pauses.push(crate::clock::timing::Pause {
+                player: id,
+                from: now,
+                to,
+            });
+        }
+    }
+}
+
 /// Starts the game if every seat is taken and accepted; the replies announce it.
 fn start_if_ready(
     core: &Core,
@@ -423,20 +442,7 @@ fn start_if_ready(
         record.status = Status::Active;
         let now = core.clock.now();
         record.started = Some(now);
-        if record.clock.is_some() {
-            // Players away when the game begins have their clocks stand still until they return.
-            for id in record.player_ids() {
-                let away = super::notify::profile(core.base.as_ref(), &record.platform, &id)
-                    .away_until(now);
-                if let Some(to) = away {
-                    record.pauses.push(crate::clock::timing::Pause {
-                        player: id,
-                        from: now,
-                        to,
-                    });
-                }
-            }
-        }
+        pause_the_away(core, &mut record, now);
         bot_events = bot_turns(&mut record, &mut game);
     }
     let record = match save(core, key, record) {
@@ -622,6 +628,13 @@ fn decline(
 }
 
 fn abort(core: &Core, req: &Request, key: &ChannelKey, mut record: GameRecord) -> Replies {
+    if let Some(tag) = &record.tournament {
+        return private(format!(
+            "This is board {} of round {} of the event {}: it cannot be called off. Resign, or ask \
+             the organiser to give its result with `{}tournament result {} {} …`.",
+            tag.board, tag.round, tag.event, core.prefix, tag.event, tag.board
+        ));
+    }
     let organiser = req.policy.organiser;
     if !record.is_player(&req.user.id) && !organiser {
         return private("Only a player at this game (or an organiser) may abort it.");

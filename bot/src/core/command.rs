@@ -85,6 +85,8 @@ pub enum Command {
     Notify(Vec<NotifyCommand>),
     /// The player's vacation.
     Vacation(VacationCommand),
+    /// A tournament command.
+    Tournament(super::tournament::TournamentCommand),
 }
 
 /// One setting `notify` changes.
@@ -223,10 +225,30 @@ fn vacation(args: &[&str]) -> Result<Command, String> {
 }
 
 /// Every command word, for help and suggestions.
-pub const WORDS: [&str; 22] = [
-    "new", "join", "accept", "decline", "abort", "move", "board", "moves", "history", "export",
-    "resign", "draw", "takeback", "rules", "notation", "help", "games", "play", "hint", "claim",
-    "notify", "vacation",
+pub const WORDS: [&str; 23] = [
+    "new",
+    "join",
+    "accept",
+    "decline",
+    "abort",
+    "move",
+    "board",
+    "moves",
+    "history",
+    "export",
+    "resign",
+    "draw",
+    "takeback",
+    "rules",
+    "notation",
+    "help",
+    "games",
+    "play",
+    "hint",
+    "claim",
+    "notify",
+    "vacation",
+    "tournament",
 ];
 
 fn game_arg(arg: Option<&str>) -> Result<Option<GameId>, String> {
@@ -364,6 +386,9 @@ pub fn parse(text: &str) -> Result<Command, String> {
         )),
         "hint" => Ok(Command::Hint),
         "claim" => Ok(Command::Claim),
+        "tournament" | "tourney" | "event" => {
+            super::tournament::parse::parse(&args).map(Command::Tournament)
+        }
         "notify" | "notifications" => notify(&args),
         "vacation" | "holiday" => vacation(&args),
         other => Err(format!(

@@ -15,6 +15,7 @@ mod receipt;
 mod seating;
 mod timeouts;
 pub mod timers;
+pub mod tournament;
 pub mod words;
 
 use std::sync::Arc;
@@ -79,6 +80,9 @@ pub struct Policy {
     /// Whether the platform can open a thread here for a new game (offered when the channel
     /// is busy, as a button running [`THREAD`] followed by the `new` command).
     pub threads: bool,
+    /// The community the place belongs to (a Discord server's id), within which tournament
+    /// names are unique; empty where the platform is one community.
+    pub community: String,
 }
 
 /// The word before a command that the adapter runs in a new thread (see [`Policy::threads`]).
@@ -296,6 +300,10 @@ impl Core {
         };
         if result.is_ok() && staged.touched() {
             self.reschedule(&key);
+            // A tournament game that ended reports to its event now that its end is stored.
+            if let Some(tag) = staged.ended().and_then(|r| r.tournament) {
+                self.tournament_game_over(&tag, &req.platform);
+            }
         }
         let changed = staged.touched();
         match result {
@@ -339,6 +347,7 @@ impl Core {
             Command::Games(name) => return self.games(req, name),
             Command::Notify(what) => return notify::notify(self, req, what),
             Command::Vacation(what) => return notify::vacation(self, req, what),
+            Command::Tournament(what) => return tournament::run(self, req, what),
             _ => {}
         }
         let key = ChannelKey::new(&req.platform, &req.channel);

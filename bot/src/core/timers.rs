@@ -33,6 +33,9 @@ pub enum Target {
     Channel(String),
     /// A user, directly (a Discord DM, a Matrix direct room, the console's own line).
     Direct(User),
+    /// Not a message: a tournament board needs a place (a thread, a room, a console channel);
+    /// the adapter opens it and answers with [`Core::place_opened`].
+    Open(Box<super::tournament::Opening>),
 }
 
 /// A message no command asked for: a timeout, a reminder, a vacation's announcement.
@@ -149,6 +152,11 @@ impl Timers {
     }
 
     /// Leaves a notice for its adapter.
+    /// Leaves `notice` in the outbox (an adapter telling of something it could not do).
+    pub fn post_notice(&self, notice: Notice) {
+        self.post(notice);
+    }
+
     pub(super) fn post(&self, notice: Notice) {
         let ready = self.ready(&notice.platform);
         self.outbox
@@ -374,10 +382,15 @@ impl Core {
             let Ok(Some(record)) = self.base.load(&key) else {
                 continue;
             };
+            let tag = record.tournament.clone();
             match self.tend(&key, record, now) {
                 Tended::Notice(n) => {
                     self.timers.post(n);
                     posted += 1;
+                    // A tournament game lost on time reports to its event.
+                    if let Some(tag) = tag {
+                        self.tournament_game_over(&tag, &key.platform);
+                    }
                 }
                 Tended::Remind(d) => reminders.push(*d),
                 Tended::Nothing => {}
@@ -716,7 +729,7 @@ impl Core {
                 fallback: Some(Box::new(in_channel)),
                 receipt: None,
             },
-            Target::Channel(_) => in_channel,
+            Target::Channel(_) | Target::Open(_) => in_channel,
         })
     }
 }

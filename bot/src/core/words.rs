@@ -404,6 +404,7 @@ pub fn help(topic: Option<&str>, prefix: &str) -> String {
              • `{p}new croquet bot[:easy|good|perfect]` — play the bot · `{p}hint` — its advice, in games against it\n\
              • `{p}new lanrick @bob clock 3d` — a timed game (`clock 10d+1d`: a bank and an increment; `clock none`) · `{p}claim` — the win when the opponent's time ran out (`timeout claim` games)\n\
              • `{p}notify` — your reminders (`mention`, `dm`, `off`, `remind 24h 1h`, `quiet 22:00-07:00 Europe/Berlin`) · `{p}vacation [start [days]|end]` — your clocks stand still\n\
+             • `{p}tournament new spring lanrick swiss` — run an event; `{p}tournament join spring` · `standings` · `pairings` (`{p}help tournament`)\n\
              • `{p}games [player]` — your games, your move first · `{p}rules` · `{p}notation` · `{p}help <command>`"
         ),
         Some(t) => match t.trim_start_matches(prefix) {
@@ -454,6 +455,9 @@ pub fn help(topic: Option<&str>, prefix: &str) -> String {
             ),
             "vacation" => format!(
                 "`{p}vacation` shows what is left of your allowance this year. `{p}vacation start [days]` stops your clocks in all your games (the whole allowance left, without a number); `{p}vacation end` starts them again and gives back the days not taken. Your opponents are told."
+            ),
+            "tournament" | "tournaments" => format!(
+                "`{p}tournament new <name> <game> swiss|roundrobin|double|knockout [rounds N] [clock 3d] [timeout claim] [pairs]` opens an event here; players `{p}tournament join <name>` (a Lanko pair: `join <name> @partner`) or `leave`; `{p}tournament list` shows the events. The organiser `start`s it; then every round is paired by the bot and each game gets its own place (a thread, a room, a channel `<name>-<round>-<board>`). `{p}tournament standings|pairings [round]|export <name>` for everyone; `add @x`, `kick @x`, `result <board> 1-0|0-1|1/2-1/2|forfeit white|black`, `pause`, `resume`, `cancel` for organisers. In the event's channel the name may be left out."
             ),
             "rules" | "notation" => format!(
                 "`{p}rules [game]` and `{p}notation [game]` explain a game and how its moves are written."

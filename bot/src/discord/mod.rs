@@ -158,6 +158,7 @@ impl Shared {
             games,
             organiser,
             threads: !no_threads,
+            community: guild.get().to_string(),
         }
     }
 }

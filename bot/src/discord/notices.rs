@@ -53,6 +53,10 @@ pub async fn deliver(shared: &Shared, http: &Http, notice: Notice) {
 }
 
 async fn send(shared: &Shared, http: &Http, notice: Notice) {
+    if let Target::Open(opening) = notice.target {
+        open_thread(shared, http, *opening).await;
+        return;
+    }
     let Notice {
         target,
         replies,
@@ -88,6 +92,7 @@ async fn send(shared: &Shared, http: &Http, notice: Notice) {
                 return;
             }
         },
+        Target::Open(_) => return,
         Target::Direct(user) => match direct_channel(http, user).await {
             Some(c) => (c, true),
             None => {
@@ -107,13 +112,50 @@ async fn send(shared: &Shared, http: &Http, notice: Notice) {
         if let Err(e) = respond::post(shared, http, channel, out).await {
             let place = match &target {
                 Target::Direct(user) => format!("to {} ({})", user.name, user.id),
-                Target::Channel(_) => format!("in channel {channel}"),
+                Target::Channel(_) | Target::Open(_) => format!("in channel {channel}"),
             };
             eprintln!("discord: a notice could not be sent {place}: {e}");
             if direct && let Some(f) = fall_back("the direct message was refused") {
                 Box::pin(deliver(shared, http, *f)).await;
             }
             break;
+        }
+    }
+}
+
+/// Opens a tournament board's place: a public thread under the event's channel
+/// (`POST /channels/{id}/threads`), where the core then starts the board's game. If Discord
+/// refuses, the event's channel is told why, so that the organiser can act.
+async fn open_thread(shared: &Shared, http: &Http, opening: crate::core::tournament::Opening) {
+    let Some(parent) = snowflake(&opening.parent) else {
+        eprintln!(
+            "discord: no thread for {}: {:?} is not a channel id",
+            opening.name, opening.parent
+        );
+        return;
+    };
+    let created = ChannelId::new(parent)
+        .create_thread(
+            http,
+            serenity::CreateThread::new(opening.name.clone())
+                .kind(serenity::ChannelType::PublicThread),
+        )
+        .await;
+    match created {
+        Ok(thread) => {
+            let core = Arc::clone(&shared.core);
+            let id = thread.id.to_string();
+            let _ = tokio::task::spawn_blocking(move || core.place_opened(&opening, &id)).await;
+        }
+        Err(e) => {
+            eprintln!("discord: could not open the thread {}: {e}", opening.name);
+            let why = format!(
+                "Muster could not open the thread {} for round {} · board {} of {} (it needs the \
+                 Create Public Threads permission here). Grant it and restart Muster, or give the \
+                 board's result with `/tournament result`.",
+                opening.name, opening.round, opening.board, opening.event
+            );
+            let _ = ChannelId::new(parent).say(http, why).await;
         }
     }
 }

@@ -368,6 +368,7 @@ async fn policy(shared: &Shared, room: &Room, user: &UserId) -> Policy {
         games,
         organiser,
         threads: false,
+        community: String::new(),
     }
 }
 

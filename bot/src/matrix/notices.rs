@@ -43,6 +43,10 @@ pub async fn run(shared: Arc<Shared>) {
             () = &mut stop => return,
         }
         for notice in core.notices(PLATFORM) {
+            if let Target::Open(opening) = notice.target {
+                open_room(&shared, *opening).await;
+                continue;
+            }
             // A timeout's announcement was stored with the game's end: sent from there.
             let kept = notice
                 .receipt
@@ -81,6 +85,7 @@ fn keep(shared: &Shared, notice: Notice) -> (String, Receipt) {
         Target::Channel(room) => (room, bot),
         // The room is found (or made) when the notice is sent.
         Target::Direct(user) => (user.id.clone(), user),
+        Target::Open(o) => (o.parent.clone(), bot),
     };
     // Nobody asked: there is nobody to answer privately.
     let replies = notice
@@ -173,6 +178,47 @@ pub(super) async fn direct_room(shared: &Shared, user: &User) -> Result<String, 
     }
     eprintln!("muster: Matrix: made {id}, a direct room with {}", user.id);
     Ok(id)
+}
+
+/// Opens a tournament board's place: a private room named after the board, its players
+/// invited at its creation; the core then starts the board's game there and links it from the
+/// event's room. If the homeserver refuses, the event's room is told.
+async fn open_room(shared: &Shared, opening: crate::core::tournament::Opening) {
+    let mut request = create_room::v3::Request::new();
+    request.name = Some(opening.name.clone());
+    request.topic = Some(format!(
+        "{} · round {} · board {}",
+        opening.event, opening.round, opening.board
+    ));
+    request.invite = opening
+        .players
+        .iter()
+        .filter_map(|p| UserId::parse(p.id.as_str()).ok())
+        .collect();
+    request.preset = Some(create_room::v3::RoomPreset::PrivateChat);
+    let what = format!("opening the room {}", opening.name);
+    match retrying(&what, || shared.client.create_room(request.clone())).await {
+        Ok(room) => {
+            let core = Arc::clone(shared.base());
+            let id = room.room_id().to_string();
+            eprintln!("muster: Matrix: made {id} for {}", opening.name);
+            let _ = tokio::task::spawn_blocking(move || core.place_opened(&opening, &id)).await;
+        }
+        Err(_) => {
+            let core = shared.base();
+            core.timers().post_notice(Notice {
+                platform: PLATFORM.to_string(),
+                target: Target::Channel(opening.parent.clone()),
+                replies: vec![Reply::Text(format!(
+                    "Muster could not open a room for round {} · board {} of {}; the organiser \
+                     can give the board's result with `tournament result`.",
+                    opening.round, opening.board, opening.event
+                ))],
+                fallback: None,
+                receipt: None,
+            });
+        }
+    }
 }
 
 /// `user`'s membership of `room` (asked of the homeserver when the client does not know it);

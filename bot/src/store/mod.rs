@@ -17,7 +17,7 @@ mod staged;
 use std::fmt;
 
 pub use memory::MemoryStore;
-pub use record::{Ending, GameRecord, Player, SCHEMA, SeatEntry, Status};
+pub use record::{Ending, EventTag, GameRecord, Player, SCHEMA, SeatEntry, Status};
 pub use sled_store::SledStore;
 pub use staged::Staged;
 
@@ -231,6 +231,7 @@ mod tests {
             clock: None,
             pauses: Vec::new(),
             wait: None,
+            tournament: None,
         }
     }
 

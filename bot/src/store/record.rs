@@ -117,6 +117,22 @@ pub struct GameRecord {
     /// finds deadlines without replaying games.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wait: Option<Wait>,
+    /// The tournament board this game is played for, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<EventTag>,
+}
+
+/// A tournament game's place in its event.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct EventTag {
+    /// The event's community.
+    pub community: String,
+    /// The event's name.
+    pub event: String,
+    /// The round, from 1.
+    pub round: usize,
+    /// The board, from 1.
+    pub board: usize,
 }
 
 /// A record that does not replay: its moves or ending do not fit the game.
@@ -459,6 +475,7 @@ mod tests {
             clock: None,
             pauses: Vec::new(),
             wait: None,
+            tournament: None,
         }
     }
 

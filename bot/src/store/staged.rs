@@ -13,6 +13,8 @@ pub struct Staged {
     inner: Arc<dyn GameStore>,
     change: Mutex<Option<(ChannelKey, Change)>>,
     touched: std::sync::atomic::AtomicBool,
+    /// The game the commit archived, if it did.
+    ended: Mutex<Option<GameRecord>>,
 }
 
 impl Staged {
@@ -22,6 +24,7 @@ impl Staged {
             inner,
             change: Mutex::new(None),
             touched: std::sync::atomic::AtomicBool::new(false),
+            ended: Mutex::new(None),
         }
     }
 
@@ -39,12 +42,23 @@ impl Staged {
         self.touched.load(std::sync::atomic::Ordering::SeqCst)
     }
 
+    /// The finished game the commit moved to the archive, if it did.
+    pub fn ended(&self) -> Option<GameRecord> {
+        self.ended.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
     /// Stores the held change (if any) and `receipt` of a request on `platform` in one write
     /// to the real store.
     pub fn commit(&self, platform: &str, receipt: Option<Kept<'_>>) -> Result<(), StoreError> {
         let held = self.held().take();
         match (held, receipt) {
-            (Some((key, change)), receipt) => self.inner.commit(&key, Some(&change), receipt),
+            (Some((key, change)), receipt) => {
+                self.inner.commit(&key, Some(&change), receipt)?;
+                if let Change::Archive { record, .. } = change {
+                    *self.ended.lock().unwrap_or_else(|p| p.into_inner()) = Some(record);
+                }
+                Ok(())
+            }
             (None, Some((id, body))) => self.inner.set_receipt(platform, id, Some(body)),
             (None, None) => Ok(()),
         }

@@ -33,6 +33,7 @@ pub fn lanrick(id: &str) -> Reply {
         clock: None,
         pauses: Vec::new(),
         wait: None,
+        tournament: None,
     };
     Reply::board(&record, 0)
 }
