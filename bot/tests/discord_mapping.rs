@@ -279,3 +279,99 @@ fn the_settings_know_the_same_games_as_the_rules() {
         .collect();
     assert_eq!(muster_config::discord::GAME_IDS.to_vec(), ids);
 }
+
+#[test]
+fn tournament_subcommands_become_the_core_s_words_with_the_event_s_name_first() {
+    let defs = commands::defs(&commands::all());
+    let sub = |name: &str, o: serde_json::Value| {
+        options(
+            "tournament",
+            serde_json::json!([{"name": name, "type": 1, "options": o}]),
+        )
+    };
+    let d = sub(
+        "new",
+        serde_json::json!([
+            {"name": "name", "type": 3, "value": "spring"},
+            {"name": "game", "type": 4, "value": 3},
+            {"name": "system", "type": 4, "value": 3},
+            {"name": "clock", "type": 3, "value": "3 d"},
+            {"name": "pairs", "type": 5, "value": true}
+        ]),
+    );
+    assert_eq!(
+        one(&defs, &d),
+        "tournament new spring lanko88 knockout clock 3d pairs"
+    );
+    let d = sub(
+        "new",
+        serde_json::json!([
+            {"name": "name", "type": 3, "value": "spring"},
+            {"name": "game", "type": 4, "value": 0},
+            {"name": "system", "type": 4, "value": 0},
+            {"name": "rounds", "type": 4, "value": 5},
+            {"name": "pairs", "type": 5, "value": false}
+        ]),
+    );
+    assert_eq!(
+        one(&defs, &d),
+        "tournament new spring lanrick swiss rounds 5"
+    );
+    // Required options come first on Discord; the event's name still comes first in the words.
+    let d = sub(
+        "result",
+        serde_json::json!([
+            {"name": "board", "type": 4, "value": 2},
+            {"name": "result", "type": 4, "value": 4},
+            {"name": "name", "type": 3, "value": "spring"}
+        ]),
+    );
+    assert_eq!(one(&defs, &d), "tournament result spring 2 forfeit black");
+    let d = sub(
+        "pairings",
+        serde_json::json!([{"name": "round", "type": 4, "value": 3}]),
+    );
+    assert_eq!(one(&defs, &d), "tournament pairings 3");
+    assert_eq!(
+        one(&defs, &sub("list", serde_json::json!([]))),
+        "tournament list"
+    );
+    // Each subcommand reads as the core's parser expects.
+    for text in [
+        "tournament new spring lanko88 knockout clock 3d pairs",
+        "tournament result spring 2 forfeit black",
+        "tournament pairings 3",
+    ] {
+        assert!(muster_bot::core::command::parse(text).is_ok(), "{text}");
+    }
+    // Every subcommand is registered with a description Discord accepts, and names complete.
+    let registered = poise::builtins::create_application_commands(&commands::all());
+    let json = serde_json::to_value(&registered).unwrap();
+    let t = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "tournament")
+        .expect("/tournament");
+    let subs: Vec<&str> = t["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        subs,
+        muster_bot::core::tournament::parse::ACTIONS.to_vec(),
+        "one subcommand per action"
+    );
+    for o in t["options"].as_array().unwrap() {
+        assert_eq!(o["type"], 1);
+        let d = o["description"].as_str().unwrap();
+        assert!(!d.is_empty() && d.len() <= 100, "{d}");
+        for p in o["options"].as_array().into_iter().flatten() {
+            if p["name"] == "name" && o["name"] != "new" {
+                assert_eq!(p["autocomplete"], true, "{}", o["name"]);
+            }
+        }
+    }
+}

@@ -13,6 +13,7 @@ pub mod gateway;
 pub mod notices;
 pub mod outgoing;
 pub mod respond;
+pub mod tournament;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

@@ -657,8 +657,15 @@ pub async fn autocomplete(shared: &Shared, http: &Http, interaction: &CommandInt
     let started = Instant::now();
     let typed = super::commands::focused(&interaction.data);
     let user = super::user(&interaction.user, interaction.member.as_deref());
-    let choices =
-        super::commands::move_choices(shared, &interaction.channel_id.to_string(), &user, &typed);
+    let choices = if interaction.data.name == "tournament" {
+        let community = interaction
+            .guild_id
+            .map(|g| g.get().to_string())
+            .unwrap_or_default();
+        super::tournament::event_choices(&shared.core, &community, &typed)
+    } else {
+        super::commands::move_choices(shared, &interaction.channel_id.to_string(), &user, &typed)
+    };
     let response = serenity::CreateAutocompleteResponse::new().set_choices(choices);
     if let Err(e) = interaction
         .create_response(http, CreateInteractionResponse::Autocomplete(response))
