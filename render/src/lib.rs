@@ -17,7 +17,12 @@ pub mod encode;
 pub mod lanko;
 pub mod lanrick;
 pub mod lanrick1880;
+pub mod table;
 pub mod text;
+
+pub use table::{
+    Align, Bracket, BracketMatch, BracketRound, Column, Table, bracket_png, table_png,
+};
 
 /// `Alice (White)`, or just the colour when the seat has no name.
 pub(crate) fn player(seat: muster_rules::Seat, names: [&str; 2]) -> String {

@@ -305,7 +305,7 @@ fn pairings(event: &Event, rest: &[String]) -> Result<Replies, String> {
             })?,
         _ => return Err("`tournament pairings` takes the event's name and a round.".into()),
     };
-    Ok(vec![Reply::Text(report::pairings_text(event, r, false))])
+    Ok(vec![Reply::Text(report::pairings_text(event, r))])
 }
 
 /// Enters `first` (with `second`, a pair) into the event: `join` or the organiser's `add`.

@@ -671,11 +671,34 @@ fn announce_round(core: &Core, event: &Event) {
         },
     );
     let Ok((event, true)) = marked else { return };
-    let text = super::report::pairings_text(&event, r, true);
+    let mut replies = vec![Reply::Text(super::report::pairings_text(&event, r))];
+    // Each player is told where his game is (a ping where the platform has them).
+    let round = &event.played[r - 1];
+    for (b, board) in round.boards.iter().enumerate() {
+        let Some(channel) = &board.channel else {
+            continue;
+        };
+        for (me, other, colour) in [
+            (board.white, board.black, "White"),
+            (board.black, board.white, "Black"),
+        ] {
+            for p in &event.entrants[me].players {
+                replies.push(Reply::Mention {
+                    user: user(p),
+                    text: format!(
+                        "your round {r} game (board {}, {colour}, against {}) is in {}.",
+                        b + 1,
+                        event.entrants[other].name(),
+                        channel_link(&event.platform, channel)
+                    ),
+                });
+            }
+        }
+    }
     core.timers.post(Notice {
         platform: event.platform.clone(),
         target: Target::Channel(event.channel.clone()),
-        replies: vec![Reply::Text(text)],
+        replies,
         fallback: None,
         receipt: None,
     });

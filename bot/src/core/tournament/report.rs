@@ -274,35 +274,12 @@ pub(super) fn winner_line(event: &Event) -> String {
     }
 }
 
-/// A user as a mention in text where the platform reads one.
-fn mention(platform: &str, p: &crate::store::Player) -> String {
-    match platform {
-        "discord" => format!("<@{}>", p.id),
-        _ => p.name.clone(),
-    }
-}
-
-fn side(event: &Event, e: usize) -> String {
-    event.entrants[e]
-        .players
-        .iter()
-        .map(|p| mention(&event.platform, p))
-        .collect::<Vec<_>>()
-        .join(" & ")
-}
-
-/// Round `r`'s (from 1) pairings as text; `mentions` names the players so that they are told.
-pub(super) fn pairings_text(event: &Event, r: usize, mentions: bool) -> String {
+/// Round `r`'s (from 1) pairings as text.
+pub(super) fn pairings_text(event: &Event, r: usize) -> String {
     let Some(round) = event.played.get(r - 1) else {
         return format!("{} has no round {r}.", event.name);
     };
-    let name = |e: usize| {
-        if mentions {
-            side(event, e)
-        } else {
-            event.entrants[e].name()
-        }
-    };
+    let name = |e: usize| event.entrants[e].name();
     let mut text = format!(
         "{} · round {r} of {}{}:\n",
         event.name,
