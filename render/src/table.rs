@@ -9,74 +9,58 @@ use crate::canvas::{Align as Place, Canvas, rgb, rgba};
 /// How a column's cells are aligned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Align {
-    /// Text from the column's left edge (names).
+    /// From the column's left edge (names).
     Left,
-    /// Text up to the column's right edge (numbers).
+    /// Up to the column's right edge (numbers).
     Right,
 }
 
-/// A table's column: its heading and how its cells are aligned.
+/// A table's column: its heading, and where the heading and the cells sit.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Column {
-    /// The heading, in the header row.
     pub head: String,
-    /// Where the heading and the cells sit.
     pub align: Align,
 }
 
 /// A table such as a tournament's standings: a title, a header row, rows of cells, and an
-/// optional footer line. A row may have fewer cells than there are columns (the rest are blank),
-/// not more.
+/// optional footer line. An empty title is not drawn; a row may have fewer cells than there are
+/// columns (the rest are blank), not more; at most 64 rows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Table {
-    /// The line above the table; none drawn when empty.
     pub title: String,
-    /// The columns, left to right.
     pub columns: Vec<Column>,
-    /// The rows, top to bottom: at most 64.
     pub rows: Vec<Vec<String>>,
-    /// A line under the table (what the tie-breaks are, say).
     pub footer: Option<String>,
 }
 
-/// A knockout bracket: rounds left to right, each with its matches top to bottom.
+/// A knockout bracket: rounds left to right, each with its matches top to bottom; match `i` of
+/// a round feeds match `i / 2` of the next (as its top side when `i` is even).
 ///
-/// The bracket's size comes from its first round (or from the number of rounds, whichever is
-/// larger): a round with fewer matches than its place in the bracket has (one not yet paired,
-/// or not yet complete) is drawn with empty boxes where they are missing. At most 32 players
-/// (16 first-round matches, five rounds).
+/// The bracket's size comes from its first round, or from the number of rounds if that is more:
+/// a round with fewer matches than its place in the bracket has (not yet paired, or not yet
+/// complete) is drawn with empty boxes where they are missing. At most 32 players (five rounds).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Bracket {
-    /// The line above the bracket; none drawn when empty.
     pub title: String,
-    /// The rounds, first to final.
     pub rounds: Vec<BracketRound>,
 }
 
-/// One round of a bracket: its title ("Semi-finals") and its matches, top to bottom; match `i`
-/// feeds match `i / 2` of the next round (as its top side when `i` is even).
+/// One round of a bracket: its heading ("Semi-finals") and its matches, top to bottom.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BracketRound {
-    /// The round's heading, above its column.
     pub title: String,
-    /// The matches, top to bottom.
     pub matches: Vec<BracketMatch>,
 }
 
-/// One match: the two sides (a name with its seed, e.g. "ann (1)"; "bye" where there is none),
-/// the games' results as short text for each side (e.g. "1 ½ 0"), and which side went through
-/// (Some(true) = top), None while undecided.
+/// One match: the two sides (a name with its seed, e.g. "ann (1)"; "bye" where there is none;
+/// empty, drawn "…", while not known), the games' results as short text for each side (e.g.
+/// "1 ½ 0"), and which side went through (Some(true) = top), None while undecided.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BracketMatch {
-    /// The top side; an empty name is drawn as "…" (not known yet).
     pub top: String,
-    /// The bottom side.
     pub bottom: String,
-    /// The top side's results.
     pub top_score: String,
-    /// The bottom side's results.
     pub bottom_score: String,
-    /// Which side went through: `Some(true)` the top one.
     pub winner: Option<bool>,
 }
 
@@ -96,7 +80,6 @@ const MIN_WIDTH: f32 = 640.0;
 const MAX_WIDTH: f32 = 900.0;
 const MARGIN: f32 = 20.0;
 const TITLE_SIZE: f32 = 26.0;
-const TITLE_BASE: f32 = 38.0;
 const TITLE_BAND: f32 = 58.0;
 const TEXT_SIZE: f32 = 20.0;
 const SMALL_SIZE: f32 = 18.0;
@@ -124,10 +107,18 @@ fn baseline(top: f32, h: f32, size: f32) -> f32 {
     (top + h / 2.0 + size * 0.36).round()
 }
 
+/// The space above a table or bracket: room for its title, or a margin.
+fn top_band(title: &str) -> f32 {
+    if title.trim().is_empty() {
+        MARGIN
+    } else {
+        TITLE_BAND
+    }
+}
+
 /// `text` on one line (control characters as spaces), shortened with "…" to fit `room` px.
 fn shorten(text: &str, size: f32, room: f32) -> String {
-    let chars: Vec<char> = text
-        .chars()
+    let chars: Vec<char> = (text.chars())
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect();
     let whole: String = chars.iter().collect();
@@ -145,17 +136,20 @@ fn shorten(text: &str, size: f32, room: f32) -> String {
             hi = mid - 1;
         }
     }
-    let s = cut(lo);
-    if width(&s, size) <= room {
-        s
-    } else {
-        String::new()
-    }
+    Some(cut(lo))
+        .filter(|s| width(s, size) <= room)
+        .unwrap_or_default()
 }
 
-/// Draws `text` shortened to `room`, aligned in the span from `x` to `x + room`.
-#[allow(clippy::too_many_arguments)]
-fn put(c: &mut Canvas, text: &str, x: f32, room: f32, y: f32, size: f32, al: Align, ink: [u8; 4]) {
+/// Draws `text` at baseline `y`, shortened to `room` and aligned in the span from `x`.
+fn put(
+    c: &mut Canvas,
+    text: &str,
+    (x, room, al): (f32, f32, Align),
+    y: f32,
+    style: (f32, [u8; 4]),
+) {
+    let (size, ink) = style;
     let s = shorten(text, size, room);
     let left = match al {
         Align::Left => x,
@@ -164,30 +158,29 @@ fn put(c: &mut Canvas, text: &str, x: f32, room: f32, y: f32, size: f32, al: Ali
     c.text(&s, left, y, size, Place::Left, ink);
 }
 
-/// A title centred at the top, shrunk (to 18 px) and then shortened to fit.
-fn title(c: &mut Canvas, text: &str, w: f32) {
-    let room = w - 2.0 * MARGIN;
-    let size = Canvas::fit(w as u32, text, TITLE_SIZE).max(SMALL_SIZE);
-    let s = shorten(text, size, room);
-    c.text(&s, w / 2.0, TITLE_BASE, size, Place::Center, INK);
+/// A canvas `w` by `h` with `text` centred at the top (shrunk to 18 px, then shortened to fit).
+fn canvas(w: f32, h: f32, text: &str) -> Canvas {
+    let mut c = Canvas::new(w as u32, h as u32, PAPER);
+    if !text.trim().is_empty() {
+        let size = Canvas::fit(w as u32, text, TITLE_SIZE).max(SMALL_SIZE);
+        let s = shorten(text, size, w - 2.0 * MARGIN);
+        c.text(&s, w / 2.0, 38.0, size, Place::Center, INK);
+    }
+    c
 }
 
 fn encode(c: &Canvas) -> Result<Vec<u8>, String> {
     let bytes = crate::encode::png(&c.pixmap);
-    if bytes.is_empty() {
-        Err("the image could not be encoded as PNG".into())
-    } else {
-        Ok(bytes)
-    }
+    Some(bytes)
+        .filter(|b| !b.is_empty())
+        .ok_or_else(|| "PNG encoding failed".into())
 }
 
-/// Where a table's parts go.
+/// Where a table's parts go: the image's size, the columns' widths, the header row's top.
 struct TableLayout {
     width: f32,
     height: f32,
-    /// The columns' widths.
     cols: Vec<f32>,
-    /// The header row's top.
     top: f32,
 }
 
@@ -213,11 +206,13 @@ fn share(natural: &[f32], flexible: &[bool], room: f32) -> Vec<f32> {
     }
     let floor = 7.0 * PAD;
     let give: f32 = flex.iter().map(|&i| (w[i] - floor).max(0.0)).sum();
-    if give > 0.0 {
-        let k = ((total - room) / give).min(1.0);
-        flex.iter()
-            .for_each(|&i| w[i] -= (w[i] - floor).max(0.0) * k);
-    }
+    let k = if give > 0.0 {
+        ((total - room) / give).min(1.0)
+    } else {
+        0.0
+    };
+    flex.iter()
+        .for_each(|&i| w[i] -= (w[i] - floor).max(0.0) * k);
     let now: f32 = w.iter().sum();
     if now > room {
         w.iter_mut().for_each(|x| *x *= room / now);
@@ -226,40 +221,30 @@ fn share(natural: &[f32], flexible: &[bool], room: f32) -> Vec<f32> {
 }
 
 fn table_layout(t: &Table) -> Result<TableLayout, String> {
-    if t.columns.is_empty() {
+    let (n, rows) = (t.columns.len(), t.rows.len());
+    if n == 0 {
         return Err("a table needs at least one column".into());
     }
-    if t.rows.len() > MAX_ROWS {
+    if rows > MAX_ROWS {
         return Err(format!(
-            "a table image holds at most {MAX_ROWS} rows, not {}",
-            t.rows.len()
+            "a table image holds at most {MAX_ROWS} rows, not {rows}"
         ));
     }
-    let n = t.columns.len();
-    if let Some((i, row)) = t.rows.iter().enumerate().find(|(_, r)| r.len() > n) {
-        return Err(format!(
-            "row {} has {} cells for {n} columns",
-            i + 1,
-            row.len()
-        ));
+    if let Some(i) = t.rows.iter().position(|r| r.len() > n) {
+        let cells = t.rows[i].len();
+        return Err(format!("row {} has {cells} cells for {n} columns", i + 1));
     }
     let natural: Vec<f32> = (t.columns.iter().enumerate())
         .map(|(i, col)| {
             let cells = t.rows.iter().filter_map(|r| r.get(i));
-            let widest = cells.fold(width(&col.head, SMALL_SIZE), |m, s| {
-                m.max(width(s, TEXT_SIZE))
-            });
-            widest.ceil() + 2.0 * PAD
+            let head = width(&col.head, SMALL_SIZE);
+            cells.fold(head, |m, s| m.max(width(s, TEXT_SIZE))).ceil() + 2.0 * PAD
         })
         .collect();
     let flexible: Vec<bool> = t.columns.iter().map(|c| c.align == Align::Left).collect();
     let total: f32 = natural.iter().sum();
     let w = (total + 2.0 * MARGIN).clamp(MIN_WIDTH, MAX_WIDTH).ceil();
-    let top = if t.title.trim().is_empty() {
-        MARGIN
-    } else {
-        TITLE_BAND
-    };
+    let top = top_band(&t.title);
     let bottom = if t.footer.is_some() {
         FOOTER_BAND
     } else {
@@ -267,91 +252,73 @@ fn table_layout(t: &Table) -> Result<TableLayout, String> {
     };
     Ok(TableLayout {
         width: w,
-        height: top + HEAD_H + ROW_H * t.rows.len() as f32 + bottom,
+        height: top + HEAD_H + ROW_H * rows as f32 + bottom,
         cols: share(&natural, &flexible, w - 2.0 * MARGIN),
         top,
     })
 }
 
 /// One row of cells (the header's or a body row's) in the band from `top`, `h` high.
-#[allow(clippy::too_many_arguments)]
 fn cells(
     c: &mut Canvas,
     t: &Table,
     l: &TableLayout,
     row: &[String],
-    top: f32,
-    h: f32,
-    size: f32,
-    ink: [u8; 4],
+    (top, h): (f32, f32),
+    style: (f32, [u8; 4]),
 ) {
-    let mut x = MARGIN;
+    let (mut x, y) = (MARGIN, baseline(top, h, style.0));
     for ((col, w), text) in t.columns.iter().zip(&l.cols).zip(row) {
-        let y = baseline(top, h, size);
-        put(c, text, x + PAD, w - 2.0 * PAD, y, size, col.align, ink);
+        put(c, text, (x + PAD, w - 2.0 * PAD, col.align), y, style);
         x += w;
     }
 }
 
 fn draw_table(t: &Table) -> Result<(Canvas, TableLayout), String> {
     let l = table_layout(t)?;
-    let mut c = Canvas::new(l.width as u32, l.height as u32, PAPER);
-    if !t.title.trim().is_empty() {
-        title(&mut c, &t.title, l.width);
-    }
+    let mut c = canvas(l.width, l.height, &t.title);
     let inner = l.width - 2.0 * MARGIN;
     c.rect(MARGIN, l.top, inner, HEAD_H, HEAD);
     let heads: Vec<String> = t.columns.iter().map(|col| col.head.clone()).collect();
-    cells(&mut c, t, &l, &heads, l.top, HEAD_H, SMALL_SIZE, PAPER);
+    cells(&mut c, t, &l, &heads, (l.top, HEAD_H), (SMALL_SIZE, PAPER));
     for (i, row) in t.rows.iter().enumerate() {
         let y = l.row_top(i);
         c.rect(MARGIN, y, inner, ROW_H, ROW_FILL[i % 2]);
-        cells(&mut c, t, &l, row, y, ROW_H, TEXT_SIZE, INK);
+        cells(&mut c, t, &l, row, (y, ROW_H), (TEXT_SIZE, INK));
     }
     let end = l.row_top(t.rows.len());
-    c.frame(
-        MARGIN + 0.5,
-        l.top + 0.5,
-        inner - 1.0,
-        end - l.top - 1.0,
-        1.0,
-        RULE,
-    );
+    let edge = (MARGIN + 0.5, l.top + 0.5);
+    c.frame(edge.0, edge.1, inner - 1.0, end - l.top - 1.0, 1.0, RULE);
     if let Some(footer) = &t.footer {
         let y = end + FOOTER_BAND - 16.0;
         put(
             &mut c,
             footer,
-            MARGIN,
-            inner,
+            (MARGIN, inner, Align::Left),
             y,
-            SMALL_SIZE,
-            Align::Left,
-            SOFT_INK,
+            (SMALL_SIZE, SOFT_INK),
         );
     }
     Ok((c, l))
 }
 
-/// The table as a PNG: as wide as its columns need (640 to 900 px; the name columns take the
-/// slack or give up room first), as tall as its rows. An error for a table without columns,
-/// with more than 64 rows, or with a row longer than the header.
+/// The table as a PNG: as wide as its columns need (640 to 900 px; the left-aligned columns
+/// take the slack, or give up room first), as tall as its rows. An error for a table without
+/// columns, with more than 64 rows, or with a row longer than the header.
 pub fn table_png(t: &Table) -> Result<Vec<u8>, String> {
     encode(&draw_table(t)?.0)
 }
 
-/// Where a bracket's parts go.
+/// Where a bracket's parts go: the image's size, the first round's matches, the first column's
+/// left edge, a box's width and that of its results (none when no match has any), the first
+/// slot's top.
 struct BracketLayout {
     width: f32,
     height: f32,
-    /// The first round's matches (the bracket holds twice as many players).
     first: usize,
-    /// The first column's left edge.
     left: f32,
     box_w: f32,
-    /// The width of the results at the right of a box (none when no match has any).
     score_w: f32,
-    /// The first slot's top.
     top: f32,
 }
 
@@ -359,60 +326,55 @@ impl BracketLayout {
     /// The top left corner of round `r`'s match `i`.
     fn at(&self, r: usize, i: usize) -> (f32, f32) {
         let centre = self.top + SLOT * (1 << r) as f32 * (i as f32 + 0.5);
-        (
-            self.left + r as f32 * (self.box_w + CONNECT),
-            centre - LINE_H,
-        )
+        let x = self.left + r as f32 * (self.box_w + CONNECT);
+        (x, centre - LINE_H)
     }
 }
 
 fn bracket_layout(b: &Bracket) -> Result<BracketLayout, String> {
-    let rounds = b.rounds.len();
+    let (rounds, most) = (b.rounds.len(), 2 * MAX_FIRST);
     if rounds == 0 {
         return Err("a bracket needs at least one round".into());
     }
-    let most = MAX_FIRST.trailing_zeros() as usize + 1;
-    if rounds > most {
+    if rounds > MAX_FIRST.trailing_zeros() as usize + 1 {
         return Err(format!(
-            "a bracket image holds at most {} players ({most} rounds), not {rounds} rounds",
-            2 * MAX_FIRST
+            "a bracket image holds at most {most} players, not {rounds} rounds"
         ));
     }
     let mut first = 1usize << (rounds - 1);
     for (r, round) in b.rounds.iter().enumerate() {
         let n = round.matches.len();
         if n > MAX_FIRST >> r {
+            let r = r + 1;
             return Err(format!(
-                "a bracket image holds at most {} players: round {} has {n} matches",
-                2 * MAX_FIRST,
-                r + 1
+                "a bracket image holds at most {most} players: round {r} has {n} matches"
             ));
         }
         first = first.max((n << r).next_power_of_two());
     }
     let all = || b.rounds.iter().flat_map(|r| &r.matches);
-    let names = all().flat_map(|m| [&m.top, &m.bottom]);
-    let name_w = names.fold(0.0f32, |m, s| m.max(width(s, SMALL_SIZE)));
-    let scores = all().flat_map(|m| [&m.top_score, &m.bottom_score]);
-    let score_w = scores.fold(0.0f32, |m, s| m.max(width(s, SMALL_SIZE)));
+    let widest = |s: f32, t: &String| s.max(width(t, SMALL_SIZE));
+    let name_w = all().flat_map(|m| [&m.top, &m.bottom]).fold(0.0, widest);
+    let score_w = all()
+        .flat_map(|m| [&m.top_score, &m.bottom_score])
+        .fold(0.0, widest);
     let score_w = if score_w > 0.0 {
         score_w.ceil() + 2.0 * BOX_PAD
     } else {
         0.0
     };
-    let heads = b.rounds.iter().map(|r| width(&r.title, SMALL_SIZE));
-    let natural = heads.fold(name_w.ceil() + score_w + 2.0 * BOX_PAD, f32::max);
+    let heads = b.rounds.iter().map(|r| &r.title).fold(0.0, widest);
+    let natural = (name_w.ceil() + score_w + 2.0 * BOX_PAD)
+        .max(heads)
+        .max(120.0);
     let joins = CONNECT * (rounds - 1) as f32;
-    let wanted = 2.0 * MARGIN + natural.max(120.0) * rounds as f32 + joins;
-    let w = wanted.clamp(MIN_WIDTH, MAX_WIDTH).ceil();
+    let w = (2.0 * MARGIN + natural * rounds as f32 + joins)
+        .clamp(MIN_WIDTH, MAX_WIDTH)
+        .ceil();
     let box_w = ((w - 2.0 * MARGIN - joins) / rounds as f32)
         .min(BOX_MAX)
         .floor();
-    let top = if b.title.trim().is_empty() {
-        MARGIN
-    } else {
-        TITLE_BAND
-    } + ROUND_BAND;
+    let top = top_band(&b.title) + ROUND_BAND;
     Ok(BracketLayout {
         width: w,
         height: top + SLOT * first as f32 - BOX_GAP / 2.0 + MARGIN,
@@ -424,8 +386,8 @@ fn bracket_layout(b: &Bracket) -> Result<BracketLayout, String> {
     })
 }
 
-/// One match's box: the two sides, each with its results, the winner's side shaded; an empty
-/// box with "…" for a match not yet paired.
+/// One match's box: the two sides with their results (shaded when there are any), the winner's
+/// side in green; an empty box with "…" for a match not yet paired.
 fn match_box(c: &mut Canvas, l: &BracketLayout, (x, y): (f32, f32), m: Option<&BracketMatch>) {
     let w = l.box_w;
     c.rect(
@@ -435,47 +397,43 @@ fn match_box(c: &mut Canvas, l: &BracketLayout, (x, y): (f32, f32), m: Option<&B
         2.0 * LINE_H,
         if m.is_some() { ROW_FILL[0] } else { EMPTY_BOX },
     );
-    let sides = match m {
-        Some(m) => [
+    let sides = m.map_or([("", ""); 2], |m| {
+        [
             (&m.top[..], &m.top_score[..]),
             (&m.bottom[..], &m.bottom_score[..]),
-        ],
-        None => [("", ""), ("", "")],
-    };
+        ]
+    });
     let winner = m.and_then(|m| m.winner);
+    let scored =
+        m.is_some_and(|m| !(m.top_score.trim().is_empty() && m.bottom_score.trim().is_empty()));
     for (k, (name, score)) in sides.into_iter().enumerate() {
         let top = y + LINE_H * k as f32;
         let won = winner == Some(k == 0);
         if won {
             c.rect(x, top, w, LINE_H, WON);
         }
-        if l.score_w > 0.0 {
+        if scored && l.score_w > 0.0 {
             c.rect(x + w - l.score_w, top, l.score_w, LINE_H, SCORE_SHADE);
         }
-        let quiet = name.trim().is_empty() || name.trim().eq_ignore_ascii_case("bye");
+        let (name, score) = (name.trim(), score.trim());
+        let quiet = name.is_empty() || name.eq_ignore_ascii_case("bye");
         let ink = if quiet || (winner.is_some() && !won) {
             SOFT_INK
         } else {
             INK
         };
-        let name = if name.trim().is_empty() { "…" } else { name };
-        let base = baseline(top, LINE_H, SMALL_SIZE);
+        let name = if name.is_empty() { "…" } else { name };
+        let (base, style) = (baseline(top, LINE_H, SMALL_SIZE), (SMALL_SIZE, ink));
         let room = w - l.score_w - 2.0 * BOX_PAD;
+        put(c, name, (x + BOX_PAD, room, Align::Left), base, style);
+        let room = l.score_w - 2.0 * BOX_PAD;
         put(
             c,
-            name,
-            x + BOX_PAD,
-            room,
+            score,
+            (x + w - l.score_w + BOX_PAD, room, Align::Right),
             base,
-            SMALL_SIZE,
-            Align::Left,
-            ink,
+            style,
         );
-        if l.score_w > 0.0 {
-            let sx = x + w - l.score_w + BOX_PAD;
-            let room = l.score_w - 2.0 * BOX_PAD;
-            put(c, score, sx, room, base, SMALL_SIZE, Align::Right, ink);
-        }
     }
     c.rect(x, y + LINE_H, w, 1.0, RULE);
     c.frame(x + 0.5, y + 0.5, w - 1.0, 2.0 * LINE_H - 1.0, 1.0, RULE);
@@ -483,26 +441,17 @@ fn match_box(c: &mut Canvas, l: &BracketLayout, (x, y): (f32, f32), m: Option<&B
 
 fn draw_bracket(b: &Bracket) -> Result<(Canvas, BracketLayout), String> {
     let l = bracket_layout(b)?;
-    let mut c = Canvas::new(l.width as u32, l.height as u32, PAPER);
-    if !b.title.trim().is_empty() {
-        title(&mut c, &b.title, l.width);
-    }
-    let last = b.rounds.len() - 1;
+    let mut c = canvas(l.width, l.height, &b.title);
     // The connectors first, the winners' over the others, then the boxes over their ends.
     for bold in [false, true] {
-        for r in 0..last {
+        for (r, round) in b.rounds.iter().enumerate().take(b.rounds.len() - 1) {
             for i in 0..l.first >> r {
-                let m = b.rounds[r].matches.get(i);
-                let winner = m.and_then(|m| m.winner);
+                let winner = round.matches.get(i).and_then(|m| m.winner);
                 if winner.is_some() != bold {
                     continue;
                 }
                 let (x, y) = l.at(r, i);
-                let from = match winner {
-                    Some(true) => y + LINE_H / 2.0,
-                    Some(false) => y + LINE_H * 1.5,
-                    None => y + LINE_H,
-                };
+                let from = y + LINE_H * winner.map_or(1.0, |top| if top { 0.5 } else { 1.5 });
                 let (nx, ny) = l.at(r + 1, i / 2);
                 let to = ny + LINE_H * if i % 2 == 0 { 0.5 } else { 1.5 };
                 let (a, mid) = (x + l.box_w, x + l.box_w + CONNECT / 2.0);
@@ -514,18 +463,13 @@ fn draw_bracket(b: &Bracket) -> Result<(Canvas, BracketLayout), String> {
         }
     }
     for (r, round) in b.rounds.iter().enumerate() {
-        let (x, _) = l.at(r, 0);
-        let y = l.top - 12.0;
-        let room = l.box_w;
+        let span = (l.at(r, 0).0, l.box_w, Align::Left);
         put(
             &mut c,
             &round.title,
-            x,
-            room,
-            y,
-            SMALL_SIZE,
-            Align::Left,
-            SOFT_INK,
+            span,
+            l.top - 12.0,
+            (SMALL_SIZE, SOFT_INK),
         );
         for i in 0..l.first >> r {
             match_box(&mut c, &l, l.at(r, i), round.matches.get(i));
@@ -534,8 +478,8 @@ fn draw_bracket(b: &Bracket) -> Result<(Canvas, BracketLayout), String> {
     Ok((c, l))
 }
 
-/// The bracket as a PNG: one column of match boxes a round, each match joined to the one it
-/// feeds, the winner's line in bold green. An error for a bracket without rounds, or one of more
+/// The bracket as a PNG: a column of match boxes a round, each match joined to the one it
+/// feeds, the winner's line in bold green. An error for a bracket without rounds, or of more
 /// than 32 players.
 pub fn bracket_png(b: &Bracket) -> Result<Vec<u8>, String> {
     encode(&draw_bracket(b)?.0)

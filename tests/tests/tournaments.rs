@@ -559,3 +559,136 @@ fn bad_tournament_input_is_refused_privately_and_changes_nothing() {
         "{out}"
     );
 }
+
+/// Runs a console script on a manual clock starting at 2026-11-25T10:00:00Z.
+fn on_clock(dir: &Path, script: &str) -> String {
+    let data = dir.to_string_lossy().into_owned();
+    let run = muster_tests::run(
+        &muster_tests::muster_binary!(),
+        &[
+            "console",
+            "--data",
+            &data,
+            "--clock",
+            "manual",
+            "--start",
+            "2026-11-25T10:00:00Z",
+            "--script",
+            "-",
+        ],
+        script,
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    run.stdout
+}
+
+#[test]
+fn the_event_s_clock_ends_its_games_a_timeout_counts_and_a_forfeit_is_unplayed() {
+    let dir = data_dir("clock");
+    let out = on_clock(
+        &dir,
+        "org hall tournament new blitz croquet swiss rounds 1 clock 1d\n\
+         ann hall tournament join blitz\n\
+         bob hall tournament join blitz\n\
+         cat hall tournament join blitz\n\
+         dan hall tournament join blitz\n\
+         org hall tournament start blitz\n",
+    );
+    assert!(out.contains("Clock: 1d per move."), "{out}");
+    let (boards, _) = announced(&out, "blitz", 1);
+    // Board 1: both move, then Black lets his clock run out: a loss on time. Board 2: White
+    // never moves: a forfeit.
+    let (one, two) = (&boards[0], &boards[1]);
+    let out = on_clock(
+        &dir,
+        &format!(
+            "{w} {c} move 1\n{b} {c} move 2\n{w} {c} move 3\n~ +2d\nann hall tournament export\n",
+            w = one.white,
+            b = one.black,
+            c = one.channel
+        ),
+    );
+    assert!(
+        out.contains(&format!(
+            "blitz · round 1 · board 1: {} 1-0 {}.",
+            one.white, one.black
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "blitz · round 1 · board 2: {} 0-1 {} (forfeit).",
+            two.white, two.black
+        )),
+        "{out}"
+    );
+    assert!(out.contains("blitz is over."), "{out}");
+    let x = export(&out);
+    let p = &x["rounds"][0]["pairings"];
+    assert_eq!(
+        (p[0]["result"].as_str(), p[0]["forfeit"].as_bool()),
+        (Some("1-0"), Some(false))
+    );
+    assert_eq!(
+        (p[1]["result"].as_str(), p[1]["forfeit"].as_bool()),
+        (Some("0-1"), Some(true))
+    );
+    // A forfeit win scores but is not a game won over the board; the forfeit's round counts
+    // against a dummy with one's own score.
+    let line = |name: &str| {
+        x["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    let winner = line(&two.black);
+    assert_eq!(winner["points"], 1.0);
+    assert_eq!(winner["tiebreaks"]["wins"], 0);
+    assert_eq!(winner["tiebreaks"]["buchholz"], 1.0);
+    let timed_out = line(&one.white);
+    assert_eq!(timed_out["tiebreaks"]["wins"], 1);
+    assert_eq!(timed_out["tiebreaks"]["buchholz"], 0.0);
+}
+
+#[test]
+fn a_lanko_pairs_event_seats_each_pair_on_one_side_and_a_pair_s_loss_is_the_side_s() {
+    let dir = data_dir("pairs");
+    let out = console(
+        &dir,
+        "org hall tournament new duo lanko88 roundrobin pairs\n\
+         ann hall tournament join duo @bob\n\
+         cat hall tournament join duo @dan\n\
+         dan hall tournament join duo\n\
+         org hall tournament start duo\n",
+    );
+    assert!(
+        out.contains("ann & bob are entered in duo (1 entrant)."),
+        "{out}"
+    );
+    assert!(
+        out.contains("(to dan) You are already entered in duo (as cat & dan)."),
+        "{out}"
+    );
+    let (boards, _) = announced(&out, "duo", 1);
+    assert_eq!(
+        (boards[0].white.as_str(), boards[0].black.as_str()),
+        ("ann & bob", "cat & dan")
+    );
+    assert!(out.contains("[duo-1-1] duo · round 1 · board 1: White: ann (S) and bob (N) vs Black: cat (W) and dan (E)."), "{out}");
+    // bob resigns: his pair loses.
+    let out = console(&dir, "bob duo-1-1 resign\nann hall tournament export\n");
+    assert!(
+        out.contains("duo · round 1 · board 1: ann & bob 0-1 cat & dan."),
+        "{out}"
+    );
+    let x = export(&out);
+    assert_eq!(x["pairs"], true);
+    assert_eq!(
+        x["entrants"][0]["players"],
+        serde_json::json!([{"id": "ann", "name": "ann"}, {"id": "bob", "name": "bob"}])
+    );
+    assert_eq!(x["rounds"][0]["pairings"][0]["result"], "0-1");
+}

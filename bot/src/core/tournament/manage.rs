@@ -236,8 +236,14 @@ pub(super) fn on_event(
     Ok(out)
 }
 
+/// The user a word names: a mention the platform resolved, else the name as typed (without
+/// its `@`).
 fn resolve_user(req: &Request, token: &str) -> User {
-    crate::core::actions::resolve_user(req, token)
+    let found = crate::core::actions::resolve_user(req, token);
+    if req.mentions.contains(&found) {
+        return found;
+    }
+    crate::core::actions::resolve_user(req, token.trim_start_matches('@'))
 }
 
 fn partner(req: &Request, event: &Event, rest: &[String]) -> Result<Option<User>, String> {
