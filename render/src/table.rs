@@ -6,12 +6,11 @@
 
 use crate::canvas::{Align as Place, Canvas, rgb, rgba};
 
-/// How a column's cells are aligned.
+/// How a column's cells are aligned: from its left edge (names), or up to its right edge
+/// (numbers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Align {
-    /// From the column's left edge (names).
     Left,
-    /// Up to the column's right edge (numbers).
     Right,
 }
 
@@ -98,6 +97,9 @@ const BOX_MAX: f32 = 300.0;
 const ROUND_BAND: f32 = 34.0;
 const MAX_FIRST: usize = 16;
 
+/// A text's size and colour.
+type Style = (f32, [u8; 4]);
+
 fn width(text: &str, size: f32) -> f32 {
     Canvas::text_width(text, size)
 }
@@ -142,14 +144,8 @@ fn shorten(text: &str, size: f32, room: f32) -> String {
 }
 
 /// Draws `text` at baseline `y`, shortened to `room` and aligned in the span from `x`.
-fn put(
-    c: &mut Canvas,
-    text: &str,
-    (x, room, al): (f32, f32, Align),
-    y: f32,
-    style: (f32, [u8; 4]),
-) {
-    let (size, ink) = style;
+fn put(c: &mut Canvas, text: &str, span: (f32, f32, Align), y: f32, style: Style) {
+    let ((x, room, al), (size, ink)) = (span, style);
     let s = shorten(text, size, room);
     let left = match al {
         Align::Left => x,
@@ -173,7 +169,7 @@ fn encode(c: &Canvas) -> Result<Vec<u8>, String> {
     let bytes = crate::encode::png(&c.pixmap);
     Some(bytes)
         .filter(|b| !b.is_empty())
-        .ok_or_else(|| "PNG encoding failed".into())
+        .ok_or("PNG encoding failed".into())
 }
 
 /// Where a table's parts go: the image's size, the columns' widths, the header row's top.
@@ -190,32 +186,43 @@ impl TableLayout {
     }
 }
 
-/// Column widths summing to `room`: the natural widths, with the slack given to (or the excess
-/// taken first from) the flexible columns, then from all columns alike.
+/// Takes up to `excess` px from the widest of the columns `idx`, cutting them to one width but
+/// none below `floor`; returns what could not be taken.
+fn trim(w: &mut [f32], idx: &[usize], excess: f32, floor: f32) -> f32 {
+    let mut sizes: Vec<f32> = idx.iter().map(|&i| w[i]).collect();
+    sizes.sort_by(|a, b| b.total_cmp(a));
+    let (mut cap, mut sum) = (floor, 0.0);
+    for (k, s) in sizes.iter().enumerate() {
+        // The width the widest k + 1 columns would share to give up the whole excess.
+        sum += s;
+        let even = (sum - excess) / (k + 1) as f32;
+        if even >= sizes.get(k + 1).copied().unwrap_or(0.0) {
+            cap = even.max(floor);
+            break;
+        }
+    }
+    let taken: f32 = idx.iter().map(|&i| (w[i] - cap).max(0.0)).sum();
+    idx.iter().for_each(|&i| w[i] = w[i].min(cap));
+    excess - taken
+}
+
+/// Column widths summing to `room`: the natural widths, with the slack given to the flexible
+/// columns; or the excess taken from the widest flexible columns (down to a floor), then from
+/// the widest of all, so that short numbers keep their room.
 fn share(natural: &[f32], flexible: &[bool], room: f32) -> Vec<f32> {
     let mut w = natural.to_vec();
-    let mut flex: Vec<usize> = (0..w.len()).filter(|&i| flexible[i]).collect();
-    if flex.is_empty() {
-        flex = (0..w.len()).collect();
-    }
+    let all: Vec<usize> = (0..w.len()).collect();
+    let flex: Vec<usize> = all.iter().copied().filter(|&i| flexible[i]).collect();
     let total: f32 = w.iter().sum();
     if total <= room {
+        let flex = if flex.is_empty() { &all } else { &flex };
         let extra = (room - total) / flex.len() as f32;
         flex.iter().for_each(|&i| w[i] += extra);
         return w;
     }
-    let floor = 7.0 * PAD;
-    let give: f32 = flex.iter().map(|&i| (w[i] - floor).max(0.0)).sum();
-    let k = if give > 0.0 {
-        ((total - room) / give).min(1.0)
-    } else {
-        0.0
-    };
-    flex.iter()
-        .for_each(|&i| w[i] -= (w[i] - floor).max(0.0) * k);
-    let now: f32 = w.iter().sum();
-    if now > room {
-        w.iter_mut().for_each(|x| *x *= room / now);
+    let excess = trim(&mut w, &flex, total - room, 10.0 * PAD);
+    if excess > 0.0 {
+        trim(&mut w, &all, excess, 0.0);
     }
     w
 }
@@ -227,7 +234,7 @@ fn table_layout(t: &Table) -> Result<TableLayout, String> {
     }
     if rows > MAX_ROWS {
         return Err(format!(
-            "a table image holds at most {MAX_ROWS} rows, not {rows}"
+            "at most {MAX_ROWS} rows fit a table image, not {rows}"
         ));
     }
     if let Some(i) = t.rows.iter().position(|r| r.len() > n) {
@@ -245,11 +252,7 @@ fn table_layout(t: &Table) -> Result<TableLayout, String> {
     let total: f32 = natural.iter().sum();
     let w = (total + 2.0 * MARGIN).clamp(MIN_WIDTH, MAX_WIDTH).ceil();
     let top = top_band(&t.title);
-    let bottom = if t.footer.is_some() {
-        FOOTER_BAND
-    } else {
-        MARGIN
-    };
+    let bottom = t.footer.as_ref().map_or(MARGIN, |_| FOOTER_BAND);
     Ok(TableLayout {
         width: w,
         height: top + HEAD_H + ROW_H * rows as f32 + bottom,
@@ -258,16 +261,9 @@ fn table_layout(t: &Table) -> Result<TableLayout, String> {
     })
 }
 
-/// One row of cells (the header's or a body row's) in the band from `top`, `h` high.
-fn cells(
-    c: &mut Canvas,
-    t: &Table,
-    l: &TableLayout,
-    row: &[String],
-    (top, h): (f32, f32),
-    style: (f32, [u8; 4]),
-) {
-    let (mut x, y) = (MARGIN, baseline(top, h, style.0));
+/// One row of cells (the header's or a body row's) with its baseline at `y`.
+fn cells(c: &mut Canvas, t: &Table, l: &TableLayout, row: &[String], y: f32, style: Style) {
+    let mut x = MARGIN;
     for ((col, w), text) in t.columns.iter().zip(&l.cols).zip(row) {
         put(c, text, (x + PAD, w - 2.0 * PAD, col.align), y, style);
         x += w;
@@ -280,24 +276,20 @@ fn draw_table(t: &Table) -> Result<(Canvas, TableLayout), String> {
     let inner = l.width - 2.0 * MARGIN;
     c.rect(MARGIN, l.top, inner, HEAD_H, HEAD);
     let heads: Vec<String> = t.columns.iter().map(|col| col.head.clone()).collect();
-    cells(&mut c, t, &l, &heads, (l.top, HEAD_H), (SMALL_SIZE, PAPER));
+    let y = baseline(l.top, HEAD_H, SMALL_SIZE);
+    cells(&mut c, t, &l, &heads, y, (SMALL_SIZE, PAPER));
     for (i, row) in t.rows.iter().enumerate() {
         let y = l.row_top(i);
         c.rect(MARGIN, y, inner, ROW_H, ROW_FILL[i % 2]);
-        cells(&mut c, t, &l, row, (y, ROW_H), (TEXT_SIZE, INK));
+        let base = baseline(y, ROW_H, TEXT_SIZE);
+        cells(&mut c, t, &l, row, base, (TEXT_SIZE, INK));
     }
     let end = l.row_top(t.rows.len());
     let edge = (MARGIN + 0.5, l.top + 0.5);
     c.frame(edge.0, edge.1, inner - 1.0, end - l.top - 1.0, 1.0, RULE);
     if let Some(footer) = &t.footer {
-        let y = end + FOOTER_BAND - 16.0;
-        put(
-            &mut c,
-            footer,
-            (MARGIN, inner, Align::Left),
-            y,
-            (SMALL_SIZE, SOFT_INK),
-        );
+        let (span, y) = ((MARGIN, inner, Align::Left), end + FOOTER_BAND - 16.0);
+        put(&mut c, footer, span, y, (SMALL_SIZE, SOFT_INK));
     }
     Ok((c, l))
 }
@@ -332,48 +324,34 @@ impl BracketLayout {
 }
 
 fn bracket_layout(b: &Bracket) -> Result<BracketLayout, String> {
-    let (rounds, most) = (b.rounds.len(), 2 * MAX_FIRST);
+    let rounds = b.rounds.len();
     if rounds == 0 {
         return Err("a bracket needs at least one round".into());
     }
-    if rounds > MAX_FIRST.trailing_zeros() as usize + 1 {
-        return Err(format!(
-            "a bracket image holds at most {most} players, not {rounds} rounds"
-        ));
+    // Enough slots for every round listed and every match in it (counted no further than
+    // needed to see that there are too many).
+    let mut first = 1usize << (rounds - 1).min(8);
+    for (r, round) in b.rounds.iter().enumerate().take(8) {
+        first = first.max((round.matches.len() << r).next_power_of_two());
     }
-    let mut first = 1usize << (rounds - 1);
-    for (r, round) in b.rounds.iter().enumerate() {
-        let n = round.matches.len();
-        if n > MAX_FIRST >> r {
-            let r = r + 1;
-            return Err(format!(
-                "a bracket image holds at most {most} players: round {r} has {n} matches"
-            ));
-        }
-        first = first.max((n << r).next_power_of_two());
+    if first > MAX_FIRST {
+        let (most, players) = (2 * MAX_FIRST, 2 * first);
+        return Err(format!(
+            "a bracket image holds at most {most} players, not {players}"
+        ));
     }
     let all = || b.rounds.iter().flat_map(|r| &r.matches);
     let widest = |s: f32, t: &String| s.max(width(t, SMALL_SIZE));
     let name_w = all().flat_map(|m| [&m.top, &m.bottom]).fold(0.0, widest);
-    let score_w = all()
-        .flat_map(|m| [&m.top_score, &m.bottom_score])
-        .fold(0.0, widest);
-    let score_w = if score_w > 0.0 {
-        score_w.ceil() + 2.0 * BOX_PAD
-    } else {
-        0.0
-    };
+    let scores = all().flat_map(|m| [&m.top_score, &m.bottom_score]);
+    let score_w = scores.fold(0.0, widest).ceil();
+    let score_w = score_w + if score_w > 0.0 { 2.0 * BOX_PAD } else { 0.0 };
     let heads = b.rounds.iter().map(|r| &r.title).fold(0.0, widest);
-    let natural = (name_w.ceil() + score_w + 2.0 * BOX_PAD)
-        .max(heads)
-        .max(120.0);
+    let natural = f32::max(name_w.ceil() + score_w + 2.0 * BOX_PAD, heads.max(120.0));
     let joins = CONNECT * (rounds - 1) as f32;
-    let w = (2.0 * MARGIN + natural * rounds as f32 + joins)
-        .clamp(MIN_WIDTH, MAX_WIDTH)
-        .ceil();
-    let box_w = ((w - 2.0 * MARGIN - joins) / rounds as f32)
-        .min(BOX_MAX)
-        .floor();
+    let wanted = 2.0 * MARGIN + natural * rounds as f32 + joins;
+    let w = wanted.clamp(MIN_WIDTH, MAX_WIDTH).ceil();
+    let box_w = f32::min(BOX_MAX, (w - 2.0 * MARGIN - joins) / rounds as f32).floor();
     let top = top_band(&b.title) + ROUND_BAND;
     Ok(BracketLayout {
         width: w,
@@ -390,23 +368,14 @@ fn bracket_layout(b: &Bracket) -> Result<BracketLayout, String> {
 /// side in green; an empty box with "…" for a match not yet paired.
 fn match_box(c: &mut Canvas, l: &BracketLayout, (x, y): (f32, f32), m: Option<&BracketMatch>) {
     let w = l.box_w;
-    c.rect(
-        x,
-        y,
-        w,
-        2.0 * LINE_H,
-        if m.is_some() { ROW_FILL[0] } else { EMPTY_BOX },
-    );
-    let sides = m.map_or([("", ""); 2], |m| {
-        [
-            (&m.top[..], &m.top_score[..]),
-            (&m.bottom[..], &m.bottom_score[..]),
-        ]
-    });
+    let fill = if m.is_some() { ROW_FILL[0] } else { EMPTY_BOX };
+    c.rect(x, y, w, 2.0 * LINE_H, fill);
     let winner = m.and_then(|m| m.winner);
-    let scored =
-        m.is_some_and(|m| !(m.top_score.trim().is_empty() && m.bottom_score.trim().is_empty()));
-    for (k, (name, score)) in sides.into_iter().enumerate() {
+    let blank = |s: &str| s.trim().is_empty();
+    let scored = m.is_some_and(|m| !blank(&m.top_score) || !blank(&m.bottom_score));
+    for k in 0..2 {
+        let side = m.map(|m| [(&m.top, &m.top_score), (&m.bottom, &m.bottom_score)][k]);
+        let (name, score) = side.map_or(("", ""), |(n, s)| (n.trim(), s.trim()));
         let top = y + LINE_H * k as f32;
         let won = winner == Some(k == 0);
         if won {
@@ -415,22 +384,18 @@ fn match_box(c: &mut Canvas, l: &BracketLayout, (x, y): (f32, f32), m: Option<&B
         if scored && l.score_w > 0.0 {
             c.rect(x + w - l.score_w, top, l.score_w, LINE_H, SCORE_SHADE);
         }
-        let (name, score) = (name.trim(), score.trim());
         let quiet = name.is_empty() || name.eq_ignore_ascii_case("bye");
-        let ink = if quiet || (winner.is_some() && !won) {
-            SOFT_INK
-        } else {
-            INK
-        };
+        let faint = quiet || (winner.is_some() && !won);
+        let ink = if faint { SOFT_INK } else { INK };
         let name = if name.is_empty() { "…" } else { name };
         let (base, style) = (baseline(top, LINE_H, SMALL_SIZE), (SMALL_SIZE, ink));
         let room = w - l.score_w - 2.0 * BOX_PAD;
         put(c, name, (x + BOX_PAD, room, Align::Left), base, style);
-        let room = l.score_w - 2.0 * BOX_PAD;
+        let sx = x + w - l.score_w + BOX_PAD;
         put(
             c,
             score,
-            (x + w - l.score_w + BOX_PAD, room, Align::Right),
+            (sx, l.score_w - 2.0 * BOX_PAD, Align::Right),
             base,
             style,
         );
@@ -464,13 +429,8 @@ fn draw_bracket(b: &Bracket) -> Result<(Canvas, BracketLayout), String> {
     }
     for (r, round) in b.rounds.iter().enumerate() {
         let span = (l.at(r, 0).0, l.box_w, Align::Left);
-        put(
-            &mut c,
-            &round.title,
-            span,
-            l.top - 12.0,
-            (SMALL_SIZE, SOFT_INK),
-        );
+        let style = (SMALL_SIZE, SOFT_INK);
+        put(&mut c, &round.title, span, l.top - 12.0, style);
         for i in 0..l.first >> r {
             match_box(&mut c, &l, l.at(r, i), round.matches.get(i));
         }
@@ -490,174 +450,130 @@ mod tests {
     use super::*;
     use crate::encode::decode_rgb;
 
-    fn s(v: &str) -> String {
-        v.to_string()
-    }
-
+    /// The standings of a Swiss of seven, the first `rows` lines of them (repeated past 7).
     fn standings(rows: usize) -> Table {
         let heads = ["#", "Name", "Pts", "Games", "BhC1", "Bh", "SB", "Wins"];
         let players = [
-            ["1", "alice", "4.5", "5", "12", "14.5", "12.25", "4"],
-            [
-                "2",
-                "Bartholomew Featherstonehaugh",
-                "4",
-                "5",
-                "11.5",
-                "13",
-                "10",
-                "3",
-            ],
-            ["3", "cara", "3.5", "5", "12.5", "15", "9.75", "3"],
-            ["4", "dora", "2.5", "5", "11", "12.5", "5.5", "2"],
-            ["5", "ed", "2", "5", "10", "11", "3", "1"],
-            ["6", "fay (w)", "1.5", "3", "7.5", "8", "1.75", "1"],
-            ["7", "gus", "1", "4", "9.5", "10.5", "0.5", "0"],
+            "1|alice|4.5|5|12|14.5|12.25|4",
+            "2|Bartholomew Featherstonehaugh|4|5|11.5|13|10|3",
+            "3|cara|3.5|5|12.5|15|9.75|3",
+            "4|dora|2.5|5|11|12.5|5.5|2",
+            "5|ed|2|5|10|11|3|1",
+            "6|fay (w)|1.5|3|7.5|8|1.75|1",
+            "7|gus|1|4|9.5|10.5|0.5|0",
         ];
+        let row = |i: usize| players[i % 7].split('|').map(String::from).collect();
+        let column = |h: &&str| Column {
+            head: h.to_string(),
+            align: Align::Right,
+        };
+        let mut columns: Vec<Column> = heads.iter().map(column).collect();
+        columns[1].align = Align::Left;
+        let footer = "Tie-breaks: Buchholz cut-1, Buchholz, Sonneborn-Berger, wins";
         Table {
-            title: s("Spring Lanrick: standings after round 5 of 5"),
-            columns: (heads.iter())
-                .map(|h| Column {
-                    head: s(h),
-                    align: if *h == "Name" {
-                        Align::Left
-                    } else {
-                        Align::Right
-                    },
-                })
-                .collect(),
-            rows: (0..rows)
-                .map(|i| players[i % 7].iter().map(|c| s(c)).collect())
-                .collect(),
-            footer: Some(s(
-                "Tie-breaks: Buchholz cut-1, Buchholz, Sonneborn-Berger, wins",
-            )),
+            title: "Spring Lanrick: standings after round 5 of 5".into(),
+            columns,
+            rows: (0..rows).map(row).collect(),
+            footer: Some(footer.into()),
         }
     }
 
     fn game(top: &str, bottom: &str, scores: [&str; 2], winner: Option<bool>) -> BracketMatch {
+        let [top_score, bottom_score] = scores.map(String::from);
         BracketMatch {
-            top: s(top),
-            bottom: s(bottom),
-            top_score: s(scores[0]),
-            bottom_score: s(scores[1]),
+            top: top.into(),
+            bottom: bottom.into(),
+            top_score,
+            bottom_score,
             winner,
         }
     }
 
     fn round(title: &str, matches: Vec<BracketMatch>) -> BracketRound {
         BracketRound {
-            title: s(title),
+            title: title.into(),
             matches,
         }
     }
 
     /// Seven players on eight slots: the first round played, one semi-final under way.
     fn eight() -> Bracket {
+        let quarters = vec![
+            game("ann (1)", "bye", ["", ""], Some(true)),
+            game("dora (4)", "ed (5)", ["1 ½", "0 ½"], Some(true)),
+            game("bob (2)", "gus (7)", ["0 1 1", "1 0 0"], Some(true)),
+            game("cara (3)", "fay (6)", ["½ 0", "½ 1"], Some(false)),
+        ];
+        let semis = vec![
+            game("ann (1)", "dora (4)", ["1", "0"], None),
+            game("bob (2)", "fay (6)", ["", ""], None),
+        ];
+        let rounds = vec![
+            round("Quarter-finals", quarters),
+            round("Semi-finals", semis),
+            round("Final", vec![]),
+        ];
         Bracket {
-            title: s("Spring Knockout"),
-            rounds: vec![
-                round(
-                    "Quarter-finals",
-                    vec![
-                        game("ann (1)", "bye", ["", ""], Some(true)),
-                        game("dora (4)", "ed (5)", ["1 ½", "0 ½"], Some(true)),
-                        game("bob (2)", "gus (7)", ["0 1 1", "1 0 0"], Some(true)),
-                        game("cara (3)", "fay (6)", ["½ 0", "½ 1"], Some(false)),
-                    ],
-                ),
-                round(
-                    "Semi-finals",
-                    vec![
-                        game("ann (1)", "dora (4)", ["1", "0"], None),
-                        game("bob (2)", "fay (6)", ["", ""], None),
-                    ],
-                ),
-                round("Final", vec![]),
-            ],
+            title: "Spring Knockout".into(),
+            rounds,
         }
     }
 
-    /// A bracket of `slots` players with nothing played beyond the first round's pairing.
-    fn empty(slots: usize) -> Bracket {
-        let rounds = slots.trailing_zeros() as usize;
+    /// A bracket of `slots` players, only the first round paired.
+    fn paired(slots: usize) -> Bracket {
+        let name = |i: usize| format!("Player {} ({})", i + 1, i + 1);
         let first = (0..slots / 2)
-            .map(|i| game(&format!("p{} ({})", i, i + 1), "bye", ["", ""], None))
+            .map(|i| game(&name(i), &name(slots - 1 - i), ["", ""], None))
             .collect();
-        let mut all = vec![round("Round 1", first)];
-        all.extend((1..rounds).map(|r| round(&format!("Round {}", r + 1), vec![])));
+        let mut rounds = vec![round("Round 1", first)];
+        let later = (2..=slots.trailing_zeros()).map(|r| round(&format!("Round {r}"), vec![]));
+        rounds.extend(later);
         Bracket {
-            title: s("Knockout"),
-            rounds: all,
+            title: "Knockout".into(),
+            rounds,
         }
     }
 
-    fn size(png: &[u8]) -> (u32, u32) {
-        let (w, h, _) = decode_rgb(png).expect("the PNG decodes");
+    fn size(png: Result<Vec<u8>, String>) -> (u32, u32) {
+        let (w, h, _) = decode_rgb(&png.expect("drawn")).expect("the PNG decodes");
         (w, h)
     }
 
     #[test]
     fn a_table_grows_with_its_rows() {
-        let mut last = None;
-        for n in [0, 1, 7, 20, 64] {
-            let (w, h) = size(&table_png(&standings(n)).expect("drawn"));
-            assert!((640..=900).contains(&w), "{w}");
-            if let Some((lw, lh, ln)) = last {
-                assert_eq!(w, lw, "the width follows the cells, not the count");
-                assert_eq!(h - lh, ROW_H as u32 * (n - ln) as u32);
+        let sizes = [0, 1, 7, 8, 20, 64].map(|n| (n, size(table_png(&standings(n)))));
+        for pair in sizes.windows(2) {
+            let [(n0, (w0, h0)), (n1, (w1, h1))] = pair else {
+                continue;
+            };
+            assert!((640..=900).contains(w1), "{w1}");
+            assert_eq!(h1 - h0, ROW_H as u32 * (n1 - n0) as u32, "{n1} rows");
+            if *n0 >= 7 {
+                assert_eq!(w1, w0, "the width follows the cells, not their number");
             }
-            last = Some((w, h, n));
         }
         let mut bare = standings(3);
-        bare.footer = None;
-        bare.title.clear();
-        let (_, h) = size(&table_png(&bare).expect("drawn"));
+        (bare.title, bare.footer) = (String::new(), None);
+        let (_, h) = size(table_png(&bare));
         assert_eq!(h as f32, MARGIN + HEAD_H + 3.0 * ROW_H + MARGIN);
     }
 
     #[test]
-    fn a_table_refuses_too_many_rows_no_columns_and_long_rows() {
-        let err = table_png(&standings(65)).expect_err("65 rows");
-        assert!(err.contains("64") && err.contains("65"), "{err}");
-        let mut t = standings(3);
-        t.columns.clear();
-        let err = table_png(&t).expect_err("no columns");
-        assert!(err.contains("column"), "{err}");
-        let mut t = standings(3);
-        t.rows[1].push(s("extra"));
-        let err = table_png(&t).expect_err("a long row");
-        assert!(err.contains("row 2"), "{err}");
-        let mut t = standings(3);
-        t.rows[2].truncate(2);
-        assert!(table_png(&t).is_ok(), "a short row is padded with blanks");
-    }
-
-    #[test]
-    fn table_and_bracket_images_are_deterministic() {
-        let t = standings(7);
+    fn standings_and_an_eight_bracket_fit_a_phone_and_are_deterministic() {
+        let (t, b) = (standings(7), eight());
         assert_eq!(table_png(&t), table_png(&t.clone()));
-        let b = eight();
         assert_eq!(bracket_png(&b), bracket_png(&b.clone()));
-    }
-
-    #[test]
-    fn standings_table_and_eight_bracket_fit_a_phone() {
-        let (w, h) = size(&table_png(&standings(7)).expect("drawn"));
-        assert!((640..=900).contains(&w), "{w}x{h}");
-        let (w, h) = size(&bracket_png(&eight()).expect("drawn"));
-        assert!((640..=900).contains(&w), "{w}x{h}");
-        // Very long cells are shortened, never widen the image past 900 px.
+        for (w, h) in [size(table_png(&t)), size(bracket_png(&b))] {
+            assert!((640..=900).contains(&w), "{w}x{h}");
+        }
+        // Very long cells and titles are shortened, never widen the image past 900 px.
         let mut t = standings(7);
         t.rows[0][1] = "x".repeat(300);
         t.title = "y".repeat(300);
-        let (w, _) = size(&table_png(&t).expect("drawn"));
-        assert_eq!(w, 900);
+        assert_eq!(size(table_png(&t)).0, 900);
         let cut = shorten(&"Featherstonehaugh ".repeat(5), TEXT_SIZE, 150.0);
-        assert!(
-            cut.ends_with('…') && width(&cut, TEXT_SIZE) <= 150.0,
-            "{cut}"
-        );
+        assert!(cut.ends_with('…'), "{cut}");
+        assert!(width(&cut, TEXT_SIZE) <= 150.0, "{cut}");
         assert_eq!(shorten("Pts", TEXT_SIZE, 100.0), "Pts");
         assert_eq!(shorten("Pts", TEXT_SIZE, 2.0), "");
     }
@@ -667,15 +583,10 @@ mod tests {
         let mut t = standings(7);
         t.rows[4] = vec![String::new(); 8];
         let (canvas, l) = draw_table(&t).expect("drawn");
-        let png = encode(&canvas).expect("encoded");
-        let (w, _, px) = decode_rgb(&png).expect("decodes");
-        let at = |x: u32, y: u32| {
-            let i = ((y * w + x) * 3) as usize;
-            [px[i], px[i + 1], px[i + 2]]
-        };
+        let (w, _, px) = decode_rgb(&encode(&canvas).expect("encoded")).expect("decodes");
+        let at = |x: u32, y: u32| px[((y * w + x) * 3) as usize..][..3].to_vec();
         for i in 0..7 {
-            let (top, fill) = (l.row_top(i) as u32, ROW_FILL[i % 2]);
-            let fill = [fill[0], fill[1], fill[2]];
+            let (top, fill) = (l.row_top(i) as u32, &ROW_FILL[i % 2][..3]);
             assert_eq!(at(w / 2, top + 1), fill, "row {i} is shaded");
             let inked = (top + 2..top + ROW_H as u32 - 2)
                 .flat_map(|y| (MARGIN as u32 + 2..w - MARGIN as u32 - 2).map(move |x| (x, y)))
@@ -691,60 +602,61 @@ mod tests {
     }
 
     #[test]
-    fn brackets_of_two_to_sixteen_slots_draw_and_grow() {
+    fn brackets_of_two_to_thirty_two_slots_draw_and_grow() {
         let mut last = 0;
-        for slots in [2, 4, 8, 16] {
-            let (w, h) = size(&bracket_png(&empty(slots)).expect("drawn"));
-            assert!((640..=900).contains(&w), "{slots}: {w}x{h}");
-            assert!(h > last, "{slots}: {h}");
+        for slots in [2, 4, 8, 16, 32] {
+            let (w, h) = size(bracket_png(&paired(slots)));
+            assert!((640..=900).contains(&w) && h > last, "{slots}: {w}x{h}");
             last = h;
         }
-        // 32 players fit too, their names shortened.
-        let (w, _) = size(&bracket_png(&empty(32)).expect("drawn"));
-        assert!(w <= 900);
         // Rounds listed but none paired: the bracket's shape still shows.
-        let blank = Bracket {
-            title: String::new(),
-            rounds: vec![round("R1", vec![]), round("R2", vec![]), round("F", vec![])],
-        };
-        let l = bracket_layout(&blank).expect("laid out");
-        assert_eq!(l.first, 4);
+        let mut blank = eight();
+        blank.rounds.iter_mut().for_each(|r| r.matches.clear());
+        assert_eq!(bracket_layout(&blank).expect("laid out").first, 4);
         assert!(bracket_png(&blank).is_ok());
     }
 
     #[test]
-    fn a_bracket_refuses_no_rounds_and_more_than_thirty_two_players() {
-        let none = Bracket {
-            title: s("x"),
-            rounds: vec![],
-        };
+    fn tables_and_brackets_refuse_what_they_cannot_draw() {
+        let err = table_png(&standings(65)).expect_err("65 rows");
+        assert!(err.contains("64") && err.contains("65"), "{err}");
+        let mut none = standings(3);
+        none.columns.clear();
+        assert!(table_png(&none).expect_err("no columns").contains("column"));
+        let mut t = standings(3);
+        t.rows[1].push("extra".into());
+        assert!(table_png(&t).expect_err("a long row").contains("row 2"));
+        t.rows[1].truncate(2);
+        assert!(table_png(&t).is_ok(), "a short row is padded with blanks");
+        let mut none = eight();
+        none.rounds.clear();
         assert!(bracket_png(&none).expect_err("no rounds").contains("round"));
-        let err = bracket_png(&empty(64)).expect_err("64 players");
+        let err = bracket_png(&paired(64)).expect_err("64 players");
         assert!(err.contains("32"), "{err}");
+        let mut wide = paired(32);
+        wide.rounds.truncate(1);
+        wide.rounds[0].matches.push(game("a", "b", ["", ""], None));
+        assert!(bracket_png(&wide).expect_err("17 matches").contains("32"));
     }
 
     #[test]
     fn a_bracket_draws_the_winners_line_in_bold_green() {
-        let b = eight();
-        let (canvas, l) = draw_bracket(&b).expect("drawn");
+        let (canvas, l) = draw_bracket(&eight()).expect("drawn");
         let (w, _, px) = decode_rgb(&encode(&canvas).expect("encoded")).expect("decodes");
-        let at = |x: f32, y: f32| {
-            let i = ((y as u32 * w + x as u32) * 3) as usize;
-            [px[i], px[i + 1], px[i + 2]]
-        };
-        let green = [GO[0], GO[1], GO[2]];
+        let at = |x: f32, y: f32| px[((y as u32 * w + x as u32) * 3) as usize..][..3].to_vec();
+        let (green, paper) = (&GO[..3], &PAPER[..3]);
         // Quarter-final 2 was won by its top side: the line leaves from that side.
         let (x, y) = l.at(0, 1);
         let x = x + l.box_w + CONNECT / 4.0;
         assert_eq!(at(x, y + LINE_H / 2.0), green);
-        assert_ne!(at(x, y + LINE_H * 1.5), green);
+        assert_eq!(at(x, y + LINE_H * 1.5), paper);
         // Semi-final 1 is undecided: a thin line from its middle, not green.
         let (x, y) = l.at(1, 0);
         let p = at(x + l.box_w + CONNECT / 4.0, y + LINE_H);
-        assert!(p != green && p != [PAPER[0], PAPER[1], PAPER[2]], "{p:?}");
+        assert!(p != green && p != paper, "{p:?}");
         // The winner's side is shaded.
         let (x, y) = l.at(0, 3);
-        assert_eq!(at(x + 4.0, y + LINE_H * 1.5), [WON[0], WON[1], WON[2]]);
+        assert_eq!(at(x + 4.0, y + LINE_H * 1.5), &WON[..3]);
     }
 
     /// Writes the sample images to the temporary directory when MUSTER_SAMPLES is set, to look

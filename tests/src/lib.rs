@@ -3,6 +3,7 @@
 
 pub mod discord;
 pub mod matrix;
+pub mod matrix_bot;
 pub mod proxy;
 pub mod synapse;
 use std::io::{BufRead, BufReader, Write};

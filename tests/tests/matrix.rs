@@ -2,18 +2,13 @@
 //! started on 127.0.0.1 (`muster_tests::synapse`), with the players as real Matrix clients
 //! (`muster_tests::matrix::Player`, matrix-sdk). Everything is checked as the players see it.
 
-use std::io::Write;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use muster_bot::clock::{parse_duration, parse_rfc3339, rfc3339};
-use muster_tests::matrix::{Player, ProcessLog, Seen};
+use muster_tests::matrix::{Player, Seen};
+use muster_tests::matrix_bot::{Bot, Table, WAIT, table};
 use muster_tests::proxy::{Proxy, Trap};
 use muster_tests::synapse::{Account, Synapse};
 use muster_tests::{data_dir, muster_binary};
-
-const WAIT: u64 = 30;
 const LANRICK: &str = include_str!("../../docs/examples/lanrick-whole-game.txt");
 const CROQUET: &str = include_str!("../../docs/examples/croquet-game.txt");
 
@@ -33,93 +28,6 @@ fn squares(mv: &str) -> Vec<String> {
         .collect()
 }
 
-/// The `muster serve` process under test.
-struct Bot {
-    child: Child,
-    log: Arc<ProcessLog>,
-    /// On a manual clock: its standard input, and the time it shows.
-    clock: Option<(ChildStdin, u64)>,
-}
-
-impl Drop for Bot {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Bot {
-    fn log(&self) -> String {
-        self.log.text()
-    }
-
-    /// Moves the bot's manual clock on by `by` (`+2d`) and waits until it has done what fell
-    /// due on the way (it says `[clock] <the new time>`).
-    async fn advance(&mut self, by: &str) {
-        let (stdin, now) = self.clock.as_mut().expect("the bot runs on a manual clock");
-        let to = *now + parse_duration(by.trim_start_matches('+')).expect("a duration");
-        let mark = self.log.mark();
-        writeln!(stdin, "~ {by}").expect("the bot reads its standard input");
-        stdin.flush().expect("the bot reads its standard input");
-        let expected = format!("[clock] {}", rfc3339(to));
-        if let Err(log) = self.log.wait_for_line(mark, WAIT, |l| l == expected).await {
-            panic!("the bot did not say {expected:?}:\n{log}");
-        }
-        *now = to;
-    }
-
-    /// Asks the bot to stop (SIGTERM) and waits until it has.
-    fn stop(mut self) {
-        let pid = self.child.id().to_string();
-        let _ = Command::new("kill").args(["-TERM", &pid]).status();
-        let deadline = Instant::now() + Duration::from_secs(WAIT);
-        while self.child.try_wait().unwrap().is_none() {
-            assert!(
-                Instant::now() < deadline,
-                "muster did not stop:\n{}",
-                self.log()
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let status = self.child.wait().unwrap();
-        assert!(
-            status.success(),
-            "muster stopped with {status}:\n{}",
-            self.log()
-        );
-    }
-
-    /// Waits until the bot listens.
-    async fn listening(&mut self) {
-        let started = self
-            .log
-            .wait_for_line(0, WAIT, |l| l.contains("listening as"))
-            .await;
-        if let Err(log) = started {
-            panic!("muster did not start:\n{log}");
-        }
-    }
-
-    /// Waits until the process has ended (killed from outside).
-    async fn ended(&mut self) {
-        let deadline = Instant::now() + Duration::from_secs(WAIT);
-        while self.child.try_wait().unwrap().is_none() {
-            assert!(Instant::now() < deadline, "muster is still running");
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-    }
-
-    /// The resident memory of the process, in KiB.
-    fn rss_kib(&self) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix("VmRSS:"))
-            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-            .unwrap()
-    }
-}
-
 /// Starts `muster serve` as `bot` on `synapse`, accepting invitations from alice, and waits
 /// until it listens.
 async fn start(
@@ -136,7 +44,7 @@ async fn start(
 /// Starts `muster serve` as `bot` on `synapse` (`extra` settings last, so that they may
 /// override the others), without waiting.
 fn spawn(synapse: &Synapse, bot: &Account, dir: &std::path::Path, extra: &[(&str, &str)]) -> Bot {
-    spawn_on(synapse, bot, dir, extra, None)
+    muster_tests::matrix_bot::spawn_on(&muster_binary!(), synapse, bot, dir, extra, None)
 }
 
 /// Starts `muster serve` as [`start`] does, on a manual clock showing `start` (RFC 3339),
@@ -148,50 +56,16 @@ async fn start_manual(
     extra: &[(&str, &str)],
     start: &str,
 ) -> Bot {
-    let mut bot = spawn_on(synapse, bot, dir, extra, Some(start));
+    let mut bot = muster_tests::matrix_bot::spawn_on(
+        &muster_binary!(),
+        synapse,
+        bot,
+        dir,
+        extra,
+        Some(start),
+    );
     bot.listening().await;
     bot
-}
-
-/// Starts `muster serve`, on a manual clock when `manual` names its start.
-fn spawn_on(
-    synapse: &Synapse,
-    bot: &Account,
-    dir: &std::path::Path,
-    extra: &[(&str, &str)],
-    manual: Option<&str>,
-) -> Bot {
-    std::fs::create_dir_all(dir).unwrap();
-    let mut cmd = Command::new(muster_binary!());
-    cmd.arg("serve");
-    if let Some(start) = manual {
-        cmd.args(["--clock", "manual", "--start", start]);
-    }
-    cmd.current_dir(dir)
-        .env_remove("MUSTER_CONFIG")
-        .env("MUSTER_DATA_DIR", dir.join("data"))
-        .env("MUSTER_MATRIX_HOMESERVER", synapse.url())
-        .env("MUSTER_MATRIX_USER", &bot.user_id)
-        .env("MUSTER_MATRIX_PASSWORD", &bot.password)
-        .env("MUSTER_MATRIX_AUTO_JOIN", synapse.user_id("alice"))
-        .env("MUSTER_MATRIX_TIMINGS", "1")
-        .stdin(if manual.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
-    for (k, v) in extra {
-        cmd.env(k, v);
-    }
-    let mut child = cmd.spawn().expect("muster serve starts");
-    let log = ProcessLog::capture(&mut child);
-    let clock = manual.map(|start| {
-        let stdin = child.stdin.take().expect("a piped standard input");
-        (stdin, parse_rfc3339(start).expect("an RFC 3339 time"))
-    });
-    Bot { child, log, clock }
 }
 
 /// The bot's first answer to the event `to` in `room`, as `player` sees it.
@@ -262,34 +136,6 @@ fn to_move<'a>(board: &Seen, players: &[&'a Player]) -> &'a Player {
         .copied()
         .find(|p| board.mentions.contains(&p.user_id()))
         .unwrap_or_else(|| panic!("the board mentions nobody to move: {board:?}"))
-}
-
-struct Table {
-    synapse: Synapse,
-    bot: Account,
-    alice: Player,
-    bob: Player,
-    carol: Player,
-}
-
-async fn table() -> Table {
-    let synapse = Synapse::start();
-    let accounts = synapse.register_many(&[
-        ("muster", "bot-password"),
-        ("alice", "alice-password"),
-        ("bob", "bob-password"),
-        ("carol", "carol-password"),
-    ]);
-    let alice = Player::login(&synapse, &accounts[1]).await;
-    let bob = Player::login(&synapse, &accounts[2]).await;
-    let carol = Player::login(&synapse, &accounts[3]).await;
-    Table {
-        bot: accounts[0].clone(),
-        synapse,
-        alice,
-        bob,
-        carol,
-    }
 }
 
 /// Alice opens a room with bob (encrypted or not) and invites the bot, which joins.
@@ -867,7 +713,15 @@ async fn reminders_by_direct_message() {
             .client()
             .get_room(&matrix_sdk::ruma::OwnedRoomId::try_from(direct.as_str()).unwrap())
             .unwrap();
-        let details = invited.invite_details().await.unwrap();
+        // The inviter's profile may reach the client a moment after the invitation.
+        let deadline = Instant::now() + Duration::from_secs(WAIT);
+        let details = loop {
+            let details = invited.invite_details().await.unwrap();
+            if details.inviter.is_some() || Instant::now() > deadline {
+                break details;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
         let inviter = details.inviter.expect("the inviter");
         assert_eq!(inviter.user_id().as_str(), bot_id);
         let me = details.invitee;

@@ -503,7 +503,7 @@ impl Core {
     pub fn resume_tournaments(&self, platform: &str) {
         for l in index(self.base.as_ref(), platform) {
             if l.live {
-                play::tend(self, platform, &l.community, &l.name);
+                play::tend_event(self, platform, &l.community, &l.name, true);
             }
         }
     }

@@ -85,6 +85,11 @@ struct Tended {
 
 /// Brings the event up to date and posts what follows to the outbox.
 pub(super) fn tend(core: &Core, platform: &str, community: &str, name: &str) {
+    tend_event(core, platform, community, name, false);
+}
+
+/// [`tend`]; `resuming` (at start) asks again for the places of boards that have none.
+pub(super) fn tend_event(core: &Core, platform: &str, community: &str, name: &str, resuming: bool) {
     let store = core.base.as_ref();
     let done = change(store, platform, community, name, |event| {
         let mut t = Tended::default();
@@ -97,7 +102,15 @@ pub(super) fn tend(core: &Core, platform: &str, community: &str, name: &str) {
     });
     let Ok((event, t)) = done else { return };
     announce_results(core, &event, &t);
-    open_places(core, &event, t.paired.is_some() || !t.replays.is_empty());
+    open_places(
+        core,
+        &event,
+        resuming || t.paired.is_some() || !t.replays.is_empty(),
+    );
+    // A round paired with every board decided at once (all forfeits) is over already.
+    if t.paired.is_some() && super::report::completed(&event) == event.played.len() {
+        tend_event(core, platform, community, name, false);
+    }
 }
 
 /// Reads the results of the current round's games from their records.
