@@ -190,6 +190,30 @@ fn a_round_robin_is_run_with_slash_commands_and_played_in_threads() {
                 )
                 .await;
             assert!(result.interaction_token.is_none());
+            // The standings come as text and as a table image.
+            let table = standin
+                .wait_message(
+                    "the standings table",
+                    |m| {
+                        m.channel_id == CHANNEL
+                            && m.attachments
+                                .iter()
+                                .any(|a| a.0 == "spring-standings-1.png")
+                    },
+                    WAIT,
+                )
+                .await;
+            let png = &table
+                .attachments
+                .iter()
+                .find(|a| a.0 == "spring-standings-1.png")
+                .unwrap()
+                .1;
+            assert!(
+                png.starts_with(b"\x89PNG") && png.len() > 2000,
+                "{} bytes",
+                png.len()
+            );
             standin
                 .wait_message(
                     "the end of the event",

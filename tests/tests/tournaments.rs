@@ -149,6 +149,16 @@ fn a_swiss_of_seven_is_paired_played_and_ranked_as_the_rules_say_across_restarts
         played.push(results);
     }
     assert!(out.contains("spring is over"), "{out}");
+    // The final standings also come as a table image.
+    let image = out
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("[hall] board: ")
+                .filter(|p| p.ends_with("spring-standings-4.png"))
+        })
+        .unwrap_or_else(|| panic!("no standings image:\n{out}"));
+    let png = std::fs::read(image).unwrap();
+    assert!(png.starts_with(b"\x89PNG"), "{image}");
     let out = console(&dir, "ann hall tournament export spring\n");
     let x = export(&out);
     check_swiss(&x, &played);

@@ -2,6 +2,7 @@
 //! which decision on the moves just played are marked — and the adapter draws it when it is
 //! about to send it: off the async threads, only once it is sure the board will be shown, and
 //! as often as it needs after a restart (a description is kept in a receipt; a PNG is not).
+//! A tournament's standings table or knockout bracket travels the same way, as a [`Chart`].
 
 use std::sync::OnceLock;
 
@@ -14,7 +15,13 @@ use crate::store::GameRecord;
 /// just played. Drawn once, on first use.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Board {
-    record: GameRecord,
+    /// The game; absent for a chart.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    record: Option<GameRecord>,
+    /// A table or bracket drawn instead of a game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    chart: Option<Chart>,
+    #[serde(default)]
     from: usize,
     /// When the clocks are read (a board shown again later); absent, when the record was
     /// last written.
@@ -37,9 +44,118 @@ pub struct Drawn {
     pub name: String,
 }
 
+/// A picture that is not a game: a tournament's standings or its knockout bracket, described
+/// so that it can be kept in a receipt and drawn when sent.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Chart {
+    /// The file name of the image.
+    pub name: String,
+    /// A description of the image.
+    pub alt: String,
+    /// What is drawn.
+    pub kind: ChartKind,
+}
+
+/// What a chart draws.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub enum ChartKind {
+    /// A table: a title, the columns (heading, right-aligned), the rows, a footer.
+    Table {
+        /// The title.
+        title: String,
+        /// Each column's heading and whether it is right-aligned (numbers).
+        columns: Vec<(String, bool)>,
+        /// The cells.
+        rows: Vec<Vec<String>>,
+        /// A line under the table.
+        footer: Option<String>,
+    },
+    /// A knockout bracket: each round's title and its matches (top, bottom, their results,
+    /// and whether the top went through).
+    Bracket {
+        /// The title.
+        title: String,
+        /// The rounds, first to last.
+        rounds: Vec<(String, Vec<ChartMatch>)>,
+    },
+}
+
+/// One match of a bracket.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct ChartMatch {
+    /// The upper side.
+    pub top: String,
+    /// The lower side.
+    pub bottom: String,
+    /// The upper side's results.
+    pub top_score: String,
+    /// The lower side's results.
+    pub bottom_score: String,
+    /// `Some(true)` when the upper side went through.
+    pub winner: Option<bool>,
+}
+
+impl Chart {
+    fn draw(&self) -> Result<Drawn, String> {
+        let png = match &self.kind {
+            ChartKind::Table {
+                title,
+                columns,
+                rows,
+                footer,
+            } => muster_render::table_png(&muster_render::Table {
+                title: title.clone(),
+                columns: columns
+                    .iter()
+                    .map(|(head, right)| muster_render::Column {
+                        head: head.clone(),
+                        align: if *right {
+                            muster_render::Align::Right
+                        } else {
+                            muster_render::Align::Left
+                        },
+                    })
+                    .collect(),
+                rows: rows.clone(),
+                footer: footer.clone(),
+            })?,
+            ChartKind::Bracket { title, rounds } => {
+                muster_render::bracket_png(&muster_render::Bracket {
+                    title: title.clone(),
+                    rounds: rounds
+                        .iter()
+                        .map(|(title, matches)| muster_render::BracketRound {
+                            title: title.clone(),
+                            matches: matches
+                                .iter()
+                                .map(|m| muster_render::BracketMatch {
+                                    top: m.top.clone(),
+                                    bottom: m.bottom.clone(),
+                                    top_score: m.top_score.clone(),
+                                    bottom_score: m.bottom_score.clone(),
+                                    winner: m.winner,
+                                })
+                                .collect(),
+                        })
+                        .collect(),
+                })?
+            }
+        };
+        Ok(Drawn {
+            png,
+            alt: self.alt.clone(),
+            text: self.alt.clone(),
+            name: self.name.clone(),
+        })
+    }
+}
+
 impl PartialEq for Board {
     fn eq(&self, other: &Board) -> bool {
-        self.from == other.from && self.record == other.record && self.at == other.at
+        self.from == other.from
+            && self.record == other.record
+            && self.chart == other.chart
+            && self.at == other.at
     }
 }
 
@@ -47,8 +163,20 @@ impl Board {
     /// The board of `record` after its decisions from `from` on (those are marked).
     pub fn new(record: &GameRecord, from: usize) -> Board {
         Board {
-            record: record.clone(),
+            record: Some(record.clone()),
+            chart: None,
             from: from.min(record.moves.len()),
+            at: None,
+            drawn: OnceLock::new(),
+        }
+    }
+
+    /// A chart (a standings table, a bracket) to send as boards are sent.
+    pub fn chart(chart: Chart) -> Board {
+        Board {
+            record: None,
+            chart: Some(chart),
+            from: 0,
             at: None,
             drawn: OnceLock::new(),
         }
@@ -63,18 +191,25 @@ impl Board {
 
     /// The image's file name: the game and how many decisions it shows.
     pub fn name(&self) -> String {
-        format!("{}-{:03}.png", self.record.id, self.record.moves.len())
+        match (&self.record, &self.chart) {
+            (Some(r), _) => format!("{}-{:03}.png", r.id, r.moves.len()),
+            (None, Some(c)) => c.name.clone(),
+            (None, None) => "board.png".into(),
+        }
     }
 
     /// The drawn board (drawn on the first call); `Err` says why it cannot be drawn.
     pub fn drawn(&self) -> Result<&Drawn, &str> {
         self.drawn
             .get_or_init(|| {
-                let (game, events) = self
-                    .record
+                if let Some(chart) = &self.chart {
+                    return chart.draw();
+                }
+                let record = self.record.as_ref().ok_or("nothing to draw")?;
+                let (game, events) = record
                     .replay(self.from)
                     .map_err(|e| format!("the record does not replay: {}", e.0))?;
-                Ok(draw(&self.record, &game, &events, self.name(), self.at))
+                Ok(draw(record, &game, &events, self.name(), self.at))
             })
             .as_ref()
             .map_err(String::as_str)

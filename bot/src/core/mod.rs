@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use crate::clock::{Clock, SystemClock};
 use crate::store::{ChannelKey, GameRecord, GameStore, Staged, StoreError};
 
-pub use board::{Board, Drawn};
+pub use board::{Board, Chart, ChartKind, ChartMatch, Drawn};
 pub use command::{Answer, Command};
 pub use muster_rules::GameId;
 pub use receipt::{Handled, Receipt};

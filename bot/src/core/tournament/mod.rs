@@ -9,6 +9,7 @@
 //! write loses nothing, and a round is paired in the same write that records the last result,
 //! so it is never paired twice.
 
+mod charts;
 mod manage;
 pub mod parse;
 mod play;
@@ -16,7 +17,7 @@ mod report;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Core, Reply, Request, User};
+use super::{Board as BoardImage, Core, Reply, Request, User};
 use crate::clock::control::Control;
 use crate::store::{ChannelKey, EventTag as Tag, GameStore, Player, StoreError};
 

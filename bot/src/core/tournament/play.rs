@@ -217,20 +217,29 @@ fn withdrawn(event: &Event, e: usize, r: usize) -> bool {
 
 /// The knockout's entrants still in, in bracket order.
 pub(super) fn winners(event: &Event) -> Vec<usize> {
-    let Some(last) = event.played.last() else {
+    match event.played.len() {
+        0 => Vec::new(),
+        r => through(event, r - 1).into_iter().flatten().collect(),
+    }
+}
+
+/// Who goes through from each match of knockout round `r` (from 0), in bracket order (a bye's
+/// entrant in round 1), `None` while a match is undecided.
+pub(super) fn through(event: &Event, r: usize) -> Vec<Option<usize>> {
+    let Some(round) = event.played.get(r) else {
         return Vec::new();
     };
-    if event.played.len() == 1 {
-        let mut boards = last.boards.iter();
+    if r == 0 {
+        let mut boards = round.boards.iter();
         knockout::first_round(event.entrants.len())
             .into_iter()
-            .filter_map(|(a, b)| match b {
+            .map(|(a, b)| match b {
                 None => Some(a),
                 Some(_) => boards.next().and_then(Board::through),
             })
             .collect()
     } else {
-        last.boards.iter().filter_map(Board::through).collect()
+        round.boards.iter().map(Board::through).collect()
     }
 }
 
@@ -382,14 +391,8 @@ fn announce_results(core: &Core, event: &Event, t: &Tended) {
             }
         )));
     }
-    if let Some(r) = t.completed.filter(|_| !event.knockout() || t.finished) {
+    if let Some(r) = t.completed {
         replies.extend(super::report::standings_replies(core, event, Some(r)));
-    } else if let Some(r) = t.completed {
-        replies.push(Reply::Text(format!(
-            "Round {r} of {} is over.\n{}",
-            event.name,
-            super::report::bracket_text(event)
-        )));
     }
     if t.finished {
         let why = if t.no_pairing {

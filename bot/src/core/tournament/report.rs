@@ -90,7 +90,7 @@ pub(super) fn points(event: &Event) -> Vec<u32> {
     table(event).iter().map(standings::Entrant::score).collect()
 }
 
-fn half(points: u32) -> String {
+pub(super) fn half(points: u32) -> String {
     if points.is_multiple_of(2) {
         format!("{}", points / 2)
     } else if points == 1 {
@@ -102,11 +102,11 @@ fn half(points: u32) -> String {
 
 fn quarter(q: u32) -> String {
     let whole = q / 4;
-    match q % 4 {
-        0 => format!("{whole}"),
-        1 => format!("{whole}.25"),
-        2 => format!("{whole}.5"),
-        _ => format!("{whole}.75"),
+    let part = ["", "¼", "½", "¾"][(q % 4) as usize];
+    match (whole, part) {
+        (_, "") => format!("{whole}"),
+        (0, part) => part.to_string(),
+        (whole, part) => format!("{whole}{part}"),
     }
 }
 
@@ -126,12 +126,32 @@ fn tiebreak_value(name: &str, v: u32) -> Value {
     }
 }
 
-fn tiebreak_text(name: &str, v: u32) -> String {
+pub(super) fn tiebreak_text(name: &str, v: u32) -> String {
     match name {
         "sonneborn_berger" => quarter(v),
         "wins" => v.to_string(),
         _ => half(v),
     }
+}
+
+/// A tie-break's short heading.
+pub(super) fn tiebreak_head(name: &str) -> &'static str {
+    match name {
+        "buchholz_cut1" => "BhC1",
+        "buchholz" => "Bh",
+        "sonneborn_berger" => "SB",
+        "direct_encounter" => "DE",
+        _ => "Wins",
+    }
+}
+
+/// Games an entrant played over the board.
+pub(super) fn games(entrant: &standings::Entrant) -> usize {
+    entrant
+        .rounds
+        .iter()
+        .filter(|r| matches!(r, RoundResult::Played { .. }))
+        .count()
 }
 
 /// The standings' lines.
@@ -151,16 +171,7 @@ pub(super) fn standings_text(event: &Event) -> String {
     let rounds = completed(event);
     let table = table(event);
     let names = tiebreak_names(event.system);
-    let heads: Vec<&str> = names
-        .iter()
-        .map(|n| match *n {
-            "buchholz_cut1" => "BhC1",
-            "buchholz" => "Bh",
-            "sonneborn_berger" => "SB",
-            "direct_encounter" => "DE",
-            _ => "Wins",
-        })
-        .collect();
+    let heads: Vec<&str> = names.iter().map(|n| tiebreak_head(n)).collect();
     let mut text = format!(
         "Standings of {} after round {rounds} of {}:\n```\n{:>3}  {:<20} {:>5} {:>5}",
         event.name,
@@ -176,11 +187,7 @@ pub(super) fn standings_text(event: &Event) -> String {
     text.push('\n');
     for line in lines(event) {
         let e = &event.entrants[line.entrant];
-        let games = table[line.entrant]
-            .rounds
-            .iter()
-            .filter(|r| matches!(r, RoundResult::Played { .. }))
-            .count();
+        let games = games(&table[line.entrant]);
         let mut name = e.name();
         if e.withdrawn_from.is_some() {
             name.push_str(" (w)");
@@ -202,9 +209,19 @@ pub(super) fn standings_text(event: &Event) -> String {
     text
 }
 
-/// The standings as replies: the text (and the table as an image where drawn).
+/// The standings as replies: the text and the table as an image (the bracket, in a
+/// knockout).
 pub(super) fn standings_replies(_core: &Core, event: &Event, _round: Option<usize>) -> Vec<Reply> {
-    vec![Reply::Text(standings_text(event))]
+    if event.knockout() {
+        return vec![
+            Reply::Text(bracket_text(event)),
+            super::charts::bracket(event),
+        ];
+    }
+    vec![
+        Reply::Text(standings_text(event)),
+        super::charts::standings(event),
+    ]
 }
 
 /// The knockout bracket as text: each round's matches and who went through.
@@ -219,10 +236,24 @@ pub(super) fn bracket_text(event: &Event) -> String {
             _ => format!("Round {}", r + 1),
         };
         text.push_str(&format!("{title}:\n"));
-        for b in &round.byes {
-            text.push_str(&format!("  {} — bye\n", seed(*b)));
+        // The first round in bracket order, its byes among the matches.
+        let mut byes = Vec::new();
+        let mut boards: Vec<&super::Board> = Vec::new();
+        if r == 0 {
+            let mut played = round.boards.iter();
+            for (a, b) in muster_rules::tournament::knockout::first_round(event.entrants.len()) {
+                match b {
+                    None => byes.push((boards.len(), a)),
+                    Some(_) => boards.extend(played.next()),
+                }
+            }
+        } else {
+            boards.extend(round.boards.iter());
         }
-        for board in &round.boards {
+        for (i, board) in boards.iter().enumerate() {
+            for (_, b) in byes.iter().filter(|(at, _)| *at == i) {
+                text.push_str(&format!("  {} — bye\n", seed(*b)));
+            }
             let games: Vec<String> = board
                 .games
                 .iter()
@@ -245,6 +276,9 @@ pub(super) fn bracket_text(event: &Event) -> String {
                 seed(board.black),
                 games.join(", ")
             ));
+        }
+        for (_, b) in byes.iter().filter(|(at, _)| *at >= boards.len()) {
+            text.push_str(&format!("  {} — bye\n", seed(*b)));
         }
     }
     if event.played.is_empty() {
