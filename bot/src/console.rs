@@ -247,7 +247,12 @@ impl Console {
             Reply::File { name, content } => {
                 let dir = self.data.join("exports");
                 std::fs::create_dir_all(&dir)?;
-                let path = dir.join(safe(name.trim_end_matches(".txt")) + ".txt");
+                // A record stays `.txt`; an event's export keeps `.json`.
+                let (stem, ext) = match name.rsplit_once('.') {
+                    Some((stem, "json")) => (stem, "json"),
+                    _ => (name.trim_end_matches(".txt"), "txt"),
+                };
+                let path = dir.join(format!("{}.{ext}", safe(stem)));
                 std::fs::write(&path, &content)?;
                 writeln!(out, "{tag} file: {}", path.display())?;
                 for line in content.lines() {
