@@ -141,7 +141,21 @@ fn a_round_robin_is_run_with_slash_commands_and_played_in_threads() {
                     WAIT,
                 )
                 .await;
-            assert_eq!(turn.allowed_mentions["users"], json!([bob.id]), "{turn:?}");
+            // Both players are pinged there: bob to move, cat told which side he plays.
+            assert!(
+                turn.content.contains(&format!(
+                    "{} you play Black here; Bob decides first.",
+                    cat.mention()
+                )),
+                "{}",
+                turn.content
+            );
+            assert_eq!(
+                turn.allowed_mentions["users"],
+                json!([cat.id, bob.id]),
+                "{}",
+                turn.content
+            );
             let listed = standin
                 .wait_message(
                     "the round in the event's channel",

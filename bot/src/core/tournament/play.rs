@@ -578,6 +578,27 @@ fn game_opening(
         event.name,
         sides.join(" vs ")
     ))];
+    // The other players are told too: the game is theirs as much as the mover's.
+    let mover = rules.to_move().and_then(|s| record.player(s.index()));
+    let first = mover.map_or_else(String::new, |p| p.name.clone());
+    let mut told: Vec<String> = mover.iter().map(|p| p.id.clone()).collect();
+    for seat in rules.table().all() {
+        let Some(p) = record.player(seat.index()) else {
+            continue;
+        };
+        if told.contains(&p.id) {
+            continue;
+        }
+        told.push(p.id.clone());
+        let seats: Vec<usize> = crate::core::seating::hand_of(record, seat.index());
+        out.push(Reply::Mention {
+            user: user(p),
+            text: format!(
+                "you play {} here; {first} decides first.",
+                crate::core::seating::hand_title(rules, &seats)
+            ),
+        });
+    }
     out.push(Reply::board(record, 0));
     out.extend(core.next_up(record, rules));
     out
