@@ -5,22 +5,14 @@
 use std::sync::Arc;
 
 use muster_bot::clock::ManualClock;
-use muster_bot::core::{Core, Reply, Request, Target, User};
+use muster_bot::core::{Core, Reply, Target};
 use muster_bot::store::{ChannelKey, Ending, GameStore, MemoryStore};
 
 const START: u64 = 1_795_600_800; // 2026-11-25T10:00:00Z
 const DAY: u64 = 86_400;
 
-fn request(user: &str, channel: &str, text: &str) -> Request {
-    Request {
-        platform: "console".into(),
-        channel: channel.into(),
-        user: User::named(user),
-        text: text.into(),
-        mentions: vec![],
-        policy: Default::default(),
-    }
-}
+mod common;
+use common::request;
 
 fn text(replies: &[Reply]) -> String {
     replies

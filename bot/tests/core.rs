@@ -3,21 +3,13 @@
 
 use std::sync::Arc;
 
-use muster_bot::core::{Core, Reply, Request, User};
+use muster_bot::core::{Core, Reply, User};
 use muster_bot::store::{ChannelKey, GameStore, MemoryStore, SledStore, Status};
 
 const WHOLE_GAME: &str = include_str!("../../docs/examples/lanrick-whole-game.txt");
 
-fn request(user: &str, channel: &str, text: &str) -> Request {
-    Request {
-        platform: "console".into(),
-        channel: channel.into(),
-        user: User::named(user),
-        text: text.into(),
-        mentions: vec![],
-        policy: Default::default(),
-    }
-}
+mod common;
+use common::request;
 
 fn say(core: &Core, user: &str, text: &str) -> Vec<Reply> {
     core.handle(&request(user, "general", text))

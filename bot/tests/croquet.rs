@@ -3,20 +3,15 @@
 
 use std::sync::Arc;
 
-use muster_bot::core::{Core, Reply, Request, User};
+use muster_bot::core::{Core, Reply};
 use muster_bot::store::{ChannelKey, GameStore, MemoryStore};
 use muster_rules::croquet::solve;
 use muster_rules::{AnyGame, GameId};
 
+mod common;
+
 fn say(core: &Core, user: &str, channel: &str, text: &str) -> Vec<Reply> {
-    core.handle(&Request {
-        platform: "console".into(),
-        channel: channel.into(),
-        user: User::named(user),
-        text: text.into(),
-        mentions: vec![],
-        policy: Default::default(),
-    })
+    core.handle(&common::request(user, channel, text))
 }
 
 fn texts(replies: &[Reply]) -> String {

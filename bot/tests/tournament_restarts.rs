@@ -7,19 +7,11 @@
 use std::sync::Arc;
 
 use muster_bot::core::tournament::Opening;
-use muster_bot::core::{Core, Reply, Request, Target, User};
+use muster_bot::core::{Core, Reply, Target};
 use muster_bot::store::{ChannelKey, Ending, GameStore, MemoryStore, Status};
 
-fn request(user: &str, channel: &str, text: &str) -> Request {
-    Request {
-        platform: "console".into(),
-        channel: channel.into(),
-        user: User::named(user),
-        text: text.into(),
-        mentions: vec![],
-        policy: Default::default(),
-    }
-}
+mod common;
+use common::request;
 
 fn words(replies: &[Reply]) -> String {
     replies

@@ -91,3 +91,20 @@ pub fn console(bin: &std::path::Path, dir: &std::path::Path, script: &str) -> St
     assert_eq!(out.code, 0, "{}", out.stderr);
     out.stdout
 }
+
+/// Runs a console script as [`console`] does, on a manual clock starting at `start` (RFC
+/// 3339), which the script's `~` lines move.
+pub fn console_at(
+    bin: &std::path::Path,
+    dir: &std::path::Path,
+    start: &str,
+    script: &str,
+) -> String {
+    let dir = dir.to_str().expect("a UTF-8 path");
+    let args = [
+        "console", "--data", dir, "--clock", "manual", "--start", start, "--script", "-",
+    ];
+    let out = run(bin, &args, script);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    out.stdout
+}

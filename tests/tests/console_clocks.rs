@@ -10,16 +10,7 @@ fn data_dir(name: &str) -> PathBuf {
 
 /// Runs a console script on a manual clock starting at `start`; what it printed.
 fn at(dir: &Path, start: &str, script: &str) -> String {
-    let data = dir.to_string_lossy().into_owned();
-    let run = muster_tests::run(
-        &muster_tests::muster_binary!(),
-        &[
-            "console", "--data", &data, "--clock", "manual", "--start", start, "--script", "-",
-        ],
-        script,
-    );
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    run.stdout
+    muster_tests::console_at(&muster_tests::muster_binary!(), dir, start, script)
 }
 
 /// The text of the record `export` printed for `id` (its `| ` lines).

@@ -572,24 +572,12 @@ fn bad_tournament_input_is_refused_privately_and_changes_nothing() {
 
 /// Runs a console script on a manual clock starting at 2026-11-25T10:00:00Z.
 fn on_clock(dir: &Path, script: &str) -> String {
-    let data = dir.to_string_lossy().into_owned();
-    let run = muster_tests::run(
+    muster_tests::console_at(
         &muster_tests::muster_binary!(),
-        &[
-            "console",
-            "--data",
-            &data,
-            "--clock",
-            "manual",
-            "--start",
-            "2026-11-25T10:00:00Z",
-            "--script",
-            "-",
-        ],
+        dir,
+        "2026-11-25T10:00:00Z",
         script,
-    );
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    run.stdout
+    )
 }
 
 #[test]

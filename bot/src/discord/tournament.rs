@@ -39,6 +39,44 @@ pub fn event_choices(
     .collect()
 }
 
+/// A subcommand whose only option is the event's name.
+macro_rules! on_the_event {
+    ($fn:ident, $word:literal, $doc:literal) => {
+        #[doc = $doc]
+        #[poise::command(slash_command, rename = $word)]
+        async fn $fn(
+            ctx: Context<'_>,
+            #[description = "The event (default: this channel's)"]
+            #[max_length = 24]
+            #[autocomplete = "complete_event"]
+            name: Option<String>,
+        ) -> Result<(), Error> {
+            let _ = name;
+            run(ctx).await
+        }
+    };
+}
+
+on_the_event!(t_leave, "leave", "Withdraw from an event");
+on_the_event!(
+    t_start,
+    "start",
+    "Organisers: close entries and pair the first round"
+);
+on_the_event!(
+    t_standings,
+    "standings",
+    "The standings with every tie-break, or the knockout bracket"
+);
+on_the_event!(t_export, "export", "The whole event as a JSON file");
+on_the_event!(
+    t_pause,
+    "pause",
+    "Organisers: pair no new round until resumed (games go on)"
+);
+on_the_event!(t_resume, "resume", "Organisers: pair rounds again");
+on_the_event!(t_cancel, "cancel", "Organisers: call the event off");
+
 /// Tournaments: open, join, follow and run events
 #[poise::command(
     slash_command,
@@ -110,45 +148,6 @@ async fn t_join(
     run(ctx).await
 }
 
-/// Withdraw from an event
-#[poise::command(slash_command, rename = "leave")]
-async fn t_leave(
-    ctx: Context<'_>,
-    #[description = "The event (default: this channel's)"]
-    #[max_length = 24]
-    #[autocomplete = "complete_event"]
-    name: Option<String>,
-) -> Result<(), Error> {
-    let _ = name;
-    run(ctx).await
-}
-
-/// Organisers: close entries and pair the first round
-#[poise::command(slash_command, rename = "start")]
-async fn t_start(
-    ctx: Context<'_>,
-    #[description = "The event (default: this channel's)"]
-    #[max_length = 24]
-    #[autocomplete = "complete_event"]
-    name: Option<String>,
-) -> Result<(), Error> {
-    let _ = name;
-    run(ctx).await
-}
-
-/// The standings with every tie-break, or the knockout bracket
-#[poise::command(slash_command, rename = "standings")]
-async fn t_standings(
-    ctx: Context<'_>,
-    #[description = "The event (default: this channel's)"]
-    #[max_length = 24]
-    #[autocomplete = "complete_event"]
-    name: Option<String>,
-) -> Result<(), Error> {
-    let _ = name;
-    run(ctx).await
-}
-
 /// A round's boards (default: the current round)
 #[poise::command(slash_command, rename = "pairings")]
 async fn t_pairings(
@@ -163,19 +162,6 @@ async fn t_pairings(
     round: Option<u8>,
 ) -> Result<(), Error> {
     let _ = (name, round);
-    run(ctx).await
-}
-
-/// The whole event as a JSON file
-#[poise::command(slash_command, rename = "export")]
-async fn t_export(
-    ctx: Context<'_>,
-    #[description = "The event (default: this channel's)"]
-    #[max_length = 24]
-    #[autocomplete = "complete_event"]
-    name: Option<String>,
-) -> Result<(), Error> {
-    let _ = name;
     run(ctx).await
 }
 
@@ -223,44 +209,5 @@ async fn t_result(
     name: Option<String>,
 ) -> Result<(), Error> {
     let _ = (name, board, result);
-    run(ctx).await
-}
-
-/// Organisers: pair no new round until resumed (games go on)
-#[poise::command(slash_command, rename = "pause")]
-async fn t_pause(
-    ctx: Context<'_>,
-    #[description = "The event (default: this channel's)"]
-    #[max_length = 24]
-    #[autocomplete = "complete_event"]
-    name: Option<String>,
-) -> Result<(), Error> {
-    let _ = name;
-    run(ctx).await
-}
-
-/// Organisers: pair rounds again
-#[poise::command(slash_command, rename = "resume")]
-async fn t_resume(
-    ctx: Context<'_>,
-    #[description = "The event (default: this channel's)"]
-    #[max_length = 24]
-    #[autocomplete = "complete_event"]
-    name: Option<String>,
-) -> Result<(), Error> {
-    let _ = name;
-    run(ctx).await
-}
-
-/// Organisers: call the event off
-#[poise::command(slash_command, rename = "cancel")]
-async fn t_cancel(
-    ctx: Context<'_>,
-    #[description = "The event (default: this channel's)"]
-    #[max_length = 24]
-    #[autocomplete = "complete_event"]
-    name: Option<String>,
-) -> Result<(), Error> {
-    let _ = name;
     run(ctx).await
 }

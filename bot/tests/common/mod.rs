@@ -1,6 +1,19 @@
-//! What the bot's test suites share.
+//! What the bot's test suites share (each uses a part of it).
+#![allow(dead_code)]
 
-use muster_bot::core::Reply;
+use muster_bot::core::{Reply, Request, User};
+
+/// A console command by `user` in `channel`.
+pub fn request(user: &str, channel: &str, text: &str) -> Request {
+    Request {
+        platform: "console".into(),
+        channel: channel.into(),
+        user: User::named(user),
+        text: text.into(),
+        mentions: vec![],
+        policy: Default::default(),
+    }
+}
 
 /// The board of a Lanrick game `id` between alice and bob, before its first move.
 pub fn lanrick(id: &str) -> Reply {

@@ -582,17 +582,16 @@ fn adjudicate(
             record.wait = None;
             if core.base.archive(&key, expected, &record).is_ok() {
                 core.reschedule(&key);
-                core.timers.post(crate::core::Notice {
-                    platform: event.platform.clone(),
-                    target: crate::core::Target::Channel(channel.clone()),
-                    replies: vec![Reply::Text(format!(
+                play::say(
+                    core,
+                    &event,
+                    crate::core::Target::Channel(channel.clone()),
+                    vec![Reply::Text(format!(
                         "The organiser gave this board's result ({}{}); the game is closed.",
                         score.code(),
                         if forfeit { ", by forfeit" } else { "" }
                     ))],
-                    fallback: None,
-                    receipt: None,
-                });
+                );
             }
         }
     }

@@ -368,6 +368,17 @@ pub(super) fn with_games(
     Ok(round)
 }
 
+/// Leaves a message of the event's for its platform's adapter.
+pub(super) fn say(core: &Core, event: &Event, target: Target, replies: Vec<Reply>) {
+    core.timers.post(Notice {
+        platform: event.platform.clone(),
+        target,
+        replies,
+        fallback: None,
+        receipt: None,
+    });
+}
+
 /// Results, completed rounds and the end, in the event's channel.
 fn announce_results(core: &Core, event: &Event, t: &Tended) {
     let mut replies = Vec::new();
@@ -407,13 +418,7 @@ fn announce_results(core: &Core, event: &Event, t: &Tended) {
         )));
     }
     if !replies.is_empty() {
-        core.timers.post(Notice {
-            platform: event.platform.clone(),
-            target: Target::Channel(event.channel.clone()),
-            replies,
-            fallback: None,
-            receipt: None,
-        });
+        say(core, event, Target::Channel(event.channel.clone()), replies);
     }
 }
 
@@ -433,13 +438,12 @@ fn open_places(core: &Core, event: &Event, ask: bool) {
             continue;
         };
         match &board.channel {
-            None if ask => core.timers.post(Notice {
-                platform: event.platform.clone(),
-                target: Target::Open(Box::new(opening(event, r, b + 1))),
-                replies: Vec::new(),
-                fallback: None,
-                receipt: None,
-            }),
+            None if ask => say(
+                core,
+                event,
+                Target::Open(Box::new(opening(event, r, b + 1))),
+                Vec::new(),
+            ),
             None => {}
             Some(channel) if game.result.is_none() => start_game(core, event, r, b + 1, channel),
             Some(_) => {}
@@ -536,13 +540,7 @@ fn start_game(core: &Core, event: &Event, r: usize, b: usize, channel: &str) {
             event.name
         ))],
     };
-    core.timers.post(Notice {
-        platform: event.platform.clone(),
-        target: Target::Channel(channel.to_string()),
-        replies,
-        fallback: None,
-        receipt: None,
-    });
+    say(core, event, Target::Channel(channel.to_string()), replies);
 }
 
 /// The words that open a board's game in its place.
@@ -732,13 +730,12 @@ fn announce_round(core: &Core, event: &Event) {
             }
         }
     }
-    core.timers.post(Notice {
-        platform: event.platform.clone(),
-        target: Target::Channel(event.channel.clone()),
+    say(
+        core,
+        &event,
+        Target::Channel(event.channel.clone()),
         replies,
-        fallback: None,
-        receipt: None,
-    });
+    );
 }
 
 /// Reloads the event (for callers that hold only its name).
