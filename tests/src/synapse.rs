@@ -294,7 +294,10 @@ impl Drop for Synapse {
 fn venv() -> PathBuf {
     static VENV: OnceLock<PathBuf> = OnceLock::new();
     VENV.get_or_init(|| {
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/synapse-venv");
+        // Tests run in their package's directory (the checkout's, not the one they were built in).
+        let script = std::env::current_dir()
+            .expect("a current directory")
+            .join("../scripts/synapse-venv");
         let started = Instant::now();
         let out = Command::new(&script)
             .stdin(Stdio::null())

@@ -19,10 +19,7 @@ fn console(dir: &Path, script: &str) -> String {
 }
 
 fn golden(id: &str) -> Vec<String> {
-    let path = format!(
-        "{}/../rules/tests/golden/{id}-game.txt",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = format!("../rules/tests/golden/{id}-game.txt");
     std::fs::read_to_string(path)
         .unwrap()
         .lines()

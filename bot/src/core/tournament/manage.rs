@@ -346,8 +346,14 @@ fn enter(
         |e| {
             for p in &players {
                 if let Some(i) = e.entrant_of(&p.id)
-                    && e.entrants[i].withdrawn_from.is_none()
+                    && e.entrants[i].withdrawn_from.is_some()
                 {
+                    return Err(format!(
+                        "{} withdrew from {} and cannot enter it again.",
+                        p.name, e.name
+                    ));
+                }
+                if let Some(i) = e.entrant_of(&p.id) {
                     return Err(if p.id == req.user.id {
                         format!(
                             "You are already entered in {} (as {}).",
@@ -467,6 +473,10 @@ fn start(core: &Core, req: &Request, event: &Event) -> Result<Replies, String> {
             }
             // Seeds by joining order (ratings, when kept, will come first).
             e.entrants.sort_by_key(|x| x.joined);
+            // A Swiss event's length is fixed now: late entries do not lengthen it.
+            if e.system == System::Swiss {
+                e.rounds = Some(e.total_rounds());
+            }
             e.state = State::Running;
             Ok(())
         },
