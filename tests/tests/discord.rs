@@ -360,8 +360,8 @@ fn gateway_registers_the_commands_and_plays_lanrick_across_a_restart() {
             .iter()
             .map(|c| c["name"].as_str().unwrap())
             .collect();
-        assert_eq!(names.len(), 22, "{names:?}");
-        assert!(names.contains(&"move") && names.contains(&"new"));
+        assert_eq!(names.len(), 23, "{names:?}");
+        assert!(names.contains(&"move") && names.contains(&"new") && names.contains(&"tournament"));
         lanrick_game(&standin, bot, &dir, Mode::Gateway, true).await;
         let _ = std::fs::remove_dir_all(&dir);
     });
