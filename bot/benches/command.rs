@@ -51,6 +51,8 @@ fn record(id: &str, channel: &str, moves: Vec<String>) -> GameRecord {
         pauses: Vec::new(),
         wait: None,
         tournament: None,
+        community: None,
+        casual: false,
     }
 }
 

@@ -50,6 +50,8 @@ fn game(n: usize, ago: u64) -> GameRecord {
         pauses: Vec::new(),
         wait: None,
         tournament: None,
+        community: None,
+        casual: false,
     };
     r.refresh_clock();
     r

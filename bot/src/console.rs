@@ -108,6 +108,7 @@ impl Console {
         self.print_notices(owed, out)?;
         self.core.load_agenda();
         self.core.fire_due();
+        self.core.resume_ratings(PLATFORM);
         self.core.resume_tournaments(PLATFORM);
         self.deliver(out)
     }

@@ -18,9 +18,32 @@ fn every_command_word_has_a_slash_command_and_move_completes() {
     let all = commands::all();
     let names: Vec<&str> = all.iter().map(|c| c.name.as_str()).collect();
     for word in [
-        "new", "join", "accept", "decline", "abort", "move", "declare", "board", "moves",
-        "history", "export", "resign", "draw", "takeback", "hint", "rules", "notation", "help",
-        "games", "claim", "notify", "vacation",
+        "new",
+        "join",
+        "accept",
+        "decline",
+        "abort",
+        "move",
+        "declare",
+        "board",
+        "moves",
+        "history",
+        "export",
+        "resign",
+        "draw",
+        "takeback",
+        "hint",
+        "rules",
+        "notation",
+        "help",
+        "games",
+        "claim",
+        "notify",
+        "vacation",
+        "tournament",
+        "rating",
+        "leaderboard",
+        "ratings",
     ] {
         assert!(names.contains(&word), "/{word} is missing: {names:?}");
     }

@@ -46,6 +46,9 @@ pub struct Room {
     pub games: Option<Vec<String>>,
     /// The time control of games there that name none, instead of the adapter's.
     pub clock: Option<String>,
+    /// The community the room belongs to, for ratings and tournament names (rooms without
+    /// one form the homeserver's community).
+    pub community: Option<String>,
 }
 
 /// The validated Matrix settings; present when a homeserver is configured.
@@ -112,6 +115,7 @@ struct RoomFile {
     prefix: Option<String>,
     games: Option<Vec<String>>,
     clock: Option<String>,
+    community: Option<String>,
 }
 
 type Value = Option<(String, String)>;
@@ -334,10 +338,27 @@ impl Raw {
                 None => None,
                 Some(p) => Some(check_prefix(FILE, &format!("{key}.prefix"), p.trim())?),
             };
+            let community = match r.community.map(|c| c.trim().to_string()) {
+                Some(c)
+                    if c.is_empty()
+                        || c.len() > 64
+                        || !c
+                            .chars()
+                            .all(|x| x.is_ascii_alphanumeric() || x == '-' || x == '_') =>
+                {
+                    return Err(err(
+                        FILE,
+                        &format!("{key}.community"),
+                        "must be a name of 1 to 64 letters, digits, hyphens or underscores",
+                    ));
+                }
+                c => c,
+            };
             rooms.insert(
                 id,
                 Room {
                     prefix,
+                    community,
                     games: r.games,
                     clock: match r.clock {
                         None => None,

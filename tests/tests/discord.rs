@@ -360,7 +360,7 @@ fn gateway_registers_the_commands_and_plays_lanrick_across_a_restart() {
             .iter()
             .map(|c| c["name"].as_str().unwrap())
             .collect();
-        assert_eq!(names.len(), 23, "{names:?}");
+        assert_eq!(names.len(), 26, "{names:?}");
         assert!(names.contains(&"move") && names.contains(&"new") && names.contains(&"tournament"));
         lanrick_game(&standin, bot, &dir, Mode::Gateway, true).await;
         let _ = std::fs::remove_dir_all(&dir);

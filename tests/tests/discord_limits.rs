@@ -134,7 +134,7 @@ fn commands_the_bot_cannot_read_are_answered_privately() {
             let bot = start(&standin, "unreadable", mode, &[]).await;
             let ada = Person::new("ada");
             // A command registered once but gone now.
-            let gone = command("tournament", json!([]), &ada, CHANNEL, Some(GUILD));
+            let gone = command("duel", json!([]), &ada, CHANNEL, Some(GUILD));
             let m = private_answer(&standin, &bot, gone).await;
             assert!(
                 m.content.contains("not a Muster command"),

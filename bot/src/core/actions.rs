@@ -34,6 +34,7 @@ pub(super) fn run(
         players,
         clock,
         claim,
+        casual,
     } = command
     {
         if let Some(allowed) = req.policy.games.as_ref().filter(|g| !g.contains(&game)) {
@@ -59,6 +60,7 @@ pub(super) fn run(
             seat: seat.as_deref(),
             players,
             clock,
+            casual,
         };
         return new(core, req, key, record.as_ref(), want);
     }
@@ -180,6 +182,7 @@ struct NewGame<'a> {
     seat: Option<&'a str>,
     players: Option<usize>,
     clock: Option<crate::clock::control::Control>,
+    casual: bool,
 }
 
 fn new(
@@ -195,6 +198,7 @@ fn new(
         seat,
         players,
         clock,
+        casual,
     } = want;
     if let Some(r) = existing {
         let state = if r.status == Status::Open {
@@ -337,6 +341,8 @@ fn new(
         pauses: Vec::new(),
         wait: None,
         tournament: None,
+        community: Some(req.policy.community.clone()).filter(|c| !c.is_empty()),
+        casual,
     };
     if let Err(e) = core.store.create(key, &record) {
         return not_saved(&e);

@@ -40,6 +40,8 @@ pub enum Command {
         /// Whether a run-out clock waits for a claim (`timeout claim`) or ends the game
         /// (`timeout auto`), if said.
         claim: Option<bool>,
+        /// Whether the game is `casual` (not rated).
+        casual: bool,
     },
     /// Take an open seat.
     Join {
@@ -87,6 +89,8 @@ pub enum Command {
     Vacation(VacationCommand),
     /// A tournament command.
     Tournament(super::tournament::TournamentCommand),
+    /// `rating`, `leaderboard`, `ratings export`.
+    Ratings(super::ratings::RatingsCommand),
 }
 
 /// One setting `notify` changes.
@@ -225,7 +229,7 @@ fn vacation(args: &[&str]) -> Result<Command, String> {
 }
 
 /// Every command word, for help and suggestions.
-pub const WORDS: [&str; 23] = [
+pub const WORDS: [&str; 26] = [
     "new",
     "join",
     "accept",
@@ -249,6 +253,9 @@ pub const WORDS: [&str; 23] = [
     "notify",
     "vacation",
     "tournament",
+    "rating",
+    "leaderboard",
+    "ratings",
 ];
 
 fn game_arg(arg: Option<&str>) -> Result<Option<GameId>, String> {
@@ -303,6 +310,7 @@ pub fn parse(text: &str) -> Result<Command, String> {
             let mut players = None;
             let mut clock = None;
             let mut claim = None;
+            let mut casual = false;
             let mut it = rest.iter();
             while let Some(a) = it.next() {
                 match a.to_ascii_lowercase().as_str() {
@@ -338,6 +346,8 @@ pub fn parse(text: &str) -> Result<Command, String> {
                         });
                     }
                     "vs" | "against" => {}
+                    "casual" | "unrated" | "friendly" => casual = true,
+                    "rated" => casual = false,
                     _ => opponents.push(a.trim_start_matches('@').to_string()),
                 }
             }
@@ -348,6 +358,7 @@ pub fn parse(text: &str) -> Result<Command, String> {
                 players,
                 clock,
                 claim,
+                casual,
             })
         }
         "join" | "sit" => Ok(Command::Join {
@@ -389,6 +400,9 @@ pub fn parse(text: &str) -> Result<Command, String> {
         "tournament" | "tourney" | "event" => {
             super::tournament::parse::parse(&args).map(Command::Tournament)
         }
+        "rating" | "leaderboard" | "ratings" => {
+            super::ratings::parse(&word.to_ascii_lowercase(), &args).map(Command::Ratings)
+        }
         "notify" | "notifications" => notify(&args),
         "vacation" | "holiday" => vacation(&args),
         other => Err(format!(
@@ -413,6 +427,7 @@ mod tests {
                 players: None,
                 clock: None,
                 claim: None,
+                casual: false,
             })
         );
         assert_eq!(
@@ -424,6 +439,7 @@ mod tests {
                 players: None,
                 clock: None,
                 claim: None,
+                casual: false,
             })
         );
         assert_eq!(
@@ -435,6 +451,7 @@ mod tests {
                 players: Some(3),
                 clock: None,
                 claim: None,
+                casual: false,
             })
         );
         assert_eq!(parse("declare"), Ok(Command::Move("===".into())));

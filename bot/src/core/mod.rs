@@ -11,6 +11,7 @@ mod dashboard;
 mod lanko_words;
 pub mod notify;
 mod offers;
+pub mod ratings;
 mod receipt;
 mod seating;
 mod timeouts;
@@ -300,9 +301,12 @@ impl Core {
         };
         if result.is_ok() && staged.touched() {
             self.reschedule(&key);
-            // A tournament game that ended reports to its event now that its end is stored.
-            if let Some(tag) = staged.ended().and_then(|r| r.tournament) {
-                self.tournament_game_over(&tag, &req.platform);
+            // A game that ended is rated, and reports to its event, now that its end is stored.
+            if let Some(ended) = staged.ended() {
+                self.rate(&ended);
+                if let Some(tag) = &ended.tournament {
+                    self.tournament_game_over(tag, &req.platform);
+                }
             }
         }
         let changed = staged.touched();
@@ -348,6 +352,7 @@ impl Core {
             Command::Notify(what) => return notify::notify(self, req, what),
             Command::Vacation(what) => return notify::vacation(self, req, what),
             Command::Tournament(what) => return tournament::run(self, req, what),
+            Command::Ratings(what) => return ratings::run(self, req, what),
             _ => {}
         }
         let key = ChannelKey::new(&req.platform, &req.channel);

@@ -382,14 +382,17 @@ impl Core {
             let Ok(Some(record)) = self.base.load(&key) else {
                 continue;
             };
-            let tag = record.tournament.clone();
+            let id = record.id.clone();
             match self.tend(&key, record, now) {
                 Tended::Notice(n) => {
                     self.timers.post(n);
                     posted += 1;
-                    // A tournament game lost on time reports to its event.
-                    if let Some(tag) = tag {
-                        self.tournament_game_over(&tag, &key.platform);
+                    // A game lost on time is rated, and reports to its event.
+                    if let Ok(Some(ended)) = self.base.archived(&id) {
+                        self.rate(&ended);
+                        if let Some(tag) = &ended.tournament {
+                            self.tournament_game_over(tag, &key.platform);
+                        }
                     }
                 }
                 Tended::Remind(d) => reminders.push(*d),

@@ -404,6 +404,7 @@ pub fn help(topic: Option<&str>, prefix: &str) -> String {
              • `{p}new croquet bot[:easy|good|perfect]` — play the bot · `{p}hint` — its advice, in games against it\n\
              • `{p}new lanrick @bob clock 3d` — a timed game (`clock 10d+1d`: a bank and an increment; `clock none`) · `{p}claim` — the win when the opponent's time ran out (`timeout claim` games)\n\
              • `{p}notify` — your reminders (`mention`, `dm`, `off`, `remind 24h 1h`, `quiet 22:00-07:00 Europe/Berlin`) · `{p}vacation [start [days]|end]` — your clocks stand still\n\
+             • `{p}rating [@player] [game]` · `{p}leaderboard <game>` · `{p}ratings export` — ratings; `casual` in `new` for an unrated game\n\
              • `{p}tournament new spring lanrick swiss` — run an event; `{p}tournament join spring` · `standings` · `pairings` (`{p}help tournament`)\n\
              • `{p}games [player]` — your games, your move first · `{p}rules` · `{p}notation` · `{p}help <command>`"
         ),
@@ -458,6 +459,9 @@ pub fn help(topic: Option<&str>, prefix: &str) -> String {
             ),
             "tournament" | "tournaments" => format!(
                 "`{p}tournament new <name> <game> swiss|roundrobin|double|knockout [rounds N] [clock 3d] [timeout claim] [pairs]` opens an event here; players `{p}tournament join <name>` (a Lanko pair: `join <name> @partner`) or `leave`; `{p}tournament list` shows the events. The organiser `start`s it; then every round is paired by the bot and each game gets its own place (a thread, a room, a channel `<name>-<round>-<board>`). `{p}tournament standings|pairings [round]|export <name>` for everyone; `add @x`, `kick @x`, `result <board> 1-0|0-1|1/2-1/2|forfeit white|black`, `pause`, `resume`, `cancel` for organisers. In the event's channel the name may be left out."
+            ),
+            "rating" | "ratings" | "leaderboard" => format!(
+                "`{p}rating [@player] [game]` shows a player's ratings here (yours by default): the rating, its deviation, games, best and last change; a rating is provisional, shown with `?`, while its deviation is high. `{p}leaderboard <game>` lists the ten strongest established players and your place. `{p}ratings export [game]` gives every rated game and rating as a JSON file. Games between people are rated (Glicko-2; Lanko by sides with Weng-Lin) unless started `casual` (`{p}new lanrick @bob casual`); games against the bot, called off, forfeited before a move, or with fewer than two moves by a player are not. Tournament games are rated. See docs/ratings.md."
             ),
             "rules" | "notation" => format!(
                 "`{p}rules [game]` and `{p}notation [game]` explain a game and how its moves are written."

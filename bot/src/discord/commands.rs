@@ -114,7 +114,7 @@ const WORDS: [(&str, &str); 7] = [
 ];
 
 /// Options that are a yes or no: the word the text command has when it is yes.
-const FLAGS: [(&str, &str); 1] = [("pairs", "pairs")];
+const FLAGS: [(&str, &str); 2] = [("pairs", "pairs"), ("casual", "casual")];
 
 /// Options whose value is one word of the text command however it is typed: spaces in it
 /// are dropped (`10d + 1d` is `10d+1d`), so that nothing typed there reads as another word.
@@ -193,6 +193,9 @@ pub fn all() -> Vec<Command> {
         notify(),
         vacation(),
         super::tournament::tournament(),
+        rating(),
+        leaderboard(),
+        ratings(),
     ];
     for command in &mut commands {
         fill_choices(command);
@@ -376,9 +379,10 @@ async fn new(
     clock: Option<String>,
     #[description = "When a clock runs out: the game ends, or the opponent may claim the win"]
     timeout: Option<u8>,
+    #[description = "A casual game: not rated"] casual: Option<bool>,
 ) -> Result<(), Error> {
     let _ = (
-        game, opponent, second, third, bot, seat, players, clock, timeout,
+        game, opponent, second, third, bot, seat, players, clock, timeout, casual,
     );
     run(ctx).await
 }
@@ -559,6 +563,37 @@ async fn vacation(
     days: Option<u16>,
 ) -> Result<(), Error> {
     let _ = (action, days);
+    run(ctx).await
+}
+
+/// A player's ratings here: every game, or one
+#[poise::command(slash_command)]
+async fn rating(
+    ctx: Context<'_>,
+    #[description = "Whose (default: yours)"] player: Option<serenity::User>,
+    #[description = "Which game"] game: Option<u8>,
+) -> Result<(), Error> {
+    let _ = (player, game);
+    run(ctx).await
+}
+
+/// The strongest established players of a game here
+#[poise::command(slash_command)]
+async fn leaderboard(
+    ctx: Context<'_>,
+    #[description = "Which game"] game: u8,
+) -> Result<(), Error> {
+    let _ = game;
+    run(ctx).await
+}
+
+/// Every rated game here and every rating, as a JSON file
+#[poise::command(slash_command)]
+async fn ratings(
+    ctx: Context<'_>,
+    #[description = "Only this game"] game: Option<u8>,
+) -> Result<(), Error> {
+    let _ = game;
     run(ctx).await
 }
 

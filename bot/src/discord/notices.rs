@@ -21,6 +21,13 @@ use crate::core::{Notice, Target, User};
 pub async fn run(shared: Arc<Shared>, http: Arc<Http>) {
     let ready = shared.core.timers().ready(PLATFORM);
     let mut stop = std::pin::pin!(crate::signals::shutdown());
+    // Games rated and events tended that a stop interrupted are brought up to date first.
+    let core = Arc::clone(&shared.core);
+    let _ = tokio::task::spawn_blocking(move || {
+        core.resume_ratings(PLATFORM);
+        core.resume_tournaments(PLATFORM);
+    })
+    .await;
     // Announcements stored but not posted when Muster stopped go first.
     let owed = shared.core.owed_notices(PLATFORM);
     if !owed.is_empty() {

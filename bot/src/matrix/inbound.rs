@@ -353,22 +353,20 @@ async fn policy(shared: &Shared, room: &Room, user: &UserId) -> Policy {
             .organisers
             .iter()
             .any(|o| o == user.as_str());
-    let games = shared
-        .settings
-        .rooms
-        .get(room.room_id().as_str())
-        .and_then(|r| r.games.as_ref())
-        .map(|names| {
-            names
-                .iter()
-                .filter_map(|n| n.parse::<GameId>().ok())
-                .collect()
-        });
+    let room_settings = shared.settings.rooms.get(room.room_id().as_str());
+    let games = room_settings.and_then(|r| r.games.as_ref()).map(|names| {
+        names
+            .iter()
+            .filter_map(|n| n.parse::<GameId>().ok())
+            .collect()
+    });
     Policy {
         games,
         organiser,
         threads: false,
-        community: String::new(),
+        community: room_settings
+            .and_then(|r| r.community.clone())
+            .unwrap_or_default(),
     }
 }
 

@@ -37,6 +37,13 @@ pub async fn run(shared: Arc<Shared>) {
     let core = Arc::clone(shared.base());
     let ready = core.timers().ready(PLATFORM);
     let mut stop = std::pin::pin!(crate::signals::shutdown());
+    // Games rated and events tended that a stop interrupted are brought up to date first.
+    let resuming = Arc::clone(&core);
+    let _ = tokio::task::spawn_blocking(move || {
+        resuming.resume_ratings(PLATFORM);
+        resuming.resume_tournaments(PLATFORM);
+    })
+    .await;
     loop {
         tokio::select! {
             () = ready.notified() => {}

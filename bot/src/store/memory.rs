@@ -140,6 +140,10 @@ impl GameStore for MemoryStore {
         self.lock().archive.get(id).map(|b| read(b)).transpose()
     }
 
+    fn archive_ids(&self) -> Result<Vec<String>, StoreError> {
+        Ok(self.lock().archive.keys().cloned().collect())
+    }
+
     fn note(&self, key: &ChannelKey, name: &str) -> Result<Option<String>, StoreError> {
         Ok(self.lock().notes.get(&(key.clone(), name.into())).cloned())
     }

@@ -164,6 +164,8 @@ pub trait GameStore: Send + Sync {
     fn games_of(&self, player_id: &str) -> Result<Vec<GameRecord>, StoreError>;
     /// A finished game by id.
     fn archived(&self, id: &str) -> Result<Option<GameRecord>, StoreError>;
+    /// The ids of every finished game, in no particular order.
+    fn archive_ids(&self) -> Result<Vec<String>, StoreError>;
     /// A note an adapter keeps about a channel, by name (such as which message shows the
     /// board, so its buttons can be removed when a newer board is posted).
     fn note(&self, key: &ChannelKey, name: &str) -> Result<Option<String>, StoreError>;
@@ -232,6 +234,8 @@ mod tests {
             pauses: Vec::new(),
             wait: None,
             tournament: None,
+            community: None,
+            casual: false,
         }
     }
 
@@ -261,6 +265,7 @@ mod tests {
         assert_eq!(store.games_of("bob").unwrap(), vec![done.clone()]);
         assert_eq!(store.games_of("carol").unwrap(), vec![]);
         assert_eq!(store.archived(&done.id).unwrap(), Some(done.clone()));
+        assert!(store.archive_ids().unwrap().contains(&done.id));
         assert!(store.load(&other).unwrap().is_some());
         assert_ne!(store.next_id().unwrap(), store.next_id().unwrap());
         // Notes, per channel and name.

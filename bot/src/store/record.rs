@@ -120,6 +120,13 @@ pub struct GameRecord {
     /// The tournament board this game is played for, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tournament: Option<EventTag>,
+    /// The community whose ratings the game counts for (a Discord server; `None` where the
+    /// platform is one community).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub community: Option<String>,
+    /// Whether it was started `casual`: not rated.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub casual: bool,
 }
 
 /// A tournament game's place in its event.
@@ -196,6 +203,18 @@ impl GameRecord {
             });
         }
         Some((decisions, game))
+    }
+
+    /// The id of the player who made each decision of his own (forced passes left out), with
+    /// the game after them; `None` if the record does not replay.
+    pub fn own_decisions(&self) -> Option<(Vec<String>, AnyGame)> {
+        let (decisions, game) = self.decisions()?;
+        let ids = decisions
+            .iter()
+            .filter(|d| !d.forced)
+            .filter_map(|d| self.player(d.seat).map(|p| p.id.clone()))
+            .collect();
+        Some((ids, game))
     }
 
     /// Every seat's clock as the record stands (`None` for an untimed game or one not begun).
@@ -476,6 +495,8 @@ mod tests {
             pauses: Vec::new(),
             wait: None,
             tournament: None,
+            community: None,
+            casual: false,
         }
     }
 

@@ -314,6 +314,17 @@ impl GameStore for SledStore {
             .map(|b| read(&b))
             .transpose()
     }
+
+    fn archive_ids(&self) -> Result<Vec<String>, StoreError> {
+        self.archive
+            .iter()
+            .keys()
+            .map(|k| {
+                k.map(|k| String::from_utf8_lossy(&k).into_owned())
+                    .map_err(io)
+            })
+            .collect()
+    }
 }
 
 /// Where a request's receipt is kept: the platform, a separator, the request's id.

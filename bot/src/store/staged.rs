@@ -175,6 +175,10 @@ impl GameStore for Staged {
         self.inner.archived(id)
     }
 
+    fn archive_ids(&self) -> Result<Vec<String>, StoreError> {
+        self.inner.archive_ids()
+    }
+
     fn note(&self, key: &ChannelKey, name: &str) -> Result<Option<String>, StoreError> {
         self.inner.note(key, name)
     }

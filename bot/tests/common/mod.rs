@@ -47,6 +47,8 @@ pub fn lanrick(id: &str) -> Reply {
         pauses: Vec::new(),
         wait: None,
         tournament: None,
+        community: None,
+        casual: false,
     };
     Reply::board(&record, 0)
 }

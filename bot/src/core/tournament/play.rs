@@ -671,6 +671,8 @@ fn new_record(
             round,
             board,
         }),
+        community: Some(event.community.clone()).filter(|c| !c.is_empty()),
+        casual: false,
     };
     crate::core::actions::pause_the_away(core, &mut record, now);
     record.refresh_clock();
