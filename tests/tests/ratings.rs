@@ -286,6 +286,40 @@ fn the_leaderboard_ranks_established_players_by_rating_and_places_the_asker() {
         out.contains("[hall] board: ") && out.contains("leaderboard-croquet.png"),
         "{out}"
     );
+
+    // A tournament seeds its entrants by rating, the unrated after them in joining order.
+    let out = run(
+        &dir,
+        "org hall tournament new cup croquet roundrobin\n\
+         dot hall tournament join cup\neve hall tournament join cup\ncid hall tournament join cup\n\
+         ben hall tournament join cup\nann hall tournament join cup\norg hall tournament start cup\n\
+         org hall tournament export cup\n",
+    );
+    let mut by_rating: Vec<(String, f64)> = x["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["name"].as_str().unwrap().to_string(),
+                p["rating"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    by_rating.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let seeds: Vec<String> = by_rating
+        .iter()
+        .enumerate()
+        .map(|(i, (n, r))| format!("{}. {n} ({})", i + 1, r.round() as i64))
+        .chain(std::iter::once("5. eve".to_string()))
+        .collect();
+    assert!(
+        out.contains(&format!("Seeds: {}.", seeds.join(", "))),
+        "{seeds:?}\n{out}"
+    );
+    let event = export(&out);
+    assert!(event["entrants"][0]["rating"].as_f64().is_some());
+    assert_eq!(event["entrants"][4]["rating"], Value::Null);
 }
 
 #[test]

@@ -369,6 +369,7 @@ fn enter(
                 players: players.clone(),
                 joined: now,
                 withdrawn_from: None,
+                rating: None,
             });
             Ok(())
         },
@@ -445,6 +446,34 @@ fn withdraw(
     ))])
 }
 
+/// The current ratings of the event's game in its community, by player id.
+fn ratings_of(core: &Core, event: &Event) -> std::collections::HashMap<String, f64> {
+    let Ok(game) = event.game.parse::<muster_rules::GameId>() else {
+        return Default::default();
+    };
+    let system = crate::core::ratings::system_of(game);
+    let now = core.clock.now();
+    let (table, _) = crate::core::ratings::table(
+        core.base.as_ref(),
+        &event.platform,
+        &event.community,
+        &event.game,
+    );
+    table
+        .players
+        .iter()
+        .map(|(id, s)| (id.clone(), s.now(system, now).rating))
+        .collect()
+}
+
+/// An entrant's rating: his player's, or the mean of a pair's, when all are rated.
+fn rating_of(ratings: &std::collections::HashMap<String, f64>, e: &Entrant) -> Option<f64> {
+    let mut ids: Vec<&str> = e.players.iter().map(|p| p.id.as_str()).collect();
+    ids.dedup();
+    let values: Option<Vec<f64>> = ids.iter().map(|id| ratings.get(*id).copied()).collect();
+    values.map(|v| v.iter().sum::<f64>() / v.len() as f64)
+}
+
 fn start(core: &Core, req: &Request, event: &Event) -> Result<Replies, String> {
     if event.state != State::Open {
         return Err(format!("{} has already started.", event.name));
@@ -462,6 +491,7 @@ fn start(core: &Core, req: &Request, event: &Event) -> Result<Replies, String> {
             event.entrants.len()
         ));
     }
+    let ratings = ratings_of(core, event);
     let (event, ()) = change(
         core.base.as_ref(),
         &event.platform,
@@ -471,8 +501,16 @@ fn start(core: &Core, req: &Request, event: &Event) -> Result<Replies, String> {
             if e.state != State::Open {
                 return Err(format!("{} has already started.", e.name));
             }
-            // Seeds by joining order (ratings, when kept, will come first).
-            e.entrants.sort_by_key(|x| x.joined);
+            // Seeds by rating, the rated first; then by joining order.
+            for x in &mut e.entrants {
+                x.rating = rating_of(&ratings, x);
+            }
+            e.entrants.sort_by(|a, b| match (a.rating, b.rating) {
+                (Some(x), Some(y)) => y.total_cmp(&x).then(a.joined.cmp(&b.joined)),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => a.joined.cmp(&b.joined),
+            });
             // A Swiss event's length is fixed now: late entries do not lengthen it.
             if e.system == System::Swiss {
                 e.rounds = Some(e.total_rounds());
@@ -485,7 +523,10 @@ fn start(core: &Core, req: &Request, event: &Event) -> Result<Replies, String> {
         .entrants
         .iter()
         .enumerate()
-        .map(|(i, e)| format!("{}. {}", i + 1, e.name()))
+        .map(|(i, e)| match e.rating {
+            Some(r) => format!("{}. {} ({})", i + 1, e.name(), r.round() as i64),
+            None => format!("{}. {}", i + 1, e.name()),
+        })
         .collect();
     let out = vec![Reply::Text(format!(
         "{} starts {}: {} entrants, {} rounds. Seeds: {}. The first round is being paired.",

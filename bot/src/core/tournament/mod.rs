@@ -128,7 +128,7 @@ impl Score {
 }
 
 /// An entrant: one player, or a pair (Lanko `pairs` events; one player may hold both seats).
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
 pub struct Entrant {
     /// The players, the one who entered first.
     pub players: Vec<Player>,
@@ -137,6 +137,10 @@ pub struct Entrant {
     /// The first round (from 0) he no longer plays, once withdrawn.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub withdrawn_from: Option<usize>,
+    /// His rating in the event's game when it started (a pair's, the mean of its players'),
+    /// if every player of his had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<f64>,
 }
 
 impl Entrant {

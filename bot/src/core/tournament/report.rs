@@ -394,7 +394,7 @@ pub(super) fn export(event: &Event) -> Value {
             "seed": e + 1,
             "name": x.name(),
             "players": x.players.iter().map(|p| json!({"id": p.id, "name": p.name})).collect::<Vec<_>>(),
-            "rating": Value::Null,
+            "rating": x.rating,
             "withdrawn": x.withdrawn_from.is_some(),
             "withdrawn_from_round": x.withdrawn_from.map(|r| r + 1),
         })
