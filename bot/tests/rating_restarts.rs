@@ -6,33 +6,22 @@
 use std::sync::Arc;
 
 use muster_bot::core::Core;
-use muster_bot::store::{ChannelKey, Ending, GameStore, MemoryStore, Status};
+use muster_bot::store::{ChannelKey, GameStore, MemoryStore};
 
 mod common;
 use common::request;
 
-/// A Croquet game between alice and bob, two steps each, stored as finished (alice resigned)
-/// directly, as a command's write would leave it if Muster died before rating it.
+/// A rated Croquet game between alice and bob, ended but not yet rated (the crash).
 fn ended_unrated(store: &Arc<MemoryStore>, channel: &str) -> String {
     let core = Core::new(store.clone(), "!");
-    for (who, text) in [
-        ("alice", "new croquet @bob"),
-        ("bob", "accept"),
-        ("alice", "move 1"),
-        ("bob", "move 2"),
-        ("alice", "move 3"),
-        ("bob", "move 4"),
-    ] {
-        core.handle(&request(who, channel, text));
-    }
-    let key = ChannelKey::new("console", channel);
-    let mut game = store.load(&key).unwrap().unwrap();
-    let expected = game.version;
-    game.version += 1;
-    game.status = Status::Finished;
-    game.ending = Some(Ending::Resigned { seat: 0 });
-    store.archive(&key, expected, &game).unwrap();
-    game.id
+    common::croquet_ended(
+        &core,
+        store.as_ref(),
+        channel,
+        ("alice", "bob"),
+        "new croquet",
+    )
+    .id
 }
 
 fn rating_of(core: &Core, who: &str) -> String {

@@ -105,5 +105,83 @@ fn lanko(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, render, course, lanko);
+/// A Swiss event's standings of 16 after round 5, and an eight-slot bracket half played.
+fn charts(c: &mut Criterion) {
+    use muster_render::{Align, Bracket, BracketMatch, BracketRound, Column, Table};
+    let columns = ["#", "Name", "Pts", "Games", "BhC1", "Bh", "SB", "Wins"]
+        .iter()
+        .enumerate()
+        .map(|(i, h)| Column {
+            head: h.to_string(),
+            align: if i == 1 { Align::Left } else { Align::Right },
+        })
+        .collect();
+    let rows = (0..16)
+        .map(|i| {
+            vec![
+                (i + 1).to_string(),
+                format!("player number {i}"),
+                format!("{}½", 5 - i / 4),
+                "5".into(),
+                "12½".into(),
+                "15".into(),
+                "11¼".into(),
+                "3".into(),
+            ]
+        })
+        .collect();
+    let table = Table {
+        title: "spring · Swiss · after round 5 of 5".into(),
+        columns,
+        rows,
+        footer: Some("BhC1 Buchholz cut-1 · Bh Buchholz · SB Sonneborn-Berger".into()),
+    };
+    let m = |i: usize, decided: bool| BracketMatch {
+        top: format!("player {} ({})", i, i + 1),
+        bottom: format!("player {} ({})", 15 - i, 16 - i),
+        top_score: if decided {
+            "1 ½".into()
+        } else {
+            String::new()
+        },
+        bottom_score: if decided {
+            "0 ½".into()
+        } else {
+            String::new()
+        },
+        winner: decided.then_some(true),
+    };
+    let bracket = Bracket {
+        title: "cup · knockout".into(),
+        rounds: vec![
+            BracketRound {
+                title: "Quarter-finals".into(),
+                matches: (0..4).map(|i| m(i, true)).collect(),
+            },
+            BracketRound {
+                title: "Semi-finals".into(),
+                matches: (0..2).map(|i| m(i, false)).collect(),
+            },
+            BracketRound {
+                title: "Final".into(),
+                matches: Vec::new(),
+            },
+        ],
+    };
+    let png = muster_render::table_png(&table).expect("a table");
+    let bracket_png = muster_render::bracket_png(&bracket).expect("a bracket");
+    eprintln!(
+        "standings PNG (16 rows): {} bytes; bracket PNG (8 slots): {} bytes",
+        png.len(),
+        bracket_png.len()
+    );
+    c.bench_function("render/standings table of 16", |b| {
+        b.iter(|| muster_render::table_png(black_box(&table)))
+    });
+    c.bench_function("render/bracket of 8", |b| {
+        b.iter(|| muster_render::bracket_png(black_box(&bracket)))
+    });
+}
+
+criterion_group!(benches, render, course, lanko, charts);
 criterion_main!(benches);

@@ -1,7 +1,8 @@
 //! What the bot's test suites share (each uses a part of it).
 #![allow(dead_code)]
 
-use muster_bot::core::{Reply, Request, User};
+use muster_bot::core::{Core, Reply, Request, User};
+use muster_bot::store::{ChannelKey, Ending, GameRecord, GameStore, Status};
 
 /// A console command by `user` in `channel`.
 pub fn request(user: &str, channel: &str, text: &str) -> Request {
@@ -51,4 +52,34 @@ pub fn lanrick(id: &str) -> Reply {
         casual: false,
     };
     Reply::board(&record, 0)
+}
+
+/// A Croquet game between `a` and `b` in `channel` (two steps each), then stored as finished
+/// with `a` resigned directly in `store` — as a command's write leaves it if Muster dies
+/// before anything follows it.
+pub fn croquet_ended(
+    core: &Core,
+    store: &dyn GameStore,
+    channel: &str,
+    (a, b): (&str, &str),
+    new: &str,
+) -> GameRecord {
+    for (who, text) in [
+        (a, format!("{new} @{b}")),
+        (b, "accept".to_string()),
+        (a, "move 1".to_string()),
+        (b, "move 2".to_string()),
+        (a, "move 3".to_string()),
+        (b, "move 4".to_string()),
+    ] {
+        core.handle(&request(who, channel, &text));
+    }
+    let key = ChannelKey::new("console", channel);
+    let mut game = store.load(&key).unwrap().unwrap();
+    let expected = game.version;
+    game.version += 1;
+    game.status = Status::Finished;
+    game.ending = Some(Ending::Resigned { seat: 0 });
+    store.archive(&key, expected, &game).unwrap();
+    game
 }

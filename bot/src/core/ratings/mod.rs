@@ -387,6 +387,12 @@ impl Core {
         }
     }
 
+    /// Takes a finished game into its rating table (once) and returns the changes without
+    /// announcing them.
+    pub fn rate_now(&self, record: &GameRecord) -> Vec<Reply> {
+        take(self, record)
+    }
+
     /// Takes the finished games of `platform` that no table has taken yet (a crash came between
     /// a game's end and its rating), in order of ending. How many were looked at.
     pub fn resume_ratings(&self, platform: &str) -> usize {
