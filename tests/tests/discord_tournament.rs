@@ -188,10 +188,23 @@ fn a_round_robin_is_run_with_slash_commands_and_played_in_threads() {
             players.sort();
             assert_eq!(pinged, players, "{listed:?}");
 
-            // bob resigns in the thread: the event takes the result at once and is over.
+            // Two steps each, then bob resigns in the thread: the event takes the result at
+            // once and is over, and the game (a tournament game) is rated in the same answer.
+            for (who, step) in [(&bob, "1"), (&cat, "2"), (&bob, "3"), (&cat, "4")] {
+                let options = json!([{"name": "notation", "type": 3, "value": step}]);
+                let moved = command("move", options, who, &board, Some(GUILD));
+                let answer = callback(&interact(&standin, &bot, moved).await);
+                assert!(!ephemeral(&answer), "{}", text(&answer));
+            }
             let resign = command("resign", json!([]), &bob, &board, Some(GUILD));
             let answer = callback(&interact(&standin, &bot, resign).await);
             assert!(text(&answer).contains("resigns"), "{}", text(&answer));
+            assert!(
+                text(&answer)
+                    .ends_with("Ratings: Bob 1500? → 1338? (−162) · Cat 1500? → 1662? (+162)."),
+                "{}",
+                text(&answer)
+            );
             let result = standin
                 .wait_message(
                     "the result in the event's channel",

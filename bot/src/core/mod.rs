@@ -282,7 +282,7 @@ impl Core {
         // A command that lost a race (a move stored, a clock run out meanwhile) is decided
         // again over the new state, so its sender hears what it means now.
         let mut tries = 0;
-        let (receipt, staged, result) = loop {
+        let (mut receipt, staged, result) = loop {
             tries += 1;
             let staged = Arc::new(Staged::over(Arc::clone(&self.store)));
             let scratch = Core {
@@ -302,8 +302,17 @@ impl Core {
         if result.is_ok() && staged.touched() {
             self.reschedule(&key);
             // A game that ended is rated, and reports to its event, now that its end is stored.
+            // The rating changes end the command's own answer, after the result they follow.
             if let Some(ended) = staged.ended() {
-                self.rate(&ended);
+                let changes = ratings::take(self, &ended);
+                if !changes.is_empty() {
+                    receipt.replies.extend(changes);
+                    if let Some(id) = id {
+                        let _ = self
+                            .store
+                            .set_receipt(&req.platform, id, Some(&receipt.encode()));
+                    }
+                }
                 if let Some(tag) = &ended.tournament {
                     self.tournament_game_over(tag, &req.platform);
                 }
