@@ -23,6 +23,11 @@ Usage:
   muster moves --game <id> [FILE]    play a record, print the legal moves as JSON
   muster analyse --game croquet [FILE]
                                      play a record, print the perfect-play value and best moves
+  muster backup [--data DIR] --out FILE
+                                     write a snapshot of the store (Muster not running on
+                                     DIR) to FILE (- for standard output)
+  muster restore [--data DIR] FILE   restore a snapshot into an empty data directory and
+                                     check it entry by entry (- for standard input)
   muster help                        this text
 
 Settings come from muster.toml and MUSTER_* variables (see muster.example.toml).
@@ -282,6 +287,120 @@ async fn serve_chats(
     }
 }
 
+/// `--data DIR` (default: the settings' data directory) and the other arguments.
+fn data_args(args: &[String]) -> Result<(std::path::PathBuf, Vec<String>), String> {
+    let mut data = muster_config::Settings::load()
+        .map_err(|e| e.to_string())?
+        .data_dir;
+    let mut rest = Vec::new();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        if arg == "--data" {
+            data = it.next().ok_or("--data needs a directory")?.into();
+        } else {
+            rest.push(arg.clone());
+        }
+    }
+    Ok((data, rest))
+}
+
+/// `muster backup [--data DIR] --out FILE`.
+fn backup(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let (data, rest) = match data_args(args) {
+        Ok(a) => a,
+        Err(why) => return fail_usage(err, "backup", &why),
+    };
+    let file = match rest.as_slice() {
+        [flag, file] if flag == "--out" => file.clone(),
+        _ => {
+            return fail_usage(
+                err,
+                "backup",
+                "say where to write it: --out FILE (- for standard output)",
+            );
+        }
+    };
+    let store = data.join("store");
+    let created = crate::clock::rfc3339(crate::clock::Clock::now(&crate::clock::SystemClock));
+    let written = if file == "-" {
+        crate::store::backup::write(&store, &created, out)
+    } else {
+        // Written beside the target, then moved over it: a backup is whole or absent.
+        let partial = format!("{file}.partial");
+        let result = std::fs::File::create(&partial)
+            .map_err(|e| format!("cannot write {partial}: {e}"))
+            .and_then(|f| {
+                let mut w = std::io::BufWriter::new(f);
+                crate::store::backup::write(&store, &created, &mut w)
+            })
+            .and_then(|s| {
+                std::fs::rename(&partial, &file)
+                    .map(|()| s)
+                    .map_err(|e| format!("cannot write {file}: {e}"))
+            });
+        if result.is_err() {
+            let _ = std::fs::remove_file(&partial);
+        }
+        result
+    };
+    match written {
+        Ok(s) => {
+            let _ = writeln!(
+                err,
+                "muster backup: {} entries of {} trees from {} written to {file}",
+                s.entries,
+                s.trees,
+                store.display()
+            );
+            0
+        }
+        Err(why) => {
+            let _ = writeln!(err, "muster backup: {why}");
+            1
+        }
+    }
+}
+
+/// `muster restore [--data DIR] FILE`.
+fn restore(args: &[String], stdin: &mut dyn Read, err: &mut dyn Write) -> u8 {
+    let (data, rest) = match data_args(args) {
+        Ok(a) => a,
+        Err(why) => return fail_usage(err, "restore", &why),
+    };
+    let [file] = rest.as_slice() else {
+        return fail_usage(
+            err,
+            "restore",
+            "name the backup to restore: muster restore FILE (- for standard input)",
+        );
+    };
+    let store = data.join("store");
+    let result = if file == "-" {
+        crate::store::backup::restore(&store, &mut std::io::BufReader::new(stdin))
+    } else {
+        match std::fs::File::open(file) {
+            Ok(f) => crate::store::backup::restore(&store, &mut std::io::BufReader::new(f)),
+            Err(e) => Err(format!("cannot read {file}: {e}")),
+        }
+    };
+    match result {
+        Ok(s) => {
+            let _ = writeln!(
+                err,
+                "muster restore: {} entries of {} trees restored into {} and checked",
+                s.entries,
+                s.trees,
+                store.display()
+            );
+            0
+        }
+        Err(why) => {
+            let _ = writeln!(err, "muster restore: {why}");
+            1
+        }
+    }
+}
+
 fn fail_usage(err: &mut dyn Write, command: &str, msg: &str) -> u8 {
     let _ = writeln!(err, "muster {command}: {msg}\n\n{USAGE}");
     USAGE_ERROR
@@ -299,6 +418,8 @@ pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
     match command.as_str() {
         "console" => console(&args[1..], stdin, out, err),
         "serve" => serve(&args[1..], err),
+        "backup" => backup(&args[1..], out, err),
+        "restore" => restore(&args[1..], stdin, err),
         "help" | "--help" | "-h" => {
             let _ = write!(out, "{USAGE}");
             0

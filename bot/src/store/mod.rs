@@ -9,6 +9,7 @@
 //! made, so that an adapter restarted after a crash knows which requests ran and what it still
 //! owes their senders.
 
+pub mod backup;
 mod memory;
 pub mod record;
 mod sled_store;
