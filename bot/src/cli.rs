@@ -28,6 +28,8 @@ Usage:
                                      DIR) to FILE (- for standard output)
   muster restore [--data DIR] FILE   restore a snapshot into an empty data directory and
                                      check it entry by entry (- for standard input)
+  muster config check                load and check the settings, print the effective ones
+                                     (secrets as ***)
   muster help                        this text
 
 Settings come from muster.toml and MUSTER_* variables (see muster.example.toml).
@@ -419,6 +421,23 @@ pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
         "console" => console(&args[1..], stdin, out, err),
         "serve" => serve(&args[1..], err),
         "backup" => backup(&args[1..], out, err),
+        "config" => match args.get(1).map(String::as_str) {
+            Some("check") if args.len() == 2 => match muster_config::Settings::load() {
+                Ok(s) => {
+                    let _ = writeln!(
+                        out,
+                        "# The settings are valid. In effect (muster.toml, then MUSTER_* variables; secrets as ***):\n"
+                    );
+                    let _ = write!(out, "{}", crate::config_check::effective(&s));
+                    0
+                }
+                Err(e) => {
+                    let _ = writeln!(err, "muster config check: {e}");
+                    1
+                }
+            },
+            _ => fail_usage(err, "config", "say `muster config check`"),
+        },
         "restore" => restore(&args[1..], stdin, err),
         "help" | "--help" | "-h" => {
             let _ = write!(out, "{USAGE}");

@@ -18,6 +18,7 @@
 
 pub mod cli;
 pub mod clock;
+pub mod config_check;
 pub mod console;
 pub mod core;
 pub mod discord;

@@ -1,0 +1,163 @@
+//! `muster config check`: the settings loaded and validated as `muster serve` loads them
+//! (muster.toml, then `MUSTER_*` variables over it), printed as the TOML they amount to, every
+//! default filled in and every secret shown as `***`.
+
+use std::fmt::Write as _;
+
+use muster_config::{Mode, Register, Settings};
+
+fn quoted(s: &str) -> String {
+    format!("{s:?}")
+}
+
+fn list<T: std::fmt::Display>(items: &[T], quote: bool) -> String {
+    let parts: Vec<String> = items
+        .iter()
+        .map(|i| {
+            if quote {
+                quoted(&i.to_string())
+            } else {
+                i.to_string()
+            }
+        })
+        .collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// The effective settings as TOML, secrets masked.
+pub fn effective(s: &Settings) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "data_dir = {}", quoted(&s.data_dir.to_string_lossy()));
+    let _ = writeln!(out, "prefix = {}", quoted(&s.prefix));
+    let _ = writeln!(out, "vacation_days = {}", s.vacation_days);
+    match &s.discord {
+        None => out.push_str("\n# [discord]: not configured (no token)\n"),
+        Some(d) => {
+            out.push_str("\n[discord]\n");
+            let _ = writeln!(out, "token = \"{}\"", d.token);
+            let _ = writeln!(out, "application_id = \"{}\"", d.application_id);
+            let mode = match d.mode {
+                Mode::Gateway => "gateway",
+                Mode::Http => "http",
+            };
+            let _ = writeln!(out, "mode = {}", quoted(mode));
+            if d.public_key.is_some() {
+                out.push_str("public_key = \"***\"\n");
+            }
+            let _ = writeln!(out, "listen = {}", quoted(&d.listen));
+            match d.register {
+                Register::Global => out.push_str("# commands registered globally\n"),
+                Register::Guild(g) => {
+                    let _ = writeln!(out, "guild = \"{g}\"");
+                }
+            }
+            if let Some(url) = &d.api_url {
+                let _ = writeln!(out, "api_url = {}", quoted(url));
+            }
+            let _ = writeln!(out, "defer_after_ms = {}", d.defer_after_ms);
+            match &d.clock {
+                Some(c) => {
+                    let _ = writeln!(out, "clock = {}", quoted(c));
+                }
+                None => out.push_str("# clock: games untimed unless they name one\n"),
+            }
+            let timeout = if d.timeout_claim { "claim" } else { "auto" };
+            let _ = writeln!(out, "timeout = {}", quoted(timeout));
+            if !d.channel_clocks.is_empty() {
+                out.push_str("\n[discord.channel_clocks]\n");
+                for (channel, clock) in &d.channel_clocks {
+                    let _ = writeln!(out, "\"{channel}\" = {}", quoted(clock));
+                }
+            }
+            for (id, g) in &d.guilds {
+                let _ = writeln!(out, "\n[discord.guilds.\"{id}\"]");
+                if let Some(games) = &g.games {
+                    let _ = writeln!(out, "games = {}", list(games, true));
+                }
+                let _ = writeln!(out, "organisers = {}", list(&g.organisers, true));
+            }
+        }
+    }
+    match &s.matrix {
+        None => out.push_str("\n# [matrix]: not configured (no homeserver)\n"),
+        Some(m) => {
+            out.push_str("\n[matrix]\n");
+            let _ = writeln!(out, "homeserver = {}", quoted(&m.homeserver));
+            let _ = writeln!(out, "user = {}", quoted(&m.user));
+            match &m.login {
+                muster_config::Login::Password(_) => out.push_str("password = \"***\"\n"),
+                muster_config::Login::Token(_) => out.push_str("access_token = \"***\"\n"),
+            }
+            let _ = writeln!(out, "device_name = {}", quoted(&m.device_name));
+            if let Some(p) = &m.prefix {
+                let _ = writeln!(out, "prefix = {}", quoted(p));
+            }
+            let mut auto_join: Vec<String> = Vec::new();
+            if m.auto_join.everyone {
+                auto_join.push("*".into());
+            }
+            auto_join.extend(m.auto_join.users.iter().cloned());
+            auto_join.extend(m.auto_join.servers.iter().cloned());
+            let _ = writeln!(out, "auto_join = {}", list(&auto_join, true));
+            let _ = writeln!(out, "organisers = {}", list(&m.organisers, true));
+            let _ = writeln!(out, "rate_per_minute = {}", m.rate_per_minute);
+            let _ = writeln!(out, "rate_burst = {}", m.rate_burst);
+            let _ = writeln!(out, "clock = {}", quoted(&m.clock));
+            let timeout = if m.timeout_claim { "claim" } else { "auto" };
+            let _ = writeln!(out, "timeout = {}", quoted(timeout));
+            for (id, r) in &m.rooms {
+                let _ = writeln!(out, "\n[matrix.rooms.{}]", quoted(id));
+                if let Some(p) = &r.prefix {
+                    let _ = writeln!(out, "prefix = {}", quoted(p));
+                }
+                if let Some(games) = &r.games {
+                    let _ = writeln!(out, "games = {}", list(games, true));
+                }
+                if let Some(c) = &r.clock {
+                    let _ = writeln!(out, "clock = {}", quoted(c));
+                }
+                if let Some(c) = &r.community {
+                    let _ = writeln!(out, "community = {}", quoted(c));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_are_masked_and_defaults_shown() {
+        let file = "prefix = \"?\"\n\
+                    [discord]\ntoken = \"Bot.sekrit-token\"\napplication_id = \"1234\"\n\
+                    [matrix]\nhomeserver = \"https://m.example.org\"\nuser = \"@muster:example.org\"\n\
+                    password = \"hunter2-password\"\n\
+                    [matrix.rooms.\"!abc:example.org\"]\ncommunity = \"club\"\n";
+        let s = Settings::load_from(Some(file), &[]).expect("valid");
+        let shown = effective(&s);
+        assert!(
+            !shown.contains("sekrit") && !shown.contains("hunter2"),
+            "{shown}"
+        );
+        assert!(shown.contains("token = \"***\""), "{shown}");
+        assert!(shown.contains("password = \"***\""), "{shown}");
+        assert!(shown.contains("prefix = \"?\""), "{shown}");
+        assert!(shown.contains("vacation_days = 30"), "{shown}");
+        assert!(shown.contains("clock = \"3d\""), "{shown}");
+        assert!(shown.contains("community = \"club\""), "{shown}");
+        // What is printed reads back as the same settings.
+        let again = Settings::load_from(
+            Some(
+                &shown
+                    .replace("token = \"***\"", "token = \"Bot.sekrit-token\"")
+                    .replace("password = \"***\"", "password = \"hunter2-password\""),
+            ),
+            &[],
+        )
+        .expect("the printed settings read back");
+        assert_eq!(again, s);
+    }
+}
