@@ -6,74 +6,8 @@ use muster_rules::GameId;
 
 use crate::machine;
 
-const USAGE: &str = "\
-muster — Lewis Carroll's games, for chat
-
-Usage:
-  muster                             open the console: a local chat in this terminal
-  muster serve [--clock manual --start TIME]
-                                     serve the configured chats (Discord, Matrix); `muster`
-                                     alone does this when either is configured; on a manual
-                                     clock, `~ +36h` lines on standard input move it
-  muster console [--data DIR] [--script FILE] [--clock manual --start TIME]
-                                     the console; with a script (- for standard input),
-                                     lines `<user> <channel> <message>`; on a manual clock
-                                     starting at TIME (RFC 3339), `~ +36h` lines move it
-  muster replay --game <id> [FILE]   play a game record, print the result as JSON
-  muster moves --game <id> [FILE]    play a record, print the legal moves as JSON
-  muster analyse --game croquet [FILE]
-                                     play a record, print the perfect-play value and best moves
-  muster backup [--data DIR] --out FILE
-                                     write a snapshot of the store (Muster not running on
-                                     DIR) to FILE (- for standard output)
-  muster restore [--data DIR] FILE   restore a snapshot into an empty data directory and
-                                     check it entry by entry (- for standard input)
-  muster config check                load and check the settings, print the effective ones
-                                     (secrets as ***)
-  muster help                        this text
-
-Settings come from muster.toml and MUSTER_* variables (see muster.example.toml).
-
-A record has one move per line in the game's notation; blank lines and lines
-starting with # are skipped; without FILE it is read from standard input.
-Games: lanrick, lanrick1880, croquet, lanko88, lanko68, lanko103. See docs/machine-interface.md and docs/rules/.
-";
-
 /// Exit status for bad usage or an unknown game.
 pub const USAGE_ERROR: u8 = 2;
-
-struct Args {
-    game: Option<String>,
-    file: Option<String>,
-}
-
-fn parse(args: &[String]) -> Result<Args, String> {
-    let mut out = Args {
-        game: None,
-        file: None,
-    };
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        if let Some(v) = arg.strip_prefix("--game=") {
-            out.game = Some(v.to_string());
-        } else if arg == "--game" {
-            out.game = Some(
-                it.next()
-                    .ok_or("--game needs a game id, such as --game lanrick")?
-                    .clone(),
-            );
-        } else if arg.starts_with('-') && arg != "-" {
-            return Err(format!("unknown option '{arg}'"));
-        } else if out.file.is_none() {
-            out.file = Some(arg.clone());
-        } else {
-            return Err(format!(
-                "unexpected argument '{arg}': give one record file at most"
-            ));
-        }
-    }
-    Ok(out)
-}
 
 fn read_record(file: Option<&str>, stdin: &mut dyn Read) -> Result<String, String> {
     let mut text = String::new();
@@ -88,7 +22,14 @@ fn read_record(file: Option<&str>, stdin: &mut dyn Read) -> Result<String, Strin
     Ok(text)
 }
 
-fn console(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+fn console(
+    data: Option<std::path::PathBuf>,
+    script: Option<String>,
+    clock: &crate::cli_args::ClockArgs,
+    stdin: &mut dyn Read,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
     let settings = match muster_config::Settings::load() {
         Ok(s) => s,
         Err(e) => {
@@ -96,26 +37,11 @@ fn console(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
             return USAGE_ERROR;
         }
     };
-    let mut data = settings.data_dir.clone();
-    let mut script = None;
-    let (start, args) = match clock_args(args) {
-        Ok(c) => c,
+    let data = data.unwrap_or_else(|| settings.data_dir.clone());
+    let start = match clock.start() {
+        Ok(s) => s,
         Err(why) => return fail_usage(err, "console", &why),
     };
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--data" => match it.next() {
-                Some(d) => data = d.into(),
-                None => return fail_usage(err, "console", "--data needs a directory"),
-            },
-            "--script" => match it.next() {
-                Some(f) => script = Some(f.clone()),
-                None => return fail_usage(err, "console", "--script needs a file"),
-            },
-            other => return fail_usage(err, "console", &format!("unexpected argument '{other}'")),
-        }
-    }
     let store = match crate::store::SledStore::open(&data.join("store")) {
         Ok(s) => s,
         Err(e) => {
@@ -163,14 +89,11 @@ fn console(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
 }
 
 /// `muster serve`: runs the configured chat adapters on the embedded store.
-fn serve(args: &[String], err: &mut dyn Write) -> u8 {
-    let (start, args) = match clock_args(args) {
-        Ok(c) => c,
+fn serve(clock: &crate::cli_args::ClockArgs, err: &mut dyn Write) -> u8 {
+    let start = match clock.start() {
+        Ok(s) => s,
         Err(why) => return fail_usage(err, "serve", &why),
     };
-    if let Some(other) = args.first() {
-        return fail_usage(err, "serve", &format!("unexpected argument '{other}'"));
-    }
     let settings = match muster_config::Settings::load() {
         Ok(s) => s,
         Err(e) => {
@@ -289,38 +212,26 @@ async fn serve_chats(
     }
 }
 
-/// `--data DIR` (default: the settings' data directory) and the other arguments.
-fn data_args(args: &[String]) -> Result<(std::path::PathBuf, Vec<String>), String> {
-    let mut data = muster_config::Settings::load()
-        .map_err(|e| e.to_string())?
-        .data_dir;
-    let mut rest = Vec::new();
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        if arg == "--data" {
-            data = it.next().ok_or("--data needs a directory")?.into();
-        } else {
-            rest.push(arg.clone());
-        }
+/// The data directory: `--data DIR`, else the settings'.
+fn data_dir(data: Option<std::path::PathBuf>) -> Result<std::path::PathBuf, String> {
+    match data {
+        Some(d) => Ok(d),
+        None => Ok(muster_config::Settings::load()
+            .map_err(|e| e.to_string())?
+            .data_dir),
     }
-    Ok((data, rest))
 }
 
 /// `muster backup [--data DIR] --out FILE`.
-fn backup(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let (data, rest) = match data_args(args) {
-        Ok(a) => a,
+fn backup(
+    data: Option<std::path::PathBuf>,
+    file: String,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let data = match data_dir(data) {
+        Ok(d) => d,
         Err(why) => return fail_usage(err, "backup", &why),
-    };
-    let file = match rest.as_slice() {
-        [flag, file] if flag == "--out" => file.clone(),
-        _ => {
-            return fail_usage(
-                err,
-                "backup",
-                "say where to write it: --out FILE (- for standard output)",
-            );
-        }
     };
     let store = data.join("store");
     let created = crate::clock::rfc3339(crate::clock::Clock::now(&crate::clock::SystemClock));
@@ -364,17 +275,15 @@ fn backup(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> u8 {
 }
 
 /// `muster restore [--data DIR] FILE`.
-fn restore(args: &[String], stdin: &mut dyn Read, err: &mut dyn Write) -> u8 {
-    let (data, rest) = match data_args(args) {
-        Ok(a) => a,
+fn restore(
+    data: Option<std::path::PathBuf>,
+    file: &str,
+    stdin: &mut dyn Read,
+    err: &mut dyn Write,
+) -> u8 {
+    let data = match data_dir(data) {
+        Ok(d) => d,
         Err(why) => return fail_usage(err, "restore", &why),
-    };
-    let [file] = rest.as_slice() else {
-        return fail_usage(
-            err,
-            "restore",
-            "name the backup to restore: muster restore FILE (- for standard input)",
-        );
     };
     let store = data.join("store");
     let result = if file == "-" {
@@ -404,124 +313,114 @@ fn restore(args: &[String], stdin: &mut dyn Read, err: &mut dyn Write) -> u8 {
 }
 
 fn fail_usage(err: &mut dyn Write, command: &str, msg: &str) -> u8 {
-    let _ = writeln!(err, "muster {command}: {msg}\n\n{USAGE}");
+    let _ = writeln!(
+        err,
+        "muster {command}: {msg}\n\nFor more information, try 'muster {command} --help'."
+    );
     USAGE_ERROR
 }
 
 /// Runs the command line `args` (without the program name); returns the exit status.
 pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let Some(command) = args.first() else {
-        // With chat credentials configured, serve the chats; without, open the console.
-        return match muster_config::Settings::load() {
-            Ok(s) if s.discord.is_some() || s.matrix.is_some() => serve(&[], err),
-            _ => console(&[], stdin, out, err),
-        };
-    };
-    match command.as_str() {
-        "console" => console(&args[1..], stdin, out, err),
-        "serve" => serve(&args[1..], err),
-        "backup" => backup(&args[1..], out, err),
-        "config" => match args.get(1).map(String::as_str) {
-            Some("check") if args.len() == 2 => match muster_config::Settings::load() {
-                Ok(s) => {
-                    let _ = writeln!(
-                        out,
-                        "# The settings are valid. In effect (muster.toml, then MUSTER_* variables; secrets as ***):\n"
-                    );
-                    let _ = write!(out, "{}", crate::config_check::effective(&s));
+    use crate::cli_args::{Cli, Command, ConfigCommand};
+    use clap::Parser;
+    let cli = match Cli::try_parse_from(
+        std::iter::once("muster".to_string()).chain(args.iter().cloned()),
+    ) {
+        Ok(c) => c,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            return match e.kind() {
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+                    let _ = write!(out, "{e}");
                     0
                 }
-                Err(e) => {
-                    let _ = writeln!(err, "muster config check: {e}");
-                    1
+                _ => {
+                    let _ = write!(err, "{e}");
+                    USAGE_ERROR
                 }
-            },
-            _ => fail_usage(err, "config", "say `muster config check`"),
+            };
+        }
+    };
+    let Some(command) = cli.command else {
+        // With chat credentials configured, serve the chats; without, open the console.
+        let clock = crate::cli_args::ClockArgs::default();
+        return match muster_config::Settings::load() {
+            Ok(s) if s.discord.is_some() || s.matrix.is_some() => serve(&clock, err),
+            _ => console(None, None, &clock, stdin, out, err),
+        };
+    };
+    match command {
+        Command::Console {
+            data,
+            script,
+            clock,
+        } => console(data, script, &clock, stdin, out, err),
+        Command::Serve { clock } => serve(&clock, err),
+        Command::Backup { data, out: file } => backup(data, file, out, err),
+        Command::Restore { data, file } => restore(data, &file, stdin, err),
+        Command::Config {
+            what: ConfigCommand::Check,
+        } => match muster_config::Settings::load() {
+            Ok(s) => {
+                let _ = writeln!(
+                    out,
+                    "# The settings are valid. In effect (muster.toml, then MUSTER_* variables; secrets as ***):\n"
+                );
+                let _ = write!(out, "{}", crate::config_check::effective(&s));
+                0
+            }
+            Err(e) => {
+                let _ = writeln!(err, "muster config check: {e}");
+                1
+            }
         },
-        "restore" => restore(&args[1..], stdin, err),
-        "help" | "--help" | "-h" => {
-            let _ = write!(out, "{USAGE}");
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            clap_complete::generate(shell, &mut Cli::command(), "muster", out);
             0
         }
-        "--version" | "-V" => {
-            let _ = writeln!(out, "muster {}", env!("CARGO_PKG_VERSION"));
-            0
-        }
-        "replay" | "moves" | "analyse" | "analyze" => {
-            let fail = |err: &mut dyn Write, msg: String| {
-                let _ = writeln!(err, "muster {command}: {msg}\n\n{USAGE}");
-                USAGE_ERROR
-            };
-            let args = match parse(&args[1..]) {
-                Ok(a) => a,
-                Err(msg) => return fail(err, msg),
-            };
-            let Some(game) = args.game else {
-                return fail(err, "--game is required, such as --game lanrick".into());
-            };
-            let id: GameId = match game.parse() {
-                Ok(id) => id,
-                Err(e) => return fail(err, e.to_string()),
-            };
-            let record = match read_record(args.file.as_deref(), stdin) {
-                Ok(r) => r,
-                Err(msg) => {
-                    let _ = writeln!(err, "muster {command}: {msg}");
-                    return USAGE_ERROR;
-                }
-            };
-            let replay = machine::replay(id, &record);
-            let value = match command.as_str() {
-                "replay" => replay.to_json(),
-                "moves" => replay.moves_json(),
-                _ => match replay.analyse_json() {
-                    Some(v) => v,
-                    None => {
-                        let why = format!(
-                            "analyse is for croquet, which has a perfect-play solver; not for {id}"
-                        );
-                        return fail(err, why);
-                    }
-                },
-            };
-            let _ = writeln!(out, "{value}");
-            replay.exit_code()
-        }
-        other => {
-            let _ = writeln!(err, "muster: unknown command '{other}'\n\n{USAGE}");
-            USAGE_ERROR
-        }
+        Command::Replay(r) => machine_command("replay", r, stdin, out, err),
+        Command::Moves(r) => machine_command("moves", r, stdin, out, err),
+        Command::Analyse(r) => machine_command("analyse", r, stdin, out, err),
     }
 }
 
-/// `--clock manual|system` and `--start TIME` among `args`: the manual clock's start (`None`
-/// on the system's clock), and the other arguments.
-fn clock_args(args: &[String]) -> Result<(Option<u64>, Vec<String>), String> {
-    let (mut manual, mut start, mut rest) = (false, None, Vec::new());
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--clock" => match it.next().map(String::as_str) {
-                Some("manual") => manual = true,
-                Some("system") => manual = false,
-                _ => return Err("--clock is `manual` or `system`".into()),
-            },
-            "--start" => match it.next().map(|t| crate::clock::parse_rfc3339(t)) {
-                Some(Ok(t)) => start = Some(t),
-                Some(Err(why)) => return Err(format!("--start: {why}")),
-                None => return Err("--start needs a time (RFC 3339)".into()),
-            },
-            _ => rest.push(arg.clone()),
+/// `replay`, `moves`, `analyse`: the machine interface (docs/machine-interface.md).
+fn machine_command(
+    command: &str,
+    args: crate::cli_args::Record,
+    stdin: &mut dyn Read,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let id: GameId = match args.game.parse() {
+        Ok(id) => id,
+        Err(e) => return fail_usage(err, command, &e.to_string()),
+    };
+    let record = match read_record(args.file.as_deref(), stdin) {
+        Ok(r) => r,
+        Err(msg) => {
+            let _ = writeln!(err, "muster {command}: {msg}");
+            return USAGE_ERROR;
         }
-    }
-    match (manual, start) {
-        (false, Some(_)) => Err("--start sets a manual clock: add --clock manual".into()),
-        (true, None) => Ok((
-            Some(crate::clock::Clock::now(&crate::clock::SystemClock)),
-            rest,
-        )),
-        (_, start) => Ok((start, rest)),
-    }
+    };
+    let replay = machine::replay(id, &record);
+    let value = match command {
+        "replay" => replay.to_json(),
+        "moves" => replay.moves_json(),
+        _ => match replay.analyse_json() {
+            Some(v) => v,
+            None => {
+                let why = format!(
+                    "analyse is for croquet, which has a perfect-play solver; not for {id}"
+                );
+                return fail_usage(err, command, &why);
+            }
+        },
+    };
+    let _ = writeln!(out, "{value}");
+    replay.exit_code()
 }
 
 /// On a manual clock, `muster serve` reads lines `~ +36h` (or `~ <RFC 3339>`) from its standard

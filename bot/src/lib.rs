@@ -17,6 +17,7 @@
 //! ```
 
 pub mod cli;
+pub mod cli_args;
 pub mod clock;
 pub mod config_check;
 pub mod console;

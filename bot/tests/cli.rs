@@ -33,8 +33,50 @@ fn version_prints_the_package_version() {
 fn unknown_commands_and_options_are_usage_errors() {
     let (code, _, err) = muster(&["play"]);
     assert_eq!(code, 2);
-    assert!(err.contains("unknown command 'play'"));
+    assert!(err.contains("unrecognized subcommand 'play'"), "{err}");
+    assert!(err.contains("'replay'"), "a suggestion: {err}");
     let (code, _, err) = muster(&["replay", "--game", "lanrick", "--fast"]);
     assert_eq!(code, 2);
-    assert!(err.contains("unknown option '--fast'"));
+    assert!(err.contains("unexpected argument '--fast'"), "{err}");
+    let (code, _, err) = muster(&["console", "--start", "2026-11-25T10:00:00Z"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("add --clock manual"), "{err}");
+}
+
+#[test]
+fn every_subcommand_has_its_help_and_shells_get_completions() {
+    for command in [
+        "console",
+        "serve",
+        "replay",
+        "moves",
+        "analyse",
+        "backup",
+        "restore",
+        "config",
+        "completions",
+    ] {
+        let (code, out, err) = muster(&[command, "--help"]);
+        assert_eq!(code, 0, "{command}: {err}");
+        assert!(
+            out.contains(&format!("Usage: muster {command}")),
+            "{command}: {out}"
+        );
+    }
+    let (code, out, _) = muster(&["replay", "--help"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("--game <ID>") && out.contains("[FILE]"),
+        "{out}"
+    );
+    for shell in ["bash", "zsh", "fish"] {
+        let (code, out, err) = muster(&["completions", shell]);
+        assert_eq!(code, 0, "{shell}: {err}");
+        assert!(
+            out.contains("muster") && out.contains("replay"),
+            "{shell}: {out}"
+        );
+    }
+    let (code, _, err) = muster(&["completions", "tcsh"]);
+    assert_eq!(code, 2, "{err}");
 }

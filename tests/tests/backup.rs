@@ -122,7 +122,7 @@ fn damaged_backups_and_missing_stores_are_refused_clearly() {
         "",
     );
     assert_eq!(r.code, 2);
-    assert!(r.stderr.contains("--out FILE"), "{}", r.stderr);
+    assert!(r.stderr.contains("--out <FILE>"), "{}", r.stderr);
     for f in [&file, &truncated, &other] {
         let _ = std::fs::remove_file(f);
     }
