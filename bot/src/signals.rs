@@ -1,6 +1,8 @@
 //! The signals that ask the process to stop (Ctrl-C, SIGTERM). They are listened for once per
 //! process, from [`install`] on, and remembered: an adapter that asks only later (it was still
-//! starting) learns of a signal that came before, so no stop is ever missed.
+//! starting) learns of a signal that came before, so no stop is ever missed. A second signal
+//! while the first is honoured ends the process at once (status 143 for SIGTERM, 130 for
+//! SIGINT).
 
 use std::sync::OnceLock;
 
@@ -30,27 +32,40 @@ pub fn install() -> &'static watch::Sender<bool> {
         tokio::spawn(async move {
             #[cfg(unix)]
             {
-                let wait = |s: Option<tokio::signal::unix::Signal>| async move {
-                    match s {
-                        Some(mut s) => {
-                            s.recv().await;
-                        }
-                        None => std::future::pending::<()>().await,
-                    }
-                };
+                let (mut term, mut interrupt) = (term, interrupt);
                 tokio::select! {
-                    () = wait(term) => {}
-                    () = wait(interrupt) => {}
+                    () = received(&mut term) => {}
+                    () = received(&mut interrupt) => {}
                 }
+                stopping.send_replace(true);
+                // A second signal while the first is being honoured: stop at once. Every
+                // change is already durable; answers not yet sent are kept as receipts.
+                let code = tokio::select! {
+                    () = received(&mut term) => 128 + 15,
+                    () = received(&mut interrupt) => 128 + 2,
+                };
+                eprintln!("muster: a second stop signal: exiting at once");
+                std::process::exit(code);
             }
             #[cfg(not(unix))]
             {
                 let _ = tokio::signal::ctrl_c().await;
+                stopping.send_replace(true);
             }
-            stopping.send_replace(true);
         });
     }
     stopping
+}
+
+/// Completes when `signal` (if it could be listened for) arrives.
+#[cfg(unix)]
+async fn received(signal: &mut Option<tokio::signal::unix::Signal>) {
+    match signal {
+        Some(s) => {
+            s.recv().await;
+        }
+        None => std::future::pending::<()>().await,
+    }
 }
 
 /// Completes when the process has been asked to stop (at once if it already has been).

@@ -652,3 +652,32 @@ fn close_codes_decide_between_resuming_identifying_and_stopping() {
         run.clean();
     });
 }
+
+#[test]
+fn a_second_sigterm_while_answers_are_held_exits_at_once() {
+    bot::runtime().block_on(async {
+        let mut run = Run::start("second-sigterm", None).await;
+        run.open().await;
+        run.play(0, 2).await;
+        // An answer in flight holds the first stop back …
+        run.standin.hold_callbacks();
+        run.send_move(1, 1).await;
+        run.standin.wait_held_callbacks(1, WAIT).await;
+        run.bot.terminate();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert!(run.bot.running(), "exited with an answer in flight");
+        // … and a second signal ends the process without waiting for it.
+        run.bot.terminate();
+        let status = run.bot.exit_status(Duration::from_secs(5)).await;
+        assert_eq!(status.code(), Some(143), "{status:?}\n{}", run.bot.log());
+        assert!(
+            run.bot
+                .log()
+                .contains("a second stop signal: exiting at once"),
+            "{}",
+            run.bot.log()
+        );
+        run.standin.release_callbacks();
+        run.clean();
+    });
+}
