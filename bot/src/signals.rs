@@ -39,7 +39,7 @@ pub fn install() -> &'static watch::Sender<bool> {
                 }
                 stopping.send_replace(true);
                 // A second signal while the first is being honoured: stop at once. Every
-                // change is already durable; answers not yet sent are kept as receipts.
+                // change is already durable in the store.
                 let code = tokio::select! {
                     () = received(&mut term) => 128 + 15,
                     () = received(&mut interrupt) => 128 + 2,
