@@ -20,7 +20,19 @@ fn request(user: &str, text: &str) -> Request {
 }
 
 fn open(dir: &std::path::Path) -> (Arc<dyn GameStore>, Core) {
-    let store: Arc<dyn GameStore> = Arc::new(SledStore::open(dir).unwrap());
+    // sled lets go of its lock only once its flusher thread has stopped, a moment after the
+    // store is dropped: a restart in the same process waits for it.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let store = loop {
+        match SledStore::open(dir) {
+            Ok(s) => break s,
+            Err(e) if std::time::Instant::now() < deadline && format!("{e:?}").contains("lock") => {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            Err(e) => panic!("{e:?}"),
+        }
+    };
+    let store: Arc<dyn GameStore> = Arc::new(store);
     let core = Core::new(Arc::clone(&store), "!");
     (store, core)
 }
