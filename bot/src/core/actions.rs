@@ -257,10 +257,7 @@ fn new(
             }
         },
     };
-    let me = Player {
-        id: req.user.id.clone(),
-        name: req.user.name.clone(),
-    };
+    let me = Player::from(&req.user);
     let mut seats = super::seating::empty_table(&game, &hands);
     let my_hand = hands
         .iter()
@@ -308,10 +305,7 @@ fn new(
             ));
         }
         let Some(hand) = free.next() else { break };
-        let player = Player {
-            id: user.id.clone(),
-            name: user.name.clone(),
-        };
+        let player = Player::from(&user);
         sit(&mut seats, &hand, player, false);
         invited.push(user);
     }
@@ -566,10 +560,7 @@ fn join(
     };
     let hand = super::seating::hand_of(&record, wanted.index());
     for i in &hand {
-        record.seats[*i].player = Some(Player {
-            id: req.user.id.clone(),
-            name: req.user.name.clone(),
-        });
+        record.seats[*i].player = Some(Player::from(&req.user));
         record.seats[*i].accepted = true;
     }
     let out = vec![Reply::Text(format!(

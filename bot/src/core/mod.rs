@@ -42,6 +42,24 @@ pub struct User {
     pub name: String,
 }
 
+impl From<&crate::store::Player> for User {
+    fn from(p: &crate::store::Player) -> User {
+        User {
+            id: p.id.clone(),
+            name: p.name.clone(),
+        }
+    }
+}
+
+impl From<&User> for crate::store::Player {
+    fn from(u: &User) -> crate::store::Player {
+        crate::store::Player {
+            id: u.id.clone(),
+            name: u.name.clone(),
+        }
+    }
+}
+
 impl User {
     /// A user whose id is also his name (the console).
     pub fn named(name: &str) -> User {
@@ -475,10 +493,7 @@ impl Core {
         let Some(player) = record.player(seat.index()) else {
             return Vec::new();
         };
-        let user = User {
-            id: player.id.clone(),
-            name: player.name.clone(),
-        };
+        let user = User::from(player);
         let mut text = format!(
             "your turn ({}) — {}.",
             words::seat_title(game, seat),

@@ -13,10 +13,7 @@ fn opponents(record: &GameRecord, game: &AnyGame, seat: usize) -> Vec<User> {
         .all()
         .filter(|s| Some(game.table().team_of(*s)) != team)
         .filter_map(|s| record.player(s.index()))
-        .map(|p| User {
-            id: p.id.clone(),
-            name: p.name.clone(),
-        })
+        .map(User::from)
         .collect()
 }
 

@@ -59,13 +59,9 @@ pub(super) fn finish_on_time(
         )),
         Reply::board(&record, record.moves.len()),
     ];
-    let loser = record.player(seat).map_or_else(
-        || User::named("?"),
-        |p| User {
-            id: p.id.clone(),
-            name: p.name.clone(),
-        },
-    );
+    let loser = record
+        .player(seat)
+        .map_or_else(|| User::named("?"), User::from);
     let change = crate::store::Change::Archive {
         expected: Some(expected),
         record,

@@ -254,13 +254,7 @@ impl Core {
     fn mover(&self, record: &GameRecord) -> Option<(usize, User)> {
         let wait = record.wait?;
         let p = record.player(wait.seat)?;
-        Some((
-            wait.seat,
-            User {
-                id: p.id.clone(),
-                name: p.name.clone(),
-            },
-        ))
+        Some((wait.seat, User::from(p)))
     }
 
     /// The player to move's reminders not yet sent: `(point, when)`, earliest first.

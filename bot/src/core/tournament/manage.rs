@@ -10,13 +10,6 @@ use crate::store::{ChannelKey, Ending, Player, Status};
 
 type Replies = Vec<Reply>;
 
-fn player(u: &User) -> Player {
-    Player {
-        id: u.id.clone(),
-        name: u.name.clone(),
-    }
-}
-
 /// `tournament new …`.
 pub(super) fn new_event(core: &Core, req: &Request, e: NewEvent) -> Result<Replies, String> {
     let community = community(req);
@@ -49,7 +42,7 @@ pub(super) fn new_event(core: &Core, req: &Request, e: NewEvent) -> Result<Repli
         community,
         platform: req.platform.clone(),
         channel: req.channel.clone(),
-        organiser: player(&req.user),
+        organiser: Player::from(&req.user),
         game: e.game.as_str().to_string(),
         system: e.system,
         rounds: e.rounds,
@@ -187,7 +180,7 @@ pub(super) fn on_event(
     play::tend(core, &req.platform, &community, &name);
     let event = play::reload(core, &req.platform, &community, &name).unwrap_or(event);
     let out = match command.action {
-        Action::Standings => Ok(standings(core, &event)),
+        Action::Standings => Ok(standings(&event)),
         Action::Pairings => pairings(&event, &rest),
         Action::Export => Ok(vec![Reply::File {
             name: format!("{name}.json"),
@@ -236,13 +229,8 @@ pub(super) fn on_event(
     Ok(out)
 }
 
-/// The user a word names: a mention the platform resolved, else the name as typed (without
-/// its `@`).
+/// The user a word names, read as `new` reads its opponents (without the `@`).
 fn resolve_user(req: &Request, token: &str) -> User {
-    let found = crate::core::actions::resolve_user(req, token);
-    if req.mentions.contains(&found) {
-        return found;
-    }
     crate::core::actions::resolve_user(req, token.trim_start_matches('@'))
 }
 
@@ -269,8 +257,8 @@ fn partner(req: &Request, event: &Event, rest: &[String]) -> Result<Option<User>
     }
 }
 
-fn standings(core: &Core, event: &Event) -> Replies {
-    let mut out = report::standings_replies(core, event, None);
+fn standings(event: &Event) -> Replies {
+    let mut out = report::standings_replies(event);
     if event.state == State::Finished {
         out.push(Reply::Text(report::winner_line(event)));
     }
@@ -335,8 +323,8 @@ fn enter(
             }
         ));
     }
-    let mut players = vec![player(&first)];
-    players.extend(second.as_ref().map(player));
+    let mut players = vec![Player::from(&first)];
+    players.extend(second.as_ref().map(Player::from));
     let now = core.clock.now();
     let (_, _) = change(
         core.base.as_ref(),

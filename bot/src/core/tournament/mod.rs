@@ -17,7 +17,7 @@ mod report;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Board as BoardImage, Core, Reply, Request, User};
+use super::{Board as BoardImage, Core, Reply, Request};
 use crate::clock::control::Control;
 use crate::store::{ChannelKey, EventTag as Tag, GameStore, Player, StoreError};
 
@@ -476,14 +476,6 @@ pub(super) fn run(core: &Core, req: &Request, command: TournamentCommand) -> Vec
         _ => manage::on_event(core, req, &command),
     };
     result.unwrap_or_else(|e| vec![Reply::Private(e)])
-}
-
-/// A player as a user.
-pub(crate) fn user(p: &Player) -> User {
-    User {
-        id: p.id.clone(),
-        name: p.name.clone(),
-    }
 }
 
 /// The event names of `req`'s community beginning with `typed`, for completion.

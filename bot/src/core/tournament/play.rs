@@ -7,7 +7,7 @@
 use muster_rules::tournament::{Pairing, Round, knockout, round_robin, swiss};
 use muster_rules::{AnyGame, Outcome, Seat, Team};
 
-use super::{Board, Event, Played, RoundRecord, Score, State, System, change, load, user};
+use super::{Board, Event, Played, RoundRecord, Score, State, System, change, load};
 use crate::core::dashboard::channel_link;
 use crate::core::timers::{Notice, Target};
 use crate::core::{Core, Reply};
@@ -402,8 +402,8 @@ fn announce_results(core: &Core, event: &Event, t: &Tended) {
             }
         )));
     }
-    if let Some(r) = t.completed {
-        replies.extend(super::report::standings_replies(core, event, Some(r)));
+    if t.completed.is_some() {
+        replies.extend(super::report::standings_replies(event));
     }
     if t.finished {
         let why = if t.no_pairing {
@@ -456,7 +456,12 @@ fn opening(event: &Event, round: usize, board: usize) -> Opening {
     let b = &event.played[round - 1].boards[board - 1];
     let players = [b.white, b.black]
         .iter()
-        .flat_map(|e| event.entrants[*e].players.iter().map(user))
+        .flat_map(|e| {
+            event.entrants[*e]
+                .players
+                .iter()
+                .map(crate::core::User::from)
+        })
         .collect();
     Opening {
         platform: event.platform.clone(),
@@ -590,7 +595,7 @@ fn game_opening(
         told.push(p.id.clone());
         let seats: Vec<usize> = crate::core::seating::hand_of(record, seat.index());
         out.push(Reply::Mention {
-            user: user(p),
+            user: crate::core::User::from(p),
             text: format!(
                 "you play {} here; {first} decides first.",
                 crate::core::seating::hand_title(rules, &seats)
@@ -721,7 +726,7 @@ fn announce_round(core: &Core, event: &Event) {
         ] {
             for p in &event.entrants[me].players {
                 replies.push(Reply::Mention {
-                    user: user(p),
+                    user: crate::core::User::from(p),
                     text: format!(
                         "your round {r} game (board {}, {colour}, against {}) is in {}.",
                         b + 1,

@@ -211,7 +211,7 @@ pub(super) fn standings_text(event: &Event) -> String {
 
 /// The standings as replies: the text and the table as an image (the bracket, in a
 /// knockout).
-pub(super) fn standings_replies(_core: &Core, event: &Event, _round: Option<usize>) -> Vec<Reply> {
+pub(super) fn standings_replies(event: &Event) -> Vec<Reply> {
     if event.knockout() {
         return vec![
             Reply::Text(bracket_text(event)),
