@@ -26,7 +26,6 @@ fn console(
     data: Option<std::path::PathBuf>,
     script: Option<String>,
     clock: &crate::cli_args::ClockArgs,
-    stdin: &mut dyn Read,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
@@ -51,34 +50,53 @@ fn console(
     };
     // Croquet's perfect-play table takes under a second to build: build it while people type.
     std::thread::spawn(|| muster_rules::croquet::solve::table().len());
-    let store = std::sync::Arc::new(store);
+    let store: std::sync::Arc<dyn crate::store::GameStore> =
+        std::sync::Arc::new(crate::store::Metered::new(std::sync::Arc::new(store)));
+    crate::ops::health::ready("store");
     let policy = crate::core::TimePolicy {
         vacation_days: settings.vacation_days,
         ..Default::default()
     };
-    let mut console = if let Some(now) = start {
-        let clock = std::sync::Arc::new(crate::clock::ManualClock::starting_at(now));
-        let core = crate::core::Core::with_clock(store, &settings.prefix, clock.clone())
-            .with_time_policy(policy);
-        crate::console::Console::with_manual_clock(core, &data, clock)
-    } else {
-        let core = crate::core::Core::new(store, &settings.prefix).with_time_policy(policy);
-        crate::console::Console::new(core, &data)
+    let manual = start.map(|now| std::sync::Arc::new(crate::clock::ManualClock::starting_at(now)));
+    let clock: std::sync::Arc<dyn crate::clock::Clock> = match &manual {
+        Some(m) => m.clone(),
+        None => std::sync::Arc::new(crate::clock::SystemClock),
     };
-    let result = match script {
-        Some(path) if path == "-" => console.run_script(&mut std::io::BufReader::new(stdin), out),
-        Some(path) => match std::fs::File::open(&path) {
-            Ok(file) => console.run_script(&mut std::io::BufReader::new(file), out),
+    let backups = crate::ops::service::backups(&store, clock.clone(), &data, &settings.ops);
+    let core =
+        crate::core::Core::with_clock(std::sync::Arc::clone(&store), &settings.prefix, clock)
+            .with_time_policy(policy);
+    let mut console = match manual {
+        Some(m) => crate::console::Console::with_manual_clock(core, &data, m),
+        None => crate::console::Console::new(core, &data),
+    };
+    // The input is read on a thread of its own, so that a stop signal ends it between commands.
+    let source: Box<dyn std::io::BufRead + Send> = match &script {
+        None => Box::new(std::io::BufReader::new(std::io::stdin())),
+        Some(path) if path == "-" => Box::new(std::io::BufReader::new(std::io::stdin())),
+        Some(path) => match std::fs::File::open(path) {
+            Ok(file) => Box::new(std::io::BufReader::new(file)),
             Err(e) => {
                 let _ = writeln!(err, "muster console: cannot read {path}: {e}");
                 return USAGE_ERROR;
             }
         },
-        None => {
-            console.text_boards = true;
-            console.run_interactive(&mut std::io::BufReader::new(stdin), out)
-        }
     };
+    let (mut input, end_input) = crate::ops::service::Input::new(source);
+    if let Err(why) =
+        crate::ops::service::beside_console(store, backups, settings.ops.clone(), end_input)
+    {
+        let _ = writeln!(err, "muster console: {why}");
+        return 1;
+    }
+    crate::ops::health::ready("console");
+    let result = if script.is_some() {
+        console.run_script(&mut input, out)
+    } else {
+        console.text_boards = true;
+        console.run_interactive(&mut input, out)
+    };
+    crate::ops::health::down("console", "stopped");
     match result {
         Ok(()) => 0,
         Err(e) => {
@@ -135,7 +153,9 @@ fn serve(clock: &crate::cli_args::ClockArgs, err: &mut dyn Write) -> u8 {
             return USAGE_ERROR;
         }
     };
-    let store: std::sync::Arc<dyn crate::store::GameStore> = std::sync::Arc::new(store);
+    let store: std::sync::Arc<dyn crate::store::GameStore> =
+        std::sync::Arc::new(crate::store::Metered::new(std::sync::Arc::new(store)));
+    crate::ops::health::ready("store");
     let base = match start {
         Some(now) => {
             let clock = std::sync::Arc::new(crate::clock::ManualClock::starting_at(now));
@@ -173,8 +193,17 @@ async fn serve_chats(
         data_dir,
         discord,
         matrix,
+        ops,
         ..
     } = settings;
+    let backups = crate::ops::service::backups(base.store_arc(), base.clock_arc(), &data_dir, &ops);
+    crate::ops::service::start(std::sync::Arc::clone(base.store_arc()), backups, &ops).await?;
+    if discord.is_some() {
+        crate::ops::health::expect("discord", "connecting");
+    }
+    if matrix.is_some() {
+        crate::ops::health::expect("matrix", "connecting");
+    }
     // One core's timers serve every adapter: one scheduler for the process.
     tokio::spawn(crate::clock::scheduler::run(std::sync::Arc::clone(&base)));
     let discord = async {
@@ -342,12 +371,35 @@ pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
             };
         }
     };
+    // Logs go to standard error from here on, secrets scrubbed.
+    let settings = muster_config::Settings::load().ok();
+    if let Some(s) = &settings {
+        crate::ops::service::redact_settings(s);
+    }
+    let chats = settings
+        .as_ref()
+        .is_some_and(|s| s.discord.is_some() || s.matrix.is_some());
+    let in_console = match &cli.command {
+        Some(Command::Console { .. }) => true,
+        None => !chats,
+        Some(_) => false,
+    };
+    let filter = if in_console {
+        crate::ops::logging::CONSOLE_FILTER
+    } else {
+        crate::ops::logging::DEFAULT_FILTER
+    };
+    let format = settings
+        .as_ref()
+        .map(|s| s.ops.log_format)
+        .unwrap_or_default();
+    crate::ops::logging::init(format, filter);
     let Some(command) = cli.command else {
         // With chat credentials configured, serve the chats; without, open the console.
         let clock = crate::cli_args::ClockArgs::default();
         return match muster_config::Settings::load() {
             Ok(s) if s.discord.is_some() || s.matrix.is_some() => serve(&clock, err),
-            _ => console(None, None, &clock, stdin, out, err),
+            _ => console(None, None, &clock, out, err),
         };
     };
     match command {
@@ -355,7 +407,7 @@ pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
             data,
             script,
             clock,
-        } => console(data, script, &clock, stdin, out, err),
+        } => console(data, script, &clock, out, err),
         Command::Serve { clock } => serve(&clock, err),
         Command::Backup { data, out: file } => backup(data, file, out, err),
         Command::Restore { data, file } => restore(data, &file, stdin, err),
@@ -375,6 +427,19 @@ pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
                 1
             }
         },
+        Command::Health { addr } => {
+            let listen = settings.and_then(|s| s.ops.listen);
+            match crate::ops::service::health(addr.as_deref(), listen) {
+                Ok(()) => {
+                    let _ = writeln!(out, "ok");
+                    0
+                }
+                Err(why) => {
+                    let _ = writeln!(err, "muster health: {why}");
+                    1
+                }
+            }
+        }
         Command::Completions { shell } => {
             use clap::CommandFactory;
             clap_complete::generate(shell, &mut Cli::command(), "muster", out);

@@ -80,6 +80,12 @@ pub enum Command {
         #[command(subcommand)]
         what: ConfigCommand,
     },
+    /// Ask the operations listener whether Muster is up (exit 0 if /healthz answers 200)
+    Health {
+        /// The listener's address (default: the settings' `ops_listen`)
+        #[arg(value_name = "ADDR")]
+        addr: Option<String>,
+    },
     /// Print a completion script for a shell
     Completions {
         /// The shell

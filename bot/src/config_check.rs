@@ -30,6 +30,37 @@ pub fn effective(s: &Settings) -> String {
     let _ = writeln!(out, "data_dir = {}", quoted(&s.data_dir.to_string_lossy()));
     let _ = writeln!(out, "prefix = {}", quoted(&s.prefix));
     let _ = writeln!(out, "vacation_days = {}", s.vacation_days);
+    let format = match s.ops.log_format {
+        muster_config::LogFormat::Text => "text",
+        muster_config::LogFormat::Json => "json",
+    };
+    let _ = writeln!(out, "log_format = {}", quoted(format));
+    match s.ops.listen {
+        Some(addr) => {
+            let _ = writeln!(out, "ops_listen = {}", quoted(&addr.to_string()));
+        }
+        None => out.push_str("# ops_listen: off (no operations listener)\n"),
+    }
+    match &s.ops.backup_dir {
+        Some(dir) => {
+            let _ = writeln!(out, "backup_dir = {}", quoted(&dir.to_string_lossy()));
+        }
+        None => {
+            let dir = s.data_dir.join("backups");
+            let _ = writeln!(
+                out,
+                "# backup_dir: {} (in the data directory)",
+                dir.display()
+            );
+        }
+    }
+    match s.ops.backup_every {
+        Some(every) => {
+            let _ = writeln!(out, "backup_every = \"{}m\"", every / 60);
+        }
+        None => out.push_str("# backup_every: off (backups only when asked)\n"),
+    }
+    let _ = writeln!(out, "backup_keep = {}", s.ops.backup_keep);
     match &s.discord {
         None => out.push_str("\n# [discord]: not configured (no token)\n"),
         Some(d) => {

@@ -25,5 +25,6 @@ pub mod core;
 pub mod discord;
 pub mod machine;
 pub mod matrix;
+pub mod ops;
 pub mod signals;
 pub mod store;

@@ -44,7 +44,7 @@ pub fn install() -> &'static watch::Sender<bool> {
                     () = received(&mut term) => 128 + 15,
                     () = received(&mut interrupt) => 128 + 2,
                 };
-                eprintln!("muster: a second stop signal: exiting at once");
+                tracing::warn!("a second stop signal: exiting at once");
                 std::process::exit(code);
             }
             #[cfg(not(unix))]

@@ -18,9 +18,11 @@ use serde::Deserialize;
 
 pub mod discord;
 pub mod matrix;
+pub mod ops;
 
 pub use discord::{Discord, Mode, Register, Secret};
 pub use matrix::{AutoJoin, Login, Matrix};
+pub use ops::{LogFormat, Ops};
 
 /// The validated settings.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -36,6 +38,8 @@ pub struct Settings {
     /// Days of vacation each player has a calendar year (`vacation_days`,
     /// `MUSTER_VACATION_DAYS`; default 30).
     pub vacation_days: u64,
+    /// Logs, the operations listener and periodic backups.
+    pub ops: Ops,
 }
 
 impl Default for Settings {
@@ -46,6 +50,7 @@ impl Default for Settings {
             discord: None,
             matrix: None,
             vacation_days: 30,
+            ops: Ops::default(),
         }
     }
 }
@@ -59,6 +64,11 @@ struct File {
     discord: Option<discord::File>,
     matrix: Option<matrix::File>,
     vacation_days: Option<u64>,
+    log_format: Option<String>,
+    ops_listen: Option<String>,
+    backup_dir: Option<String>,
+    backup_every: Option<String>,
+    backup_keep: Option<toml::Value>,
 }
 
 /// A setting that could not be used.
@@ -216,6 +226,25 @@ impl Settings {
             if let Some(days) = parsed.vacation_days {
                 s.vacation_days = check_days("muster.toml", &days.to_string())?;
             }
+            let ops = [
+                ("log_format", parsed.log_format),
+                ("ops_listen", parsed.ops_listen),
+                ("backup_dir", parsed.backup_dir),
+                ("backup_every", parsed.backup_every),
+                (
+                    "backup_keep",
+                    parsed.backup_keep.map(|v| match v {
+                        toml::Value::String(s) => s,
+                        toml::Value::Integer(n) => n.to_string(),
+                        other => format!("{other:?}"),
+                    }),
+                ),
+            ];
+            for (key, value) in ops {
+                if let Some(value) = value {
+                    s.ops.set("muster.toml", key, &value)?;
+                }
+            }
             if let Some(d) = parsed.discord {
                 discord = discord::Raw::from_file(d);
             }
@@ -229,6 +258,10 @@ impl Settings {
                 "MUSTER_PREFIX" => s.prefix = check_prefix(key, "prefix", value)?,
                 "MUSTER_VACATION_DAYS" => s.vacation_days = check_days(key, value)?,
                 _ => {
+                    let setting = key.trim_start_matches("MUSTER_").to_ascii_lowercase();
+                    if s.ops.set(key, &setting, value)? {
+                        continue;
+                    }
                     let _ = discord.env(key, value) || matrix.env(key, value);
                 }
             }

@@ -266,12 +266,18 @@ impl StandIn {
         let body = serde_json::to_vec(&interaction).expect("JSON");
         let timestamp = fixtures::timestamp_now();
         let signature = sign(&body, &timestamp);
+        self.shared.lock().signatures.push(signature.clone());
         let (status, content_type, answer) =
             fixtures::post_raw(endpoint, &body, &signature, &timestamp).await;
         if status == 200 {
             rest::take_inline(&self.shared, &interaction, &content_type, &answer);
         }
         (status, String::from_utf8_lossy(&answer).into_owned())
+    }
+
+    /// Every signature the stand-in has put on an interaction posted to an endpoint.
+    pub fn signatures(&self) -> Vec<String> {
+        self.shared.lock().signatures.clone()
     }
 
     /// Holds every interaction callback (`POST /interactions/{id}/{token}/callback`) that

@@ -108,3 +108,72 @@ pub fn console_at(
     assert_eq!(out.code, 0, "{}", out.stderr);
     out.stdout
 }
+
+/// A free port on 127.0.0.1, as `127.0.0.1:PORT` (for a listener the binary under test opens).
+pub fn free_addr() -> String {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    l.local_addr().expect("its address").to_string()
+}
+
+/// One HTTP/1.1 request with an empty body to `addr` (`127.0.0.1:PORT`); the status and the
+/// body (status 0 when nothing answers).
+pub fn http(addr: &str, method: &str, path: &str) -> (u16, String) {
+    use std::io::Read;
+    let Ok(mut s) = std::net::TcpStream::connect(addr) else {
+        return (0, String::new());
+    };
+    let _ = s.set_read_timeout(Some(std::time::Duration::from_secs(30)));
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+    );
+    if s.write_all(request.as_bytes()).is_err() {
+        return (0, String::new());
+    }
+    let mut answer = String::new();
+    let _ = s.read_to_string(&mut answer);
+    let status = answer
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let body = answer
+        .split_once("\r\n\r\n")
+        .map_or(String::new(), |(_, b)| b.to_string());
+    (status, body)
+}
+
+/// Waits up to `within` until `GET path` at `addr` answers `status`; returns the body, or
+/// panics with what it answered and `log()` (the process's log).
+pub async fn wait_http(
+    addr: &str,
+    path: &str,
+    status: u16,
+    within: std::time::Duration,
+    log: impl Fn() -> String,
+) -> String {
+    let deadline = std::time::Instant::now() + within;
+    loop {
+        let (got, body) = http(addr, "GET", path);
+        if got == status {
+            return body;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{path} answered {got} ({body}), not {status}:\n{}",
+            log()
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+/// Panics, showing the line, if any of `secrets` appears in `log`.
+pub fn assert_no_secret(log: &str, secrets: &[&str]) {
+    for s in secrets {
+        assert!(s.len() >= 8, "too short to look for: {s:?}");
+        if let Some(at) = log.find(s) {
+            let from = log[..at].rfind('\n').map_or(0, |n| n + 1);
+            let to = log[at..].find('\n').map_or(log.len(), |n| at + n);
+            panic!("a secret ({s}) is in the log:\n{}", &log[from..to]);
+        }
+    }
+}

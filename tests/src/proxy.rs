@@ -8,7 +8,8 @@
 //! - [`Trap::MidUpload`]: while the bot uploads a file, after half of it has arrived; the
 //!   homeserver never gets it.
 //!
-//! A trap fires once; the bot started again afterwards goes through untouched.
+//! A trap fires once; the bot started again afterwards goes through untouched. The proxy can
+//! also stand for a homeserver that is away ([`Proxy::set_away`]).
 
 use std::convert::Infallible;
 use std::sync::{Arc, Mutex};
@@ -46,6 +47,8 @@ struct State {
     armed: Option<(Trap, u32)>,
     fired: Option<Trap>,
     seen: Vec<Seen>,
+    /// The homeserver is away: every request is answered 502 without reaching it.
+    away: bool,
 }
 
 /// The proxy.
@@ -111,6 +114,12 @@ impl Proxy {
         }
     }
 
+    /// From now on (`true`) or no longer, every request is answered 502 Bad Gateway, as a
+    /// reverse proxy does while its homeserver is down. A request already forwarded finishes.
+    pub fn set_away(&self, away: bool) {
+        self.state.lock().unwrap().away = away;
+    }
+
     /// Every request seen so far.
     pub fn seen(&self) -> Vec<Seen> {
         self.state.lock().unwrap().seen.clone()
@@ -172,6 +181,11 @@ async fn forward(
     let (parts, mut body) = req.into_parts();
     let method = parts.method.as_str().to_string();
     let path = parts.uri.path().to_string();
+    if state.lock().unwrap().away {
+        let mut r = Response::new(Full::new(Bytes::from_static(b"homeserver away")));
+        *r.status_mut() = hyper::StatusCode::BAD_GATEWAY;
+        return Ok(r);
+    }
     let length: usize = parts
         .headers
         .get("content-length")

@@ -307,7 +307,8 @@ async fn croquet_game(standin: &StandIn, bot: &Bot) {
 fn timings(log: &str) {
     let mut by: std::collections::BTreeMap<String, Vec<f64>> = Default::default();
     for line in log.lines() {
-        let Some(rest) = line.strip_prefix("discord: ") else {
+        // After the log line's time, level and target.
+        let Some((_, rest)) = line.split_once("discord: ") else {
             continue;
         };
         let Some((what, ms)) = rest.split_once(" answered in ") else {

@@ -20,7 +20,7 @@ pub async fn run(core: Arc<Core>) {
             .await
             .unwrap_or(0)
     };
-    eprintln!("muster: the scheduler watches {timed} timed game(s)");
+    tracing::info!("the scheduler watches {timed} timed game(s)");
     loop {
         let changed = core.timers().changed.notified();
         let fired = {

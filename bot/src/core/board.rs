@@ -259,6 +259,7 @@ fn draw(
     name: String,
     at: Option<u64>,
 ) -> Drawn {
+    let started = std::time::Instant::now();
     let note = clock_note(record, at);
     let all: Vec<String> = (0..4)
         .map(|i| record.player(i).map_or(String::new(), |p| p.name.clone()))
@@ -313,5 +314,6 @@ fn draw(
         let stop = if drawn.alt.ends_with('.') { "" } else { "." };
         drawn.alt.push_str(&format!("{stop} {note}."));
     }
+    crate::ops::metrics::metrics().render(&record.game, started.elapsed());
     drawn
 }

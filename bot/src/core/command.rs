@@ -93,6 +93,37 @@ pub enum Command {
     Ratings(super::ratings::RatingsCommand),
 }
 
+impl Command {
+    /// The command's name, as logs and metrics label it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::New { .. } => "new",
+            Command::Join { .. } => "join",
+            Command::Accept => "accept",
+            Command::Decline => "decline",
+            Command::Abort => "abort",
+            Command::Move(_) => "move",
+            Command::Board => "board",
+            Command::Moves => "moves",
+            Command::History => "history",
+            Command::Export(_) => "export",
+            Command::Resign => "resign",
+            Command::Draw(_) => "draw",
+            Command::Takeback(_) => "takeback",
+            Command::Rules(_) => "rules",
+            Command::Notation(_) => "notation",
+            Command::Help(_) => "help",
+            Command::Games(_) => "games",
+            Command::Hint => "hint",
+            Command::Claim => "claim",
+            Command::Notify(_) => "notify",
+            Command::Vacation(_) => "vacation",
+            Command::Tournament(_) => "tournament",
+            Command::Ratings(_) => "ratings",
+        }
+    }
+}
+
 /// One setting `notify` changes.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum NotifyCommand {

@@ -210,6 +210,16 @@ impl Core {
         self.clock.as_ref()
     }
 
+    /// The store, shared (for what runs beside the core: backups, the operations listener).
+    pub fn store_arc(&self) -> &Arc<dyn GameStore> {
+        &self.base
+    }
+
+    /// The clock, shared.
+    pub fn clock_arc(&self) -> Arc<dyn Clock> {
+        Arc::clone(&self.clock)
+    }
+
     /// The store the core works on (adapters keep their channel notes there).
     pub fn store(&self) -> &dyn GameStore {
         self.store.as_ref()
@@ -293,8 +303,74 @@ impl Core {
     }
 
     /// [`Core::handle`], keeping the receipt under `id` (in the same write as the change),
-    /// answering in `place`, when an id is given.
+    /// answering in `place`, when an id is given. Logged in a span of its own (platform,
+    /// channel, user, command, game), and counted in the metrics.
     fn run(&self, req: &Request, kept: Option<(&str, Option<&str>)>) -> Receipt {
+        let command = command::parse(&req.text).map_or("invalid", |c| c.name());
+        let span = tracing::info_span!(
+            "command",
+            platform = %req.platform,
+            channel = %req.channel,
+            user = %req.user.id,
+            command,
+            game = tracing::field::Empty,
+        );
+        let _entered = span.enter();
+        let started = std::time::Instant::now();
+        let (receipt, staged, failed) = self.run_staged(req, kept);
+        let took = started.elapsed();
+        let key = ChannelKey::new(&req.platform, &req.channel);
+        let (before, written) = (staged.before(&key), staged.written());
+        if let Some(id) = written
+            .as_ref()
+            .map(|w| &w.id)
+            .or(before.as_ref().map(|b| &b.id))
+        {
+            span.record("game", id.as_str());
+        }
+        let outcome = if failed {
+            "failed"
+        } else if written.is_some() {
+            "changed"
+        } else if command == "invalid" {
+            "invalid"
+        } else {
+            "answered"
+        };
+        let metrics = crate::ops::metrics::metrics();
+        metrics.command(&req.platform, command, outcome, took);
+        if let Some(w) = &written {
+            let same = before.as_ref().filter(|b| b.id == w.id);
+            let earlier = same.map_or(0, |b| b.moves);
+            metrics.moves(&w.game, w.moves.len().saturating_sub(earlier) as u64);
+            // A game created under way is counted by the store; one that a command set going
+            // (a challenge accepted, the last seat taken) here.
+            if w.status != crate::store::Status::Open
+                && same.is_some_and(|b| b.status == crate::store::Status::Open)
+            {
+                metrics.started(&w.game);
+            }
+            // A clock found run out by this command (the scheduler counts those it finds).
+            let on_time = matches!(crate::ops::metrics::termination(w), "time" | "forfeit");
+            if on_time && command != "claim" && w.status == crate::store::Status::Finished {
+                metrics.timeout();
+            }
+        }
+        tracing::info!(
+            outcome,
+            ms = %format_args!("{:.2}", took.as_secs_f64() * 1000.0),
+            "command handled"
+        );
+        receipt
+    }
+
+    /// [`Core::run`]'s work: the receipt, the request's staged store (what it read and
+    /// stored), and whether a change it made could not be stored.
+    fn run_staged(
+        &self,
+        req: &Request,
+        kept: Option<(&str, Option<&str>)>,
+    ) -> (Receipt, Arc<Staged>, bool) {
         let (id, place) = (kept.map(|k| k.0), kept.and_then(|k| k.1));
         let key = ChannelKey::new(&req.platform, &req.channel);
         // A command that lost a race (a move stored, a clock run out meanwhile) is decided
@@ -338,8 +414,9 @@ impl Core {
         }
         let changed = staged.touched();
         match result {
-            Ok(()) => receipt,
+            Ok(()) => (receipt, staged, false),
             Err(e) if changed => {
+                tracing::warn!("a command's change could not be stored: {e}");
                 let failed = Receipt::new(req, place, receipt.at, &actions::not_saved(&e));
                 if let Some(id) = id {
                     // Nothing was applied: a receipt of that alone needs no atomic write.
@@ -347,10 +424,10 @@ impl Core {
                         .store
                         .set_receipt(&req.platform, id, Some(&failed.encode()));
                 }
-                failed
+                (failed, staged, true)
             }
             // Nothing was to change: the replies stand, though no receipt could be kept.
-            Err(_) => receipt,
+            Err(_) => (receipt, staged, false),
         }
     }
 

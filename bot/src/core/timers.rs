@@ -379,6 +379,7 @@ impl Core {
             let id = record.id.clone();
             match self.tend(&key, record, now) {
                 Tended::Notice(n) => {
+                    crate::ops::metrics::metrics().timeout();
                     self.timers.post(n);
                     posted += 1;
                     // A game lost on time is rated, and reports to its event.
@@ -422,6 +423,7 @@ impl Core {
             });
             mine.extend(self.soon_for(&platform, &user, now, &mine));
             if let Some(n) = self.reminder(&platform, &user, mine, now) {
+                crate::ops::metrics::metrics().reminder();
                 self.timers.post(n);
                 posted += 1;
             }

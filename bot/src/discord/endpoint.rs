@@ -19,7 +19,6 @@ use serenity::interactions_endpoint::Verifier;
 use serenity::{Http, Interaction};
 
 use super::Shared;
-use crate::core::words::excerpt;
 
 /// The largest body accepted.
 const MAX_BODY: usize = 1 << 20;
@@ -100,10 +99,11 @@ impl Endpoint {
         let interaction: Interaction = match serde_json::from_slice(&body) {
             Ok(i) => i,
             Err(e) => {
-                eprintln!(
-                    "discord: an interaction could not be read ({e}): {}",
-                    excerpt(&String::from_utf8_lossy(&body), 2000)
-                );
+                let shown = match serde_json::from_slice::<serde_json::Value>(&body) {
+                    Ok(json) => super::loggable(&json, 2000),
+                    Err(_) => format!("{} bytes, not JSON", body.len()),
+                };
+                tracing::warn!("an interaction could not be read ({e}): {shown}");
                 return Ok(status(StatusCode::BAD_REQUEST, "unreadable interaction\n"));
             }
         };
@@ -137,7 +137,8 @@ pub async fn run(shared: Arc<Shared>, http: Arc<Http>) -> Result<(), String> {
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", shared.settings.listen))?;
     let local = listener.local_addr().map_err(|e| e.to_string())?;
-    eprintln!("discord: interactions endpoint listening on http://{local}/");
+    tracing::info!("interactions endpoint listening on http://{local}/");
+    crate::ops::health::ready("discord");
     let endpoint = Arc::new(Endpoint {
         shared,
         http,
@@ -150,14 +151,14 @@ pub async fn run(shared: Arc<Shared>, http: Arc<Http>) -> Result<(), String> {
             () = &mut stop => {
                 // No new request; the interactions being answered are finished first.
                 endpoint.shared.drained(STOP_WITHIN).await;
-                eprintln!("discord: stopping");
+                tracing::info!("stopping");
                 return Ok(());
             }
         };
         let (stream, _) = match accepted {
             Ok(s) => s,
             Err(e) => {
-                eprintln!("discord: accepting a connection failed: {e}");
+                tracing::warn!("accepting a connection failed: {e}");
                 tokio::time::sleep(Duration::from_millis(100)).await;
                 continue;
             }
@@ -169,7 +170,7 @@ pub async fn run(shared: Arc<Shared>, http: Arc<Http>) -> Result<(), String> {
                 .serve_connection(TokioIo::new(stream), service)
                 .await
             {
-                eprintln!("discord: an HTTP connection failed: {e}");
+                tracing::warn!("an HTTP connection failed: {e}");
             }
         });
     }

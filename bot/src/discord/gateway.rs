@@ -122,8 +122,8 @@ pub async fn register(http: &serenity::Http, shared: &Shared) -> Result<(), Stri
     };
     match result {
         Ok(n) => {
-            eprintln!(
-                "discord: {n} slash commands registered ({:?})",
+            tracing::info!(
+                "{n} slash commands registered ({:?})",
                 shared.settings.register
             );
             Ok(())
@@ -158,8 +158,12 @@ pub async fn run(shared: Arc<Shared>, http: Arc<serenity::Http>) -> Result<(), S
                 Err(e) => {
                     failures += 1;
                     pause = backoff(failures);
-                    eprintln!(
-                        "discord: cannot ask for the gateway's address ({e}); trying again in {} s",
+                    crate::ops::health::down(
+                        "discord",
+                        &format!("cannot ask for the gateway's address ({e})"),
+                    );
+                    tracing::warn!(
+                        "cannot ask for the gateway's address ({e}); trying again in {} s",
                         pause.as_secs()
                     );
                     continue;
@@ -168,6 +172,9 @@ pub async fn run(shared: Arc<Shared>, http: Arc<serenity::Http>) -> Result<(), S
         };
         let started = Instant::now();
         let end = client.connection(&url, &mut stop).await;
+        if !matches!(end, End::Stopped) {
+            crate::ops::health::down("discord", "the gateway connection is down (reconnecting)");
+        }
         // A connection that lived a while resets the count of failures in a row.
         if started.elapsed() > Duration::from_secs(60) {
             failures = 0;
@@ -246,16 +253,16 @@ impl Client {
         let mut ws = match connected {
             Ok(Ok((ws, _))) => ws,
             Ok(Err(e)) => {
-                eprintln!("discord: cannot connect to the gateway at {url}: {e}");
+                tracing::warn!("cannot connect to the gateway at {url}: {e}");
                 return End::Resume;
             }
             Err(_) => {
-                eprintln!("discord: the gateway at {url} did not answer");
+                tracing::warn!("the gateway at {url} did not answer");
                 return End::Resume;
             }
         };
         let Some(interval) = hello(&mut ws).await else {
-            eprintln!("discord: the gateway sent no HELLO");
+            tracing::warn!("the gateway sent no HELLO");
             close(&mut ws, RESUMABLE_CLOSE, "no hello").await;
             return End::Resume;
         };
@@ -287,7 +294,7 @@ impl Client {
             let incoming = tokio::select! {
                 () = tokio::time::sleep_until(beat) => {
                     if !acknowledged {
-                        eprintln!("discord: the gateway stopped answering heartbeats; resuming on a new connection");
+                        tracing::warn!("the gateway stopped answering heartbeats; resuming on a new connection");
                         close(&mut ws, RESUMABLE_CLOSE, "zombied").await;
                         return End::Resume;
                     }
@@ -302,7 +309,7 @@ impl Client {
                 () = stop.as_mut() => {
                     self.shared.drained(super::endpoint::STOP_WITHIN).await;
                     close(&mut ws, 1000, "stopping").await;
-                    eprintln!("discord: stopping");
+                    tracing::info!("stopping");
                     return End::Stopped;
                 }
             };
@@ -312,16 +319,20 @@ impl Client {
                 Some(Ok(Message::Close(frame))) => {
                     let code = frame.as_ref().map_or(1005, |f| u16::from(f.code));
                     let end = on_close(code);
-                    eprintln!("discord: the gateway closed the connection ({code}): {end:?}");
+                    if matches!(end, End::Fatal(_)) {
+                        tracing::error!("the gateway closed the connection ({code}): {end:?}");
+                    } else {
+                        tracing::warn!("the gateway closed the connection ({code}): {end:?}");
+                    }
                     return end;
                 }
                 Some(Ok(_)) => continue,
                 Some(Err(e)) => {
-                    eprintln!("discord: the gateway connection failed ({e}); resuming");
+                    tracing::warn!("the gateway connection failed ({e}); resuming");
                     return End::Resume;
                 }
                 None => {
-                    eprintln!("discord: the gateway connection ended; resuming");
+                    tracing::warn!("the gateway connection ended; resuming");
                     return End::Resume;
                 }
             };
@@ -332,17 +343,17 @@ impl Client {
                 Some(0) => self.dispatch(&event).await,
                 Some(1) if !send(&mut ws, self.heartbeat()).await => return End::Resume,
                 Some(7) => {
-                    eprintln!("discord: the gateway asks to reconnect; resuming");
+                    tracing::info!("the gateway asks to reconnect; resuming");
                     close(&mut ws, RESUMABLE_CLOSE, "reconnect").await;
                     return End::Resume;
                 }
                 Some(9) => {
                     close(&mut ws, RESUMABLE_CLOSE, "invalid session").await;
                     if event["d"].as_bool() == Some(true) && self.session.is_some() {
-                        eprintln!("discord: the session was interrupted; resuming");
+                        tracing::info!("the session was interrupted; resuming");
                         return End::Resume;
                     }
-                    eprintln!("discord: the session is no longer valid; starting a new one");
+                    tracing::warn!("the session is no longer valid; starting a new one");
                     return End::Fresh(Duration::from_secs(1).mul_f64(1.0 + 4.0 * jitter()));
                 }
                 Some(11) => acknowledged = true,
@@ -374,15 +385,19 @@ impl Client {
                     seq,
                 });
                 let name = d["user"]["username"].as_str().unwrap_or("?");
-                eprintln!("discord: connected as {name} (gateway)");
+                tracing::info!("connected as {name} (gateway)");
+                crate::ops::health::ready("discord");
                 if !self.registered {
                     self.registered = true;
                     if let Err(e) = register(&self.http, &self.shared).await {
-                        eprintln!("discord: {e}");
+                        tracing::error!("{e}");
                     }
                 }
             }
-            Some("RESUMED") => eprintln!("discord: the session was resumed"),
+            Some("RESUMED") => {
+                tracing::info!("the session was resumed");
+                crate::ops::health::ready("discord");
+            }
             Some("INTERACTION_CREATE") => {
                 match serde_json::from_value::<serenity::Interaction>(event["d"].clone()) {
                     Ok(interaction) => {
@@ -393,9 +408,9 @@ impl Client {
                             drop(answering);
                         });
                     }
-                    Err(e) => eprintln!(
-                        "discord: an interaction could not be read ({e}): {}",
-                        crate::core::words::excerpt(&event["d"].to_string(), 2000)
+                    Err(e) => tracing::warn!(
+                        "an interaction could not be read ({e}): {}",
+                        super::loggable(&event["d"], 2000)
                     ),
                 }
             }

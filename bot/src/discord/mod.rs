@@ -100,7 +100,7 @@ pub async fn dispatch(shared: &Shared, http: &Http, interaction: &Interaction) {
         _ => return,
     };
     if !shared.first_time(id, Instant::now()) {
-        eprintln!("discord: interaction {id} arrived again; it is answered once");
+        tracing::debug!("interaction {id} arrived again; it is answered once");
         return;
     }
     match interaction {
@@ -173,6 +173,29 @@ pub fn user(user: &DiscordUser, member: Option<&Member>) -> User {
         id: user.id.to_string(),
         name,
     }
+}
+
+/// An interaction's JSON for a log line, at most `max` characters, without its tokens (an
+/// interaction's `token` answers it: a credential, never logged).
+pub fn loggable(interaction: &serde_json::Value, max: usize) -> String {
+    fn hide_tokens(value: &mut serde_json::Value) {
+        match value {
+            serde_json::Value::Object(fields) => {
+                for (name, field) in fields.iter_mut() {
+                    if name == "token" {
+                        *field = crate::ops::logging::HIDDEN.into();
+                    } else {
+                        hide_tokens(field);
+                    }
+                }
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(hide_tokens),
+            _ => {}
+        }
+    }
+    let mut shown = interaction.clone();
+    hide_tokens(&mut shown);
+    crate::core::words::excerpt(&shown.to_string(), max)
 }
 
 /// The REST client: through the configured API proxy if any (serenity then needs its own

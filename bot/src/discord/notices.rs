@@ -73,17 +73,14 @@ async fn send(shared: &Shared, http: &Http, notice: Notice) {
     // A player who cannot be written to directly is told in the game's channel instead.
     let fall_back = |why: &str| {
         if let Some(f) = &fallback {
-            eprintln!(
-                "discord: {why}; the notice goes to channel {:?} instead",
-                f.target
-            );
+            tracing::warn!("{why}; the notice goes to channel {:?} instead", f.target);
         }
         fallback.clone()
     };
     let replies = match tokio::task::spawn_blocking(move || respond::draw(replies)).await {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("discord: a notice could not be drawn: {e}");
+            tracing::error!("a notice could not be drawn: {e}");
             return;
         }
     };
@@ -95,7 +92,7 @@ async fn send(shared: &Shared, http: &Http, notice: Notice) {
         Target::Channel(id) => match snowflake(id) {
             Some(id) => (ChannelId::new(id), false),
             None => {
-                eprintln!("discord: a notice for channel {id:?} was dropped: not a channel id");
+                tracing::error!("a notice for channel {id:?} was dropped: not a channel id");
                 return;
             }
         },
@@ -113,7 +110,7 @@ async fn send(shared: &Shared, http: &Http, notice: Notice) {
     for out in &outgoing {
         if out.ephemeral && !direct {
             // Words meant for one user only are never posted in a channel.
-            eprintln!("discord: a private reply in a notice for channel {channel} was dropped");
+            tracing::warn!("a private reply in a notice for channel {channel} was dropped");
             continue;
         }
         if let Err(e) = respond::post(shared, http, channel, out).await {
@@ -121,7 +118,7 @@ async fn send(shared: &Shared, http: &Http, notice: Notice) {
                 Target::Direct(user) => format!("to {} ({})", user.name, user.id),
                 Target::Channel(_) | Target::Open(_) => format!("in channel {channel}"),
             };
-            eprintln!("discord: a notice could not be sent {place}: {e}");
+            tracing::warn!("a notice could not be sent {place}: {e}");
             if direct && let Some(f) = fall_back("the direct message was refused") {
                 Box::pin(deliver(shared, http, *f)).await;
             }
@@ -135,9 +132,10 @@ async fn send(shared: &Shared, http: &Http, notice: Notice) {
 /// refuses, the event's channel is told why, so that the organiser can act.
 async fn open_thread(shared: &Shared, http: &Http, opening: crate::core::tournament::Opening) {
     let Some(parent) = snowflake(&opening.parent) else {
-        eprintln!(
-            "discord: no thread for {}: {:?} is not a channel id",
-            opening.name, opening.parent
+        tracing::error!(
+            "no thread for {}: {:?} is not a channel id",
+            opening.name,
+            opening.parent
         );
         return;
     };
@@ -155,7 +153,7 @@ async fn open_thread(shared: &Shared, http: &Http, opening: crate::core::tournam
             let _ = tokio::task::spawn_blocking(move || core.place_opened(&opening, &id)).await;
         }
         Err(e) => {
-            eprintln!("discord: could not open the thread {}: {e}", opening.name);
+            tracing::warn!("could not open the thread {}: {e}", opening.name);
             let why = format!(
                 "Muster could not open the thread {} for round {} · board {} of {} (it needs the \
                  Create Public Threads permission here). Grant it and restart Muster, or give the \
@@ -171,9 +169,10 @@ async fn open_thread(shared: &Shared, http: &Http, opening: crate::core::tournam
 /// with `POST /users/@me/channels`.
 async fn direct_channel(http: &Http, user: &User) -> Option<ChannelId> {
     if snowflake(&user.id).is_none() {
-        eprintln!(
-            "discord: a notice for {} was dropped: {:?} is not a user id",
-            user.name, user.id
+        tracing::warn!(
+            "a notice for {} was dropped: {:?} is not a user id",
+            user.name,
+            user.id
         );
         return None;
     }
@@ -181,9 +180,10 @@ async fn direct_channel(http: &Http, user: &User) -> Option<ChannelId> {
     match respond::patiently(|| http.create_private_channel(&body)).await {
         Ok(channel) => Some(channel.id),
         Err(e) => {
-            eprintln!(
-                "discord: no direct message could be opened with {} ({}): {e}",
-                user.name, user.id
+            tracing::warn!(
+                "no direct message could be opened with {} ({}): {e}",
+                user.name,
+                user.id
             );
             None
         }

@@ -161,7 +161,7 @@ impl Target<'_> {
             CreateInteractionResponseMessage::new().ephemeral(private),
         );
         if let Err(e) = self.respond(http, r).await {
-            eprintln!("discord: deferring a reply failed: {e}");
+            tracing::warn!("deferring a reply failed: {e}");
         }
         if private { Ack::Private } else { Ack::Public }
     }
@@ -219,7 +219,7 @@ async fn run_core(
     let replies = match result {
         Ok(replies) => replies,
         Err(e) => {
-            eprintln!("discord: the command failed: {e}");
+            tracing::error!("the command failed: {e}");
             return (
                 vec![Reply::Private(
                     "Muster failed while handling this command; nothing was changed. Try again."
@@ -251,7 +251,7 @@ async fn run_core(
     match drawn {
         Ok(replies) => (replies, ack),
         Err(e) => {
-            eprintln!("discord: drawing a board failed: {e}");
+            tracing::error!("drawing a board failed: {e}");
             (
                 vec![Reply::Private(
                     "Muster could not draw the board; your command was handled. Type `/board` to see the game."
@@ -299,7 +299,7 @@ async fn send(shared: &Shared, http: &Http, target: &Target<'_>, replies: Vec<Re
             (0, _) => {
                 // The "thinking…" has the other visibility: it goes, and the answer follows.
                 if let Err(e) = target.delete_original(http).await {
-                    eprintln!("discord: the deferred response could not be removed: {e}");
+                    tracing::warn!("the deferred response could not be removed: {e}");
                 }
                 target.follow(http, followup(out)).await.map(Some)
             }
@@ -310,7 +310,7 @@ async fn send(shared: &Shared, http: &Http, target: &Target<'_>, replies: Vec<Re
                 newest_buttons(shared, http, channel, m.id, !out.buttons.is_empty()).await;
             }
             Ok(_) => {}
-            Err(e) => eprintln!("discord: a reply could not be sent: {e}"),
+            Err(e) => tracing::warn!("a reply could not be sent: {e}"),
         }
     }
 }
@@ -338,7 +338,7 @@ async fn newest_buttons(
         let noted = match store.note(&key, BUTTONS_NOTE) {
             Ok(n) => n,
             Err(e) => {
-                eprintln!("discord: cannot read the board message of {channel}: {e}");
+                tracing::warn!("cannot read the board message of {channel}: {e}");
                 return;
             }
         };
@@ -360,7 +360,7 @@ async fn newest_buttons(
             // Another board changed the note meanwhile: look again.
             Ok(false) => {}
             Err(e) => {
-                eprintln!("discord: cannot remember the board message: {e}");
+                tracing::error!("cannot remember the board message: {e}");
                 return;
             }
         }
@@ -376,7 +376,7 @@ fn parse_note(note: &str) -> Option<(ChannelId, MessageId)> {
 async fn clear_buttons(http: &Http, channel: ChannelId, message: MessageId) {
     let edit = EditMessage::new().components(vec![]);
     if let Err(e) = channel.edit_message(http, message, edit).await {
-        eprintln!("discord: could not remove the buttons of message {message}: {e}");
+        tracing::warn!("could not remove the buttons of message {message}: {e}");
     }
 }
 
@@ -517,7 +517,7 @@ async fn thread(
     let thread = match created {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("discord: could not open a thread: {e}");
+            tracing::warn!("could not open a thread: {e}");
             let why = "Muster could not open a thread here (it needs the Create Public Threads permission); start the game in another channel.";
             tell(shared, http, &target, why.into()).await;
             return;
@@ -528,7 +528,7 @@ async fn thread(
         .respond(http, CreateInteractionResponse::Message(link))
         .await
     {
-        eprintln!("discord: the thread could not be announced: {e}");
+        tracing::warn!("the thread could not be announced: {e}");
     }
     let request = Request {
         platform: PLATFORM.into(),
@@ -549,12 +549,12 @@ async fn thread(
         if out.ephemeral {
             // An error about the game asked for: to the user only.
             if let Err(e) = target.follow(http, followup(&out)).await {
-                eprintln!("discord: a reply could not be sent: {e}");
+                tracing::warn!("a reply could not be sent: {e}");
             }
             continue;
         }
         if let Err(e) = post(shared, http, thread.id, &out).await {
-            eprintln!("discord: a reply could not be sent in the thread: {e}");
+            tracing::warn!("a reply could not be sent in the thread: {e}");
         }
     }
 }
@@ -595,10 +595,11 @@ where
             Err(serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)))
                 if r.status_code.as_u16() == 429 =>
             {
-                eprintln!(
-                    "discord: too many requests ({} {}); trying again in {} s",
+                // The URL of an interaction's answer carries its token: never logged.
+                tracing::warn!(
+                    "too many requests ({} {}); trying again in {} s",
                     r.method,
-                    r.url,
+                    crate::ops::logging::scrub(&r.url),
                     wait.as_secs()
                 );
                 tokio::time::sleep(wait).await;
@@ -645,7 +646,7 @@ async fn named_users(http: &Http, text: &str) -> Vec<User> {
 /// With `MUSTER_DISCORD_TIMINGS` set, logs how long an interaction took to answer.
 pub fn log_time(kind: &str, what: &str, started: Instant) {
     if std::env::var_os("MUSTER_DISCORD_TIMINGS").is_some() {
-        eprintln!(
+        tracing::info!(
             "discord: {kind} {what} answered in {:.2} ms",
             started.elapsed().as_secs_f64() * 1000.0
         );
@@ -671,7 +672,7 @@ pub async fn autocomplete(shared: &Shared, http: &Http, interaction: &CommandInt
         .create_response(http, CreateInteractionResponse::Autocomplete(response))
         .await
     {
-        eprintln!("discord: autocomplete could not be answered: {e}");
+        tracing::warn!("autocomplete could not be answered: {e}");
     }
     log_time("autocomplete", &interaction.data.name, started);
 }

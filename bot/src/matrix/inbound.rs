@@ -134,12 +134,12 @@ pub async fn invitations(shared: &Arc<Shared>, response: &SyncResponse) {
         };
         if shared.settings.auto_join.accepts(&inviter) {
             match join(&room).await {
-                Ok(()) => eprintln!("muster: Matrix: joined {room_id} (invited by {inviter})"),
-                Err(e) => eprintln!("muster: Matrix: cannot join {room_id}: {e}"),
+                Ok(()) => tracing::info!("joined {room_id} (invited by {inviter})"),
+                Err(e) => tracing::warn!("cannot join {room_id}: {e}"),
             }
         } else {
-            eprintln!(
-                "muster: Matrix: declined an invitation to {room_id} from {inviter} (not in matrix.auto_join)"
+            tracing::info!(
+                "declined an invitation to {room_id} from {inviter} (not in matrix.auto_join)"
             );
             let _ = room.leave().await;
         }
@@ -440,10 +440,7 @@ async fn answer(shared: &Shared, room: &Room, m: &Message, text: String) {
     let thread = m.thread.as_ref().map(|t| t.as_str());
     let receipt = Receipt::new(&request, thread, core.now(), &[Reply::Private(text)]);
     if let Err(e) = core.keep_receipt(PLATFORM, m.event_id.as_str(), &receipt) {
-        eprintln!(
-            "muster: Matrix: cannot keep the answer to {}: {e}",
-            m.event_id
-        );
+        tracing::error!("cannot keep the answer to {}: {e}", m.event_id);
     }
     outbound::deliver(shared, m.event_id.as_str(), receipt).await;
 }
@@ -462,10 +459,7 @@ async fn command(shared: &Arc<Shared>, room: &Room, key: &ChannelKey, m: &Messag
         }
         Ok(None) => {}
         Err(e) => {
-            eprintln!(
-                "muster: Matrix: cannot read the receipt of {}: {e}",
-                m.event_id
-            );
+            tracing::error!("cannot read the receipt of {}: {e}", m.event_id);
             return;
         }
     }
@@ -536,7 +530,7 @@ async fn command(shared: &Arc<Shared>, room: &Room, key: &ChannelKey, m: &Messag
     let receipt = match handled {
         Ok(Ok(handled)) => handled.receipt,
         Ok(Err(e)) => {
-            eprintln!("muster: Matrix: cannot handle {}: {e}", m.event_id);
+            tracing::error!("cannot handle {}: {e}", m.event_id);
             answer(
                 shared,
                 room,
@@ -547,7 +541,7 @@ async fn command(shared: &Arc<Shared>, room: &Room, key: &ChannelKey, m: &Messag
             return;
         }
         Err(e) => {
-            eprintln!("muster: Matrix: handling {} failed: {e}", m.event_id);
+            tracing::error!("handling {} failed: {e}", m.event_id);
             let text =
                 "Something went wrong while handling your command; nothing was changed. Try again.";
             answer(shared, room, m, text.into()).await;
@@ -562,8 +556,8 @@ async fn command(shared: &Arc<Shared>, room: &Room, key: &ChannelKey, m: &Messag
     }
     outbound::deliver(shared, m.event_id.as_str(), receipt).await;
     if std::env::var_os("MUSTER_MATRIX_TIMINGS").is_some() {
-        eprintln!(
-            "muster: Matrix: {} answered in {:.2} ms (core {:.2} ms)",
+        tracing::info!(
+            "{} answered in {:.2} ms (core {:.2} ms)",
             m.event_id,
             started.elapsed().as_secs_f64() * 1000.0,
             core_time.as_secs_f64() * 1000.0

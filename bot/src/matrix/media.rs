@@ -69,7 +69,7 @@ fn read(shared: &Shared) -> Vec<Reserved> {
 fn write(shared: &Shared, reserve: &[Reserved]) {
     let text = serde_json::to_string(reserve).unwrap_or_default();
     if let Err(e) = shared.store().set_note(&own_key(), MEDIA_NOTE, Some(&text)) {
-        eprintln!("muster: Matrix: cannot keep the reserved media addresses: {e}");
+        tracing::error!("cannot keep the reserved media addresses: {e}");
     }
 }
 
@@ -126,8 +126,8 @@ impl MediaPool {
                         .unwrap_or(std::time::Duration::from_secs(3600));
                     self.paused_until
                         .store(wall_now() + wait.as_secs().max(1), Ordering::SeqCst);
-                    eprintln!(
-                        "muster: Matrix: the homeserver reserves no media address ({e}); boards are uploaded before their messages for the next {} s",
+                    tracing::warn!(
+                        "the homeserver reserves no media address ({e}); boards are uploaded before their messages for the next {} s",
                         wait.as_secs().max(1)
                     );
                     break;

@@ -170,6 +170,43 @@ pub async fn serve(
     run(shared).await
 }
 
+/// How often the homeserver is asked whether it answers at all while a sync is pending.
+const PROBE: Duration = Duration::from_secs(10);
+
+/// `sync` (pending for as long as the long poll, or as matrix-sdk retries a sync that fails,
+/// which it does for as long as it fails), while the homeserver is asked every [`PROBE`] for
+/// its versions, once and briefly: readiness (`/readyz`) follows the answers.
+async fn watched<T>(
+    client: &Client,
+    sync: impl Future<Output = Result<T, matrix_sdk::Error>>,
+) -> Result<T, matrix_sdk::Error> {
+    use matrix_sdk::ruma::api::client::discovery::get_supported_versions;
+    let mut sync = std::pin::pin!(sync);
+    let mut next = tokio::time::Instant::now() + PROBE;
+    loop {
+        tokio::select! {
+            r = &mut sync => return r,
+            () = tokio::time::sleep_until(next) => {
+                next += PROBE;
+                let once = matrix_sdk::config::RequestConfig::new()
+                    .disable_retry()
+                    .timeout(Duration::from_secs(5));
+                match client
+                    .send(get_supported_versions::Request::new())
+                    .with_request_config(once)
+                    .await
+                {
+                    Ok(_) => crate::ops::health::ready("matrix"),
+                    Err(e) => crate::ops::health::down(
+                        "matrix",
+                        &format!("the homeserver does not answer ({e})"),
+                    ),
+                }
+            }
+        }
+    }
+}
+
 /// The sync loop.
 async fn run(shared: Arc<Shared>) -> Result<(), String> {
     let mut token = shared
@@ -198,14 +235,14 @@ async fn run(shared: Arc<Shared>) -> Result<(), String> {
     shared.media.top_up(&shared).await;
     // Reminders, timeouts and announcements, from now on.
     tokio::spawn(notices::run(Arc::clone(&shared)));
-    eprintln!("muster: Matrix: listening as {who}");
+    tracing::info!("listening as {who}");
     let mut stop = std::pin::pin!(crate::signals::shutdown());
     let mut tidied = 0;
     loop {
         let response = tokio::select! {
             r = sync_retrying(&shared.client, token.clone()) => r,
             () = &mut stop => {
-                eprintln!("muster: Matrix: stopping");
+                tracing::info!("stopping");
                 return Ok(());
             }
         };
@@ -232,7 +269,7 @@ async fn run(shared: Arc<Shared>) -> Result<(), String> {
             tidied = now;
             let before = now.saturating_sub(RECEIPTS_KEPT);
             if let Err(e) = shared.cores[&shared.prefix].forget_receipts(PLATFORM, before) {
-                eprintln!("muster: Matrix: cannot forget old receipts: {e}");
+                tracing::error!("cannot forget old receipts: {e}");
             }
         }
     }
@@ -260,7 +297,7 @@ fn kept_batch(shared: &Shared) -> Result<Option<inbound::Batch>, String> {
         None => Ok(None),
         Some(Ok(batch)) => Ok(Some(batch)),
         Some(Err(e)) => {
-            eprintln!("muster: Matrix: the kept batch cannot be read ({e}); it is dropped");
+            tracing::warn!("the kept batch cannot be read ({e}); it is dropped");
             Ok(None)
         }
     }
@@ -272,10 +309,7 @@ async fn owed(shared: &Shared) -> Result<(), String> {
         .owed(PLATFORM)
         .map_err(|e| format!("cannot read the answers owed: {e}"))?;
     if !owed.is_empty() {
-        eprintln!(
-            "muster: Matrix: sending {} answer(s) owed from before",
-            owed.len()
-        );
+        tracing::info!("sending {} answer(s) owed from before", owed.len());
     }
     for (event, receipt) in owed {
         outbound::deliver(shared, &event, receipt).await;
@@ -294,11 +328,15 @@ fn save_token(shared: &Shared, token: &str) -> Result<(), String> {
 async fn sync_retrying(client: &Client, token: Option<String>) -> SyncResponse {
     let mut pause = Duration::from_millis(250);
     loop {
-        match client.sync_once(sync_settings(token.clone())).await {
-            Ok(r) => return r,
+        match watched(client, client.sync_once(sync_settings(token.clone()))).await {
+            Ok(r) => {
+                crate::ops::health::ready("matrix");
+                return r;
+            }
             Err(e) => {
-                eprintln!(
-                    "muster: Matrix: the homeserver did not answer the sync ({e}); trying again in {} ms",
+                crate::ops::health::down("matrix", &format!("the sync failed: {e}"));
+                tracing::warn!(
+                    "the homeserver did not answer the sync ({e}); trying again in {} ms",
                     pause.as_millis()
                 );
                 tokio::time::sleep(pause).await;

@@ -126,7 +126,7 @@ pub(super) fn is_direct(receipt: &Receipt) -> bool {
 /// has not left it; else a new one, to which he is invited.
 pub(super) async fn direct_room(shared: &Shared, user: &User) -> Result<String, Failed> {
     let Ok(user_id) = UserId::parse(&user.id) else {
-        eprintln!("muster: Matrix: {} is no user id", user.id);
+        tracing::warn!("{} is no user id", user.id);
         return Err(Failed::Refused);
     };
     // One at a time, so that a user never gets two rooms.
@@ -153,8 +153,8 @@ pub(super) async fn direct_room(shared: &Shared, user: &User) -> Result<String, 
             }
             // He left it (or declined it): the bot leaves too, and makes a new one.
             Some(_) => {
-                eprintln!(
-                    "muster: Matrix: {} left the direct room {}; making a new one",
+                tracing::info!(
+                    "{} left the direct room {}; making a new one",
                     user.id,
                     room.room_id()
                 );
@@ -178,12 +178,9 @@ pub(super) async fn direct_room(shared: &Shared, user: &User) -> Result<String, 
     let room = retrying(&what, || shared.client.create_room(request.clone())).await?;
     let id = room.room_id().to_string();
     if let Err(e) = store.set_note(&direct_key(), &user.id, Some(&id)) {
-        eprintln!(
-            "muster: Matrix: cannot keep {id} as the direct room with {}: {e}",
-            user.id
-        );
+        tracing::error!("cannot keep {id} as the direct room with {}: {e}", user.id);
     }
-    eprintln!("muster: Matrix: made {id}, a direct room with {}", user.id);
+    tracing::info!("made {id}, a direct room with {}", user.id);
     Ok(id)
 }
 
@@ -208,7 +205,7 @@ async fn open_room(shared: &Shared, opening: crate::core::tournament::Opening) {
         Ok(room) => {
             let core = Arc::clone(shared.base());
             let id = room.room_id().to_string();
-            eprintln!("muster: Matrix: made {id} for {}", opening.name);
+            tracing::info!("made {id} for {}", opening.name);
             let _ = tokio::task::spawn_blocking(move || core.place_opened(&opening, &id)).await;
         }
         Err(_) => {

@@ -452,15 +452,15 @@ where
             Err(e) => e,
         };
         let Some(wait) = retry_after(&error, pause) else {
-            eprintln!("muster: Matrix: gave up {what}: {error}");
+            tracing::warn!("gave up {what}: {error}");
             return Err(Failed::Refused);
         };
         if started.elapsed() + wait >= GIVE_UP_AFTER {
-            eprintln!("muster: Matrix: gave up {what} for now: {error}");
+            tracing::warn!("gave up {what} for now: {error}");
             return Err(Failed::Later);
         }
-        eprintln!(
-            "muster: Matrix: {what} failed ({error}); trying again in {} ms",
+        tracing::warn!(
+            "{what} failed ({error}); trying again in {} ms",
             wait.as_millis()
         );
         tokio::time::sleep(wait).await;
@@ -521,8 +521,8 @@ pub async fn deliver(shared: &Shared, event: &str, mut receipt: Receipt) -> bool
                 return false;
             }
             Err(Failed::Refused) => {
-                eprintln!(
-                    "muster: Matrix: the notice {event} to {} cannot be sent (no direct room); dropped",
+                tracing::warn!(
+                    "the notice {event} to {} cannot be sent (no direct room); dropped",
                     receipt.user.id
                 );
                 receipt.done = true;
@@ -532,8 +532,8 @@ pub async fn deliver(shared: &Shared, event: &str, mut receipt: Receipt) -> bool
         }
     }
     let Some(ctx) = Context::of(shared, event, &receipt) else {
-        eprintln!(
-            "muster: Matrix: the answer to {event} in {} cannot be sent (not in that room); dropped",
+        tracing::warn!(
+            "the answer to {event} in {} cannot be sent (not in that room); dropped",
             receipt.channel
         );
         receipt.done = true;
@@ -609,6 +609,6 @@ pub(super) fn keep(shared: &Shared, event: &str, receipt: &Receipt) {
         .store()
         .set_receipt(PLATFORM, event, Some(&receipt.encode()))
     {
-        eprintln!("muster: Matrix: cannot note the answer to {event} as sent: {e}");
+        tracing::error!("cannot note the answer to {event} as sent: {e}");
     }
 }

@@ -26,7 +26,11 @@ fn session_path(dir: &Path) -> std::path::PathBuf {
 }
 
 async fn client(homeserver: &str, store: Option<&Path>) -> Result<Client, String> {
-    let mut builder = Client::builder().homeserver_url(homeserver);
+    // The configured address is used on every start: a login answer naming another base URL
+    // (its `well_known`) does not move the bot off it, as a restored session would not be.
+    let mut builder = Client::builder()
+        .homeserver_url(homeserver)
+        .respect_login_well_known(false);
     if let Some(path) = store {
         builder = builder.sqlite_store(path, None);
     }
@@ -78,6 +82,14 @@ fn restore_from(saved: &Saved) -> Result<MatrixSession, String> {
             refresh_token: None,
         },
     })
+}
+
+/// Never logs the session's tokens (access and refresh).
+fn redact_tokens(tokens: &SessionTokens) {
+    crate::ops::logging::redact(&tokens.access_token);
+    if let Some(refresh) = &tokens.refresh_token {
+        crate::ops::logging::redact(refresh);
+    }
 }
 
 /// The session a configured access token belongs to (asked of the homeserver).
@@ -143,9 +155,10 @@ pub async fn connect(settings: &Matrix, dir: &Path) -> Result<Client, String> {
         let same = s.homeserver == settings.homeserver
             && (!settings.user.starts_with('@') || s.user_id == settings.user);
         if !same {
-            eprintln!(
-                "muster: Matrix: the stored session is for {} on {}; logging in as configured",
-                s.user_id, s.homeserver
+            tracing::warn!(
+                "the stored session is for {} on {}; logging in as configured",
+                s.user_id,
+                s.homeserver
             );
         }
         same
@@ -164,18 +177,17 @@ pub async fn connect(settings: &Matrix, dir: &Path) -> Result<Client, String> {
     }
     let client = client(&settings.homeserver, Some(&store)).await?;
     if let Some(saved) = stored {
+        crate::ops::logging::redact(&saved.access_token);
         client
             .restore_session(restore_from(&saved)?)
             .await
             .map_err(|e| format!("cannot restore the Matrix session: {e}"))?;
-        eprintln!(
-            "muster: Matrix: restored {} (device {})",
-            saved.user_id, saved.device_id
-        );
+        tracing::info!("restored {} (device {})", saved.user_id, saved.device_id);
         return Ok(client);
     }
     let session = match &settings.login {
         Login::Password(password) => {
+            crate::ops::logging::redact(password.expose());
             client
                 .matrix_auth()
                 .login_username(&settings.user, password.expose())
@@ -194,6 +206,7 @@ pub async fn connect(settings: &Matrix, dir: &Path) -> Result<Client, String> {
                 .ok_or("the login gave no session")?
         }
         Login::Token(token) => {
+            crate::ops::logging::redact(token.expose());
             let session = token_session(settings, token.expose()).await?;
             client
                 .restore_session(session.clone())
@@ -202,6 +215,7 @@ pub async fn connect(settings: &Matrix, dir: &Path) -> Result<Client, String> {
             session
         }
     };
+    redact_tokens(&session.tokens);
     write_session(
         dir,
         &Saved {
@@ -211,9 +225,10 @@ pub async fn connect(settings: &Matrix, dir: &Path) -> Result<Client, String> {
             access_token: session.tokens.access_token.clone(),
         },
     )?;
-    eprintln!(
-        "muster: Matrix: logged in as {} (new device {})",
-        session.meta.user_id, session.meta.device_id
+    tracing::info!(
+        "logged in as {} (new device {})",
+        session.meta.user_id,
+        session.meta.device_id
     );
     Ok(client)
 }

@@ -65,6 +65,12 @@ pub fn write(dir: &Path, created: &str, out: &mut dyn Write) -> Result<Summary, 
         return Err(format!("there is no store in {}", dir.display()));
     }
     let db = open(dir)?;
+    write_db(&db, created, out)
+}
+
+/// Writes a snapshot of the open database `db` to `out` (its caller keeps writes out
+/// meanwhile, for a consistent snapshot).
+pub fn write_db(db: &sled::Db, created: &str, out: &mut dyn Write) -> Result<Summary, String> {
     let fail = |e: std::io::Error| format!("the backup could not be written: {e}");
     let header = json!({"format": "muster-backup", "version": VERSION, "schema": SCHEMA, "created": created});
     writeln!(out, "{header}").map_err(fail)?;

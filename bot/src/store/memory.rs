@@ -206,4 +206,8 @@ impl GameStore for MemoryStore {
         };
         Ok(())
     }
+
+    fn live_count(&self) -> Result<usize, StoreError> {
+        Ok(self.lock().live.len())
+    }
 }

@@ -11,6 +11,7 @@
 
 pub mod backup;
 mod memory;
+mod metered;
 pub mod record;
 mod sled_store;
 mod staged;
@@ -18,6 +19,7 @@ mod staged;
 use std::fmt;
 
 pub use memory::MemoryStore;
+pub use metered::Metered;
 pub use record::{Ending, EventTag, GameRecord, Player, SCHEMA, SeatEntry, Status};
 pub use sled_store::SledStore;
 pub use staged::Staged;
@@ -188,6 +190,18 @@ pub trait GameStore: Send + Sync {
     fn receipts(&self, platform: &str) -> Result<Vec<(String, String)>, StoreError>;
     /// Sets (or with `None` forgets) the receipt of the request `id`; durable on return.
     fn set_receipt(&self, platform: &str, id: &str, body: Option<&str>) -> Result<(), StoreError>;
+    /// How many live games there are (being played or waiting for players).
+    fn live_count(&self) -> Result<usize, StoreError>;
+    /// Writes a consistent snapshot of the whole store to `out` in the backup format
+    /// (docs/operations.md, "Backups"), while the store stays in use.
+    fn snapshot(
+        &self,
+        created: &str,
+        out: &mut dyn std::io::Write,
+    ) -> Result<backup::Summary, String> {
+        let _ = (created, out);
+        Err("this store keeps no backups".into())
+    }
 }
 
 #[cfg(test)]

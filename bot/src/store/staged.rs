@@ -15,6 +15,21 @@ pub struct Staged {
     touched: std::sync::atomic::AtomicBool,
     /// The game the commit archived, if it did.
     ended: Mutex<Option<GameRecord>>,
+    /// The game the commit stored, if it stored one.
+    written: Mutex<Option<GameRecord>>,
+    /// The first stored state read of each channel's game: its moves and status.
+    read: Mutex<Vec<(ChannelKey, Option<Seen>)>>,
+}
+
+/// A channel's game as a request first read it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Seen {
+    /// The game's id.
+    pub id: String,
+    /// Its moves.
+    pub moves: usize,
+    /// Its status.
+    pub status: super::Status,
 }
 
 impl Staged {
@@ -25,6 +40,8 @@ impl Staged {
             change: Mutex::new(None),
             touched: std::sync::atomic::AtomicBool::new(false),
             ended: Mutex::new(None),
+            written: Mutex::new(None),
+            read: Mutex::new(Vec::new()),
         }
     }
 
@@ -47,6 +64,23 @@ impl Staged {
         self.ended.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
+    /// The game the commit stored (created, changed or archived), if it stored one.
+    pub fn written(&self) -> Option<GameRecord> {
+        self.written
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// `key`'s game (its id, moves and status) when this request first read it from
+    /// the store (`None`: no game, or not read).
+    pub fn before(&self, key: &ChannelKey) -> Option<Seen> {
+        let read = self.read.lock().unwrap_or_else(|p| p.into_inner());
+        read.iter()
+            .find(|(k, _)| k == key)
+            .and_then(|(_, b)| b.clone())
+    }
+
     /// Stores the held change (if any) and `receipt` of a request on `platform` in one write
     /// to the real store.
     pub fn commit(&self, platform: &str, receipt: Option<Kept<'_>>) -> Result<(), StoreError> {
@@ -54,6 +88,10 @@ impl Staged {
         match (held, receipt) {
             (Some((key, change)), receipt) => {
                 self.inner.commit(&key, Some(&change), receipt)?;
+                let (Change::Create(record)
+                | Change::Update { record, .. }
+                | Change::Archive { record, .. }) = &change;
+                *self.written.lock().unwrap_or_else(|p| p.into_inner()) = Some(record.clone());
                 if let Change::Archive { record, .. } = change {
                     *self.ended.lock().unwrap_or_else(|p| p.into_inner()) = Some(record);
                 }
@@ -74,7 +112,19 @@ impl Staged {
                 Change::Archive { .. } => None,
             });
         }
-        self.inner.load(key)
+        let stored = self.inner.load(key);
+        if let Ok(found) = &stored {
+            let mut read = self.read.lock().unwrap_or_else(|p| p.into_inner());
+            if !read.iter().any(|(k, _)| k == key) {
+                let seen = found.as_ref().map(|r| Seen {
+                    id: r.id.clone(),
+                    moves: r.moves.len(),
+                    status: r.status,
+                });
+                read.push((key.clone(), seen));
+            }
+        }
+        stored
     }
 
     /// Holds `next` as the channel's change, on top of what this request already changed there.
@@ -212,6 +262,9 @@ impl GameStore for Staged {
 
     fn set_receipt(&self, platform: &str, id: &str, body: Option<&str>) -> Result<(), StoreError> {
         self.inner.set_receipt(platform, id, body)
+    }
+    fn live_count(&self) -> Result<usize, StoreError> {
+        self.inner.live_count()
     }
 }
 

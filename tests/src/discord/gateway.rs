@@ -34,6 +34,11 @@ pub(crate) async fn serve(listener: tokio::net::TcpListener, which: Listener, sh
         let Ok((stream, _)) = listener.accept().await else {
             continue;
         };
+        if shared.lock().outage {
+            // Gone before any handshake: the client sees the connection fail.
+            drop(stream);
+            continue;
+        }
         tokio::spawn(connection(stream, which, Arc::clone(&shared)));
     }
 }
@@ -456,6 +461,16 @@ impl StandIn {
         };
         self.shared.notify();
         closed
+    }
+
+    /// A gateway outage from now on (`true`) or its end (`false`): while it lasts, the current
+    /// session's connection is reset and every new connection is dropped at once. Sessions
+    /// stay resumable.
+    pub async fn outage(&self, on: bool) {
+        self.shared.lock().outage = on;
+        if on {
+            self.reset().await;
+        }
     }
 
     /// Sends op 1 (a heartbeat request) on the current session's connection: the client should

@@ -292,6 +292,10 @@ pub(crate) struct State {
     /// The bot's token no longer works: IDENTIFY and RESUME are closed with 4004, REST
     /// requests get 401.
     pub(crate) revoked: bool,
+    /// A gateway outage: new connections are dropped as they come.
+    pub(crate) outage: bool,
+    /// Every signature put on an interaction posted to the endpoint.
+    pub(crate) signatures: Vec<String>,
     /// Interaction callbacks wait until this is cleared.
     pub(crate) hold_callbacks: bool,
     /// How many callbacks are waiting now.
@@ -324,6 +328,8 @@ impl State {
             identifies: Vec::new(),
             heartbeat_interval: 41_250,
             revoked: false,
+            outage: false,
+            signatures: Vec::new(),
             hold_callbacks: false,
             held: 0,
             dm_channels: Vec::new(),
