@@ -227,12 +227,16 @@ impl Console {
                     std::fs::create_dir_all(&dir)?;
                     let path = dir.join(&drawn.name);
                     std::fs::write(&path, &drawn.png)?;
-                    writeln!(out, "{tag} board: {}", path.display())?;
-                    if self.text_boards {
+                    if board.is_replay() {
+                        writeln!(out, "{tag} replay: {}", path.display())?;
+                        writeln!(out, "{tag} ({})", drawn.alt)?;
+                    } else if self.text_boards {
+                        writeln!(out, "{tag} board: {}", path.display())?;
                         for line in drawn.text.lines() {
                             writeln!(out, "{tag}   {line}")?;
                         }
                     } else {
+                        writeln!(out, "{tag} board: {}", path.display())?;
                         writeln!(out, "{tag} ({})", drawn.alt)?;
                     }
                 }

@@ -1,5 +1,6 @@
 //! Rendering benchmarks: drawing a Lanrick board, encoding it, and both, with the PNG's size;
-//! the Croquet course and a Lanko board drawn and encoded.
+//! the Croquet course and a Lanko board drawn and encoded; the whole Lanrick game as an
+//! animated GIF, per position.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use muster_render::lanrick::{LanrickView, draw};
@@ -183,5 +184,77 @@ fn charts(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, render, course, lanko, charts);
+/// The whole game of docs/examples as the bot posts its replay: each position drawn without
+/// the hints for the player to decide, captioned with the decision's number, shrunk to
+/// [`SCALE`](muster_render::animation::SCALE) and encoded. Timed per position (the whole
+/// game's time / its frames): encoding frames drawn beforehand, and drawing, shrinking and
+/// encoding them.
+fn replay(c: &mut Criterion) {
+    use muster_render::animation::{SCALE, Timing, Writer, shrunk};
+    use muster_render::lanrick::palette;
+    use std::time::{Duration, Instant};
+    let names = ["Alice", "Bob"];
+    let record = include_str!("../../docs/examples/lanrick-whole-game.txt");
+    let mut game = Lanrick::new();
+    let mut start = LanrickView::new(&game, &[], names);
+    start.headline = "Start".into();
+    let mut views = vec![start];
+    for (i, text) in record
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .enumerate()
+    {
+        let seat = game.to_move().expect("to move");
+        let events = game.play_text(seat, text).expect("legal");
+        let mut view = LanrickView::new(&game, &events, names);
+        view.ringed.clear();
+        view.dotted.clear();
+        if game.outcome().is_none() {
+            view.headline = format!("{} · {} ({})", i + 1, names[seat.index()], seat.colour());
+        }
+        views.push(view);
+    }
+    let frame = |v: &LanrickView| shrunk(&draw(v).pixmap, SCALE);
+    let pixmaps: Vec<_> = views.iter().map(frame).collect();
+    let (w, h) = (pixmaps[0].width(), pixmaps[0].height());
+    let frames = pixmaps.len() as u32;
+    let encode = |pixmaps: &[tiny_skia::Pixmap]| {
+        let mut gif = Writer::new(w, h, palette(), Timing::default());
+        for p in pixmaps {
+            gif.push(p).expect("a board");
+        }
+        gif.finish()
+    };
+    eprintln!(
+        "replay GIF: {} bytes for {frames} positions, {w}x{h}",
+        encode(&pixmaps).len()
+    );
+    let per_position = |iters: u64, run: &dyn Fn()| {
+        let start = Instant::now();
+        for _ in 0..iters {
+            run();
+        }
+        start.elapsed() / frames
+    };
+    let mut group = c.benchmark_group("render/replay");
+    group.sample_size(20);
+    group.measurement_time(Duration::from_secs(8));
+    group.bench_function("encode, per position", |b| {
+        b.iter_custom(|iters| per_position(iters, &|| drop(black_box(encode(&pixmaps)))))
+    });
+    group.bench_function("draw + shrink + encode, per position", |b| {
+        b.iter_custom(|iters| {
+            per_position(iters, &|| {
+                let mut gif = Writer::new(w, h, palette(), Timing::default());
+                for v in &views {
+                    gif.push(&frame(black_box(v))).expect("a board");
+                }
+                black_box(gif.finish());
+            })
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, render, course, lanko, charts, replay);
 criterion_main!(benches);

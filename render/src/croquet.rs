@@ -268,8 +268,9 @@ pub fn draw_noted(game: &Croquet, events: &[CroquetEvent], names: [&str; 2], not
     c
 }
 
-/// The theme's palette, from courses showing everything it draws.
-fn palette() -> &'static crate::encode::Palette {
+/// The theme's palette, from courses showing everything it draws: the colours of every course
+/// image and of its replays.
+pub fn palette() -> &'static crate::encode::Palette {
     static PALETTE: std::sync::OnceLock<crate::encode::Palette> = std::sync::OnceLock::new();
     PALETTE.get_or_init(|| {
         let names = ["Abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ"];

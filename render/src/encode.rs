@@ -228,34 +228,77 @@ pub fn png_with_zlib(pixmap: &Pixmap, palette: &Palette, level: u8) -> Vec<u8> {
 }
 
 /// The palette index of every pixel, row by row.
-fn indices(pixmap: &Pixmap, palette: &Palette) -> Vec<u8> {
-    let (w, h) = (pixmap.width() as usize, pixmap.height() as usize);
-    let px = pixmap.data();
-    let colour =
-        |i: usize| (px[i * 4] as u32) << 16 | (px[i * 4 + 1] as u32) << 8 | px[i * 4 + 2] as u32;
-    let mut data = vec![0u8; w * h];
-    for y in 0..h {
-        let mut last = (u32::MAX, 0u8);
-        for x in 0..w {
-            let i = y * w + x;
-            let c = colour(i);
-            let index = if c == last.0 {
-                last.1
-            } else if y > 0 && colour(i - w) == c {
-                data[i - w]
-            } else {
-                palette.lut[bucket(c)]
-            };
-            data[i] = index;
-            last = (c, index);
-        }
-    }
+pub(crate) fn indices(pixmap: &Pixmap, palette: &Palette) -> Vec<u8> {
+    let mut data = Vec::new();
+    indices_into(pixmap, palette, &mut data);
     data
 }
 
+/// [`indices`] into `data`, which is resized to the pixmap's and keeps its allocation (a replay
+/// maps one frame after another into the same buffer). A colour's index is the table's, so a
+/// stretch of pixels equal to the row above takes that row's indices, and a run of one colour
+/// is looked up once.
+pub(crate) fn indices_into(pixmap: &Pixmap, palette: &Palette, data: &mut Vec<u8>) {
+    /// Pixels compared with the row above at once.
+    const STRETCH: usize = 16;
+    let (w, h) = (pixmap.width() as usize, pixmap.height() as usize);
+    let px = pixmap.data();
+    data.clear();
+    data.resize(w * h, 0);
+    let mut last = (u32::MAX, 0u8);
+    // Looks each pixel up, but once for a run of one colour.
+    let mut lookup = |out: &mut [u8], pixels: &[u8]| {
+        for (o, p) in out.iter_mut().zip(pixels.chunks_exact(4)) {
+            // Red, green and blue as a little-endian word, alpha masked off.
+            let c = u32::from_le_bytes([p[0], p[1], p[2], 0]);
+            if c != last.0 {
+                let bucket = (c >> 3 & 0x1F) << 10 | (c >> 11 & 0x1F) << 5 | (c >> 19 & 0x1F);
+                last = (c, palette.lut[bucket as usize]);
+            }
+            *o = last.1;
+        }
+    };
+    lookup(&mut data[..w], &px[..w * 4]);
+    for y in 1..h {
+        let (done, rest) = data.split_at_mut(y * w);
+        let (above, out) = (&done[(y - 1) * w..], &mut rest[..w]);
+        let (pixels_above, pixels) = (
+            &px[(y - 1) * w * 4..y * w * 4],
+            &px[y * w * 4..(y + 1) * w * 4],
+        );
+        let mut stretches = out
+            .chunks_exact_mut(STRETCH)
+            .zip(above.chunks_exact(STRETCH))
+            .zip(
+                pixels
+                    .chunks_exact(STRETCH * 4)
+                    .zip(pixels_above.chunks_exact(STRETCH * 4)),
+            );
+        for ((out, above), (p, q)) in stretches.by_ref() {
+            let (p, q): (&[u8; STRETCH * 4], &[u8; STRETCH * 4]) = (
+                p.try_into().expect("a stretch"),
+                q.try_into().expect("a stretch"),
+            );
+            if p == q {
+                out.copy_from_slice(above);
+            } else {
+                lookup(out, p);
+            }
+        }
+        let tail = w / STRETCH * STRETCH;
+        lookup(&mut out[tail..], &pixels[tail * 4..]);
+    }
+}
+
 impl Palette {
-    /// The palette as PNG's PLTE bytes.
-    fn bytes(&self) -> Vec<u8> {
+    /// The number of colours (at most 256).
+    pub(crate) fn len(&self) -> usize {
+        self.colours.len()
+    }
+
+    /// The palette as PNG's PLTE bytes (red, green, blue for each colour), which is also GIF's
+    /// colour table.
+    pub(crate) fn bytes(&self) -> Vec<u8> {
         self.colours
             .iter()
             .flat_map(|c| [(c >> 16) as u8, (c >> 8) as u8, *c as u8])
@@ -298,4 +341,63 @@ pub fn decode_rgb(bytes: &[u8]) -> Option<(u32, u32, Vec<u8>)> {
         _ => return None,
     };
     Some((info.width, info.height, rgb))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every pixel's index straight from the table, as the indexed PNGs have always had them.
+    fn reference(pixmap: &Pixmap, palette: &Palette) -> Vec<u8> {
+        pixmap
+            .data()
+            .chunks_exact(4)
+            .map(|p| palette.lut[bucket((p[0] as u32) << 16 | (p[1] as u32) << 8 | p[2] as u32)])
+            .collect()
+    }
+
+    #[test]
+    fn the_fast_mapping_gives_the_tables_index_for_every_pixel() {
+        use muster_rules::Game;
+        use muster_rules::lanrick::Lanrick;
+        let record = include_str!("../../docs/examples/lanrick-whole-game.txt");
+        let mut game = Lanrick::new();
+        let palette = crate::lanrick::palette();
+        let mut data = Vec::new();
+        for (i, text) in record
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .enumerate()
+        {
+            let seat = game.to_move().expect("the game goes on");
+            let events = game.play_text(seat, text).expect("legal");
+            if i % 9 == 0 {
+                let view = crate::lanrick::LanrickView::new(&game, &events, ["Alice", "Bob"]);
+                let pixmap = crate::lanrick::draw(&view).pixmap;
+                indices_into(&pixmap, palette, &mut data);
+                assert!(
+                    data == reference(&pixmap, palette),
+                    "after decision {}",
+                    i + 1
+                );
+            }
+        }
+        // Widths that are not a whole number of compared stretches, and odd colours.
+        for (w, h) in [(1, 1), (17, 3), (33, 40), (720, 2)] {
+            let mut pixmap = Pixmap::new(w, h).expect("a pixmap");
+            for (k, p) in pixmap.data_mut().chunks_exact_mut(4).enumerate() {
+                let c = if k % 7 < 3 {
+                    0x123456
+                } else {
+                    (k as u32).wrapping_mul(0x9E3779B1)
+                };
+                p.copy_from_slice(&[(c >> 16) as u8, (c >> 8) as u8, c as u8, 255]);
+            }
+            for palette in [crate::lanko::palette(), crate::croquet::palette()] {
+                indices_into(&pixmap, palette, &mut data);
+                assert!(data == reference(&pixmap, palette), "{w}×{h}");
+            }
+        }
+    }
 }

@@ -254,8 +254,9 @@ pub fn draw(view: &LankoView) -> Canvas {
     c
 }
 
-/// The theme's palette, from boards of every variant showing everything the theme draws.
-fn palette() -> &'static crate::encode::Palette {
+/// The theme's palette, from boards of every variant showing everything the theme draws: the
+/// colours of every Lanko board and of its replays.
+pub fn palette() -> &'static crate::encode::Palette {
     static PALETTE: std::sync::OnceLock<crate::encode::Palette> = std::sync::OnceLock::new();
     PALETTE.get_or_init(|| {
         let names = [

@@ -181,8 +181,9 @@ struct Sprites {
     men: [tiny_skia::Pixmap; 2],
 }
 
-/// The theme's palette, from boards showing everything the theme draws.
-fn palette() -> &'static crate::encode::Palette {
+/// The theme's palette, from boards showing everything the theme draws: the colours of every
+/// Lanrick board (both editions) and of its replays.
+pub fn palette() -> &'static crate::encode::Palette {
     static PALETTE: std::sync::OnceLock<crate::encode::Palette> = std::sync::OnceLock::new();
     PALETTE.get_or_init(|| {
         let sq = |s: &str| s.parse::<Square>().expect("a square");

@@ -5,6 +5,8 @@ use muster_rules::lanrick::squares;
 use muster_rules::lanrick1880::{Event, Lanrick1880, Phase};
 use muster_rules::{EndReason, Game, Outcome, Seat};
 
+/// The boards are drawn with the Third Edition's view and theme, so with its palette.
+pub use crate::lanrick::palette;
 use crate::lanrick::{LanrickView, draw, encode};
 
 fn headline(game: &Lanrick1880, names: [&str; 2]) -> String {

@@ -11,6 +11,7 @@
 //! assert!(board.starts_with("  a b c d e f g h"));
 //! ```
 
+pub mod animation;
 pub mod canvas;
 pub mod croquet;
 pub mod encode;

@@ -67,16 +67,23 @@ pub(super) fn run(
     if let Command::Export(Some(id)) = &command {
         return export_archived(core, id);
     }
+    if let Command::Replay(Some(id)) = &command {
+        if let Some(live) = record.as_ref().filter(|r| r.id == *id) {
+            return replay(req, live);
+        }
+        return replay_archived(core, req, id);
+    }
     let Some(record) = record else {
         return match command {
             Command::Export(None) => export_last(core, req),
+            Command::Replay(None) => replay_last(core, req),
             _ => no_game(core),
         };
     };
     if record.status == Status::Active
         && !matches!(
             command,
-            Command::Export(_) | Command::History | Command::Hint
+            Command::Export(_) | Command::Replay(_) | Command::History | Command::Hint
         )
         && let Some(replies) = super::timeouts::overdue(core, key, &record)
     {
@@ -111,6 +118,7 @@ pub(super) fn run(
         Command::Moves => moves(&record, &game),
         Command::History => history(&record, &game),
         Command::Export(_) => export(&record, &game),
+        Command::Replay(_) => replay(req, &record),
         Command::Resign => resign(core, req, key, record, game),
         Command::Draw(answer) => super::offers::draw(core, req, key, record, game, answer),
         Command::Takeback(answer) => super::offers::takeback(core, req, key, record, game, answer),
@@ -841,6 +849,56 @@ fn export_archived(core: &Core, id: &str) -> Replies {
             "There is no finished game `{}`; `games` lists yours.",
             words::excerpt(id, 24)
         )),
+        Err(e) => private(format!("The game store is not available ({e}).")),
+    }
+}
+
+/// A game's replay, for `replay`: the game so far, or a finished one.
+fn replay(req: &Request, record: &GameRecord) -> Replies {
+    if record.moves.is_empty() {
+        return private(format!(
+            "Game {} has no move yet: there is nothing to replay.",
+            record.id
+        ));
+    }
+    let title = record.game_id().map_or("a game", |g| g.title());
+    let players: Vec<String> = record
+        .seats
+        .iter()
+        .filter_map(|s| s.player.as_ref().map(|p| p.name.clone()))
+        .collect();
+    vec![
+        Reply::Text(format!(
+            "The replay of {} ({title}, {}; {} decision{}):",
+            record.id,
+            players.join(" vs "),
+            record.moves.len(),
+            if record.moves.len() == 1 { "" } else { "s" }
+        )),
+        Reply::Board(Box::new(super::board::Board::replay(
+            record,
+            super::replay::cap(&req.platform),
+        ))),
+    ]
+}
+
+fn replay_archived(core: &Core, req: &Request, id: &str) -> Replies {
+    match core.store.archived(id) {
+        Ok(Some(r)) => replay(req, &r),
+        Ok(None) => private(format!(
+            "There is no finished game `{}`; `games` lists yours.",
+            words::excerpt(id, 24)
+        )),
+        Err(e) => private(format!("The game store is not available ({e}).")),
+    }
+}
+
+fn replay_last(core: &Core, req: &Request) -> Replies {
+    match core.store.games_of(&req.user.id) {
+        Ok(games) => match games.first() {
+            Some(r) => replay(req, r),
+            None => no_game(core),
+        },
         Err(e) => private(format!("The game store is not available ({e}).")),
     }
 }

@@ -27,6 +27,9 @@ pub struct Board {
     /// last written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     at: Option<u64>,
+    /// A replay of the whole game instead of its board, at most this many bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    replay: Option<usize>,
     #[serde(skip)]
     drawn: OnceLock<Result<Drawn, String>>,
 }
@@ -42,6 +45,8 @@ pub struct Drawn {
     pub text: String,
     /// A file name for the image.
     pub name: String,
+    /// The image's type: `image/png`, or `image/gif` for a replay.
+    pub mime: &'static str,
 }
 
 /// A picture that is not a game: a tournament's standings or its knockout bracket, described
@@ -146,6 +151,7 @@ impl Chart {
             alt: self.alt.clone(),
             text: self.alt.clone(),
             name: self.name.clone(),
+            mime: "image/png",
         })
     }
 }
@@ -156,6 +162,7 @@ impl PartialEq for Board {
             && self.record == other.record
             && self.chart == other.chart
             && self.at == other.at
+            && self.replay == other.replay
     }
 }
 
@@ -167,8 +174,23 @@ impl Board {
             chart: None,
             from: from.min(record.moves.len()),
             at: None,
+            replay: None,
             drawn: OnceLock::new(),
         }
+    }
+
+    /// The replay of `record` (every decision from the start, as an animation) in at most
+    /// `cap` bytes.
+    pub fn replay(record: &GameRecord, cap: usize) -> Board {
+        Board {
+            replay: Some(cap),
+            ..Board::new(record, 0)
+        }
+    }
+
+    /// Whether this is a replay.
+    pub fn is_replay(&self) -> bool {
+        self.replay.is_some()
     }
 
     /// A chart (a standings table, a bracket) to send as boards are sent.
@@ -178,6 +200,7 @@ impl Board {
             chart: Some(chart),
             from: 0,
             at: None,
+            replay: None,
             drawn: OnceLock::new(),
         }
     }
@@ -192,6 +215,7 @@ impl Board {
     /// The image's file name: the game and how many decisions it shows.
     pub fn name(&self) -> String {
         match (&self.record, &self.chart) {
+            (Some(r), _) if self.replay.is_some() => format!("{}-replay.gif", r.id),
             (Some(r), _) => format!("{}-{:03}.png", r.id, r.moves.len()),
             (None, Some(c)) => c.name.clone(),
             (None, None) => "board.png".into(),
@@ -206,6 +230,9 @@ impl Board {
                     return chart.draw();
                 }
                 let record = self.record.as_ref().ok_or("nothing to draw")?;
+                if let Some(cap) = self.replay {
+                    return super::replay::draw(record, cap);
+                }
                 let (game, events) = record
                     .replay(self.from)
                     .map_err(|e| format!("the record does not replay: {}", e.0))?;
@@ -279,6 +306,7 @@ fn draw(
                 alt: muster_render::lanrick::alt_text(g, names),
                 text: muster_render::text::lanrick(g),
                 name,
+                mime: "image/png",
             }
         }
         AnyGame::Lanrick1880(g) => {
@@ -288,6 +316,7 @@ fn draw(
                 alt: muster_render::lanrick1880::alt_text(g, names),
                 text: muster_render::text::lanrick1880(g),
                 name,
+                mime: "image/png",
             }
         }
         AnyGame::Croquet(g) => {
@@ -298,6 +327,7 @@ fn draw(
                 text: alt.clone(),
                 alt,
                 name,
+                mime: "image/png",
             }
         }
         AnyGame::Lanko(g) => {
@@ -307,6 +337,7 @@ fn draw(
                 alt: muster_render::lanko::alt_text_after(g, &events, four),
                 text: muster_render::text::lanko(g),
                 name,
+                mime: "image/png",
             }
         }
     };

@@ -64,6 +64,8 @@ pub enum Command {
     History,
     /// The record as a file (this channel's game, or a finished game by id).
     Export(Option<String>),
+    /// The game as an animation (this channel's game, or a finished game by id).
+    Replay(Option<String>),
     /// Resign.
     Resign,
     /// Offer, accept or decline a draw.
@@ -107,6 +109,7 @@ impl Command {
             Command::Moves => "moves",
             Command::History => "history",
             Command::Export(_) => "export",
+            Command::Replay(_) => "replay",
             Command::Resign => "resign",
             Command::Draw(_) => "draw",
             Command::Takeback(_) => "takeback",
@@ -260,7 +263,7 @@ fn vacation(args: &[&str]) -> Result<Command, String> {
 }
 
 /// Every command word, for help and suggestions.
-pub const WORDS: [&str; 26] = [
+pub const WORDS: [&str; 27] = [
     "new",
     "join",
     "accept",
@@ -271,6 +274,7 @@ pub const WORDS: [&str; 26] = [
     "moves",
     "history",
     "export",
+    "replay",
     "resign",
     "draw",
     "takeback",
@@ -416,6 +420,7 @@ pub fn parse(text: &str) -> Result<Command, String> {
         "moves" | "legal" => Ok(Command::Moves),
         "history" | "record" => Ok(Command::History),
         "export" | "pgn" => Ok(Command::Export(one("export")?.map(str::to_string))),
+        "replay" | "gif" => Ok(Command::Replay(one("replay")?.map(str::to_string))),
         "resign" => Ok(Command::Resign),
         "declare" => Ok(Command::Move("===".into())),
         "draw" => Ok(Command::Draw(answer(one("draw")?, "draw")?)),
@@ -497,6 +502,9 @@ mod tests {
         assert_eq!(parse("takeback"), Ok(Command::Takeback(None)));
         assert_eq!(parse("HELP move"), Ok(Command::Help(Some("move".into()))));
         assert_eq!(parse("export g12"), Ok(Command::Export(Some("g12".into()))));
+        assert_eq!(parse("replay"), Ok(Command::Replay(None)));
+        assert_eq!(parse("replay g7"), Ok(Command::Replay(Some("g7".into()))));
+        assert!(parse("replay g7 g8").is_err());
         let Ok(Command::New { clock, claim, .. }) =
             parse("new lanrick @bob clock 10d+1d timeout claim")
         else {

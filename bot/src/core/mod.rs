@@ -13,6 +13,7 @@ pub mod notify;
 mod offers;
 pub mod ratings;
 mod receipt;
+mod replay;
 mod seating;
 mod timeouts;
 pub mod timers;
@@ -398,7 +399,18 @@ impl Core {
             // A game that ended is rated, and reports to its event, now that its end is stored.
             // The rating changes end the command's own answer, after the result they follow.
             if let Some(ended) = staged.ended() {
-                let changes = ratings::take(self, &ended);
+                let mut changes = ratings::take(self, &ended);
+                // The game's replay follows its result.
+                let replayed = receipt
+                    .replies
+                    .iter()
+                    .any(|r| matches!(r, Reply::Board(b) if b.is_replay()));
+                if replay::worth_posting(&ended) && !replayed {
+                    changes.push(Reply::Board(Box::new(Board::replay(
+                        &ended,
+                        replay::cap(&req.platform),
+                    ))));
+                }
                 if !changes.is_empty() {
                     receipt.replies.extend(changes);
                     if let Some(id) = id {

@@ -50,7 +50,7 @@ pub(super) fn finish_on_time(
     } else {
         ""
     };
-    let replies = vec![
+    let mut replies = vec![
         Reply::Text(format!(
             "{who}'s time ran out ({control}){how}. {} `{}export {}` gives the record.",
             words::result(&record, &ended),
@@ -59,6 +59,12 @@ pub(super) fn finish_on_time(
         )),
         Reply::board(&record, record.moves.len()),
     ];
+    if super::replay::worth_posting(&record) {
+        replies.push(Reply::Board(Box::new(super::board::Board::replay(
+            &record,
+            super::replay::cap(&record.platform),
+        ))));
+    }
     let loser = record
         .player(seat)
         .map_or_else(|| User::named("?"), User::from);

@@ -398,7 +398,7 @@ pub fn help(topic: Option<&str>, prefix: &str) -> String {
              • `{p}new lanrick @opponent` — challenge someone (`as black` to choose your side); `{p}new lanrick` leaves the seat open\n\
              • `{p}join` · `{p}accept` · `{p}decline` · `{p}abort` — seating, before the first move\n\
              • `{p}move <notation>` — play, e.g. `{p}move c1-c3 d1-e2` (in a game, the notation alone also works)\n\
-             • `{p}board` · `{p}moves` · `{p}history` · `{p}export` — look at the game\n\
+             • `{p}board` · `{p}moves` · `{p}history` · `{p}export` · `{p}replay` — look at the game\n\
              • `{p}resign` · `{p}draw` · `{p}takeback` — with the opponent's consent where needed · `{p}declare` — Lanko\n\
              • `{p}new lanko88 @a @b @c` — Lanko for 2, 3 or 4 players (also lanko68, lanko103)\n\
              • `{p}new croquet bot[:easy|good|perfect]` — play the bot · `{p}hint` — its advice, in games against it\n\
@@ -427,6 +427,9 @@ pub fn help(topic: Option<&str>, prefix: &str) -> String {
             "board" => format!("`{p}board` shows the board again."),
             "moves" => format!("`{p}moves` lists the legal moves (shortened when there are many)."),
             "history" => format!("`{p}history` lists the moves so far."),
+            "replay" | "gif" => format!(
+                "`{p}replay [game-id]` shows the game as an animation, one frame a decision; without an id, this channel's game or your last finished one. Every finished game's replay is posted with its result."
+            ),
             "export" => format!(
                 "`{p}export [game-id]` gives the record as a file that `muster replay` reads; without an id, this channel's game or your last finished one."
             ),

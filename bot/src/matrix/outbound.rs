@@ -243,14 +243,28 @@ pub fn plan(replies: Vec<Reply>, sender: (&str, &str)) -> Vec<Outgoing> {
     public.into_iter().chain(private).collect()
 }
 
-/// A PNG's width and height, from its header.
-pub fn png_size(png: &[u8]) -> Option<(u32, u32)> {
-    if png.len() < 24 || &png[..8] != b"\x89PNG\r\n\x1a\n" {
+/// A PNG's or a GIF's width and height, from its header.
+pub fn png_size(image: &[u8]) -> Option<(u32, u32)> {
+    if image.len() >= 10 && image.starts_with(b"GIF8") {
+        let w = u16::from_le_bytes([image[6], image[7]]);
+        let h = u16::from_le_bytes([image[8], image[9]]);
+        return Some((w.into(), h.into()));
+    }
+    if image.len() < 24 || &image[..8] != b"\x89PNG\r\n\x1a\n" {
         return None;
     }
-    let w = u32::from_be_bytes(png[16..20].try_into().ok()?);
-    let h = u32::from_be_bytes(png[20..24].try_into().ok()?);
+    let w = u32::from_be_bytes(image[16..20].try_into().ok()?);
+    let h = u32::from_be_bytes(image[20..24].try_into().ok()?);
     Some((w, h))
+}
+
+/// The MIME type of an image the bot sends: a GIF (a replay), else a PNG (a board).
+fn mime_of(image: &[u8]) -> &'static str {
+    if image.starts_with(b"GIF8") {
+        "image/gif"
+    } else {
+        "image/png"
+    }
 }
 
 fn content(msgtype: MessageType, out: &Outgoing, ctx: &Context) -> RoomMessageEventContent {
@@ -262,7 +276,7 @@ fn content(msgtype: MessageType, out: &Outgoing, ctx: &Context) -> RoomMessageEv
 
 fn image_info(png: &[u8]) -> ImageInfo {
     let mut info = ImageInfo::new();
-    info.mimetype = Some("image/png".into());
+    info.mimetype = Some(mime_of(png).into());
     info.size = UInt::new(png.len() as u64);
     if let Some((w, h)) = png_size(png) {
         info.width = Some(w.into());
@@ -281,9 +295,10 @@ async fn upload_reserved(
     use matrix_sdk::ruma::api::client::media::create_content_async;
     use matrix_sdk::ruma::api::error::ErrorKind;
     let uri = matrix_sdk::ruma::OwnedMxcUri::from(uri);
+    let mime = mime_of(&png);
     let mut request = create_content_async::v3::Request::from_url(&uri, png)
         .map_err(|e| matrix_sdk::Error::UnknownError(Box::new(e)))?;
-    request.content_type = Some("image/png".into());
+    request.content_type = Some(mime.into());
     match shared.client.send(request).await {
         Ok(_) => Ok(()),
         Err(e) if e.client_api_error_kind() == Some(&ErrorKind::CannotOverwriteMedia) => Ok(()),
@@ -321,7 +336,7 @@ async fn send_one(
             let response = client
                 .media()
                 .upload(
-                    &"image/png".parse().expect("a MIME type"),
+                    &mime_of(png).parse().expect("a MIME type"),
                     png.clone(),
                     None,
                 )
