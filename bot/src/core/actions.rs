@@ -862,11 +862,13 @@ fn replay(req: &Request, record: &GameRecord) -> Replies {
         ));
     }
     let title = record.game_id().map_or("a game", |g| g.title());
-    let players: Vec<String> = record
-        .seats
-        .iter()
-        .filter_map(|s| s.player.as_ref().map(|p| p.name.clone()))
-        .collect();
+    // A Lanko player holding two seats is named once.
+    let mut players: Vec<String> = Vec::new();
+    for p in record.seats.iter().filter_map(|s| s.player.as_ref()) {
+        if !players.contains(&p.name) {
+            players.push(p.name.clone());
+        }
+    }
     vec![
         Reply::Text(format!(
             "The replay of {} ({title}, {}; {} decision{}):",

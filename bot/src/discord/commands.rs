@@ -181,6 +181,7 @@ pub fn all() -> Vec<Command> {
         moves(),
         history(),
         export(),
+        replay(),
         resign(),
         draw(),
         takeback(),
@@ -457,6 +458,18 @@ async fn history(ctx: Context<'_>) -> Result<(), Error> {
 /// The record as a file (this game, or a finished game by its id)
 #[poise::command(slash_command)]
 async fn export(
+    ctx: Context<'_>,
+    #[description = "A finished game's id"]
+    #[max_length = 32]
+    id: Option<String>,
+) -> Result<(), Error> {
+    let _ = id;
+    run(ctx).await
+}
+
+/// The game as an animation (this game so far, or a finished game by its id)
+#[poise::command(slash_command)]
+async fn replay(
     ctx: Context<'_>,
     #[description = "A finished game's id"]
     #[max_length = 32]
