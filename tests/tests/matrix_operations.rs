@@ -1,7 +1,8 @@
 //! Muster on Matrix run as a service, end to end with a real Synapse behind a proxy: the
 //! operations listener's readiness follows the sync through a homeserver outage, the metrics
-//! count the commands, `RUST_LOG=debug` (matrix-sdk's events included) never shows the
-//! password or the access token, and SIGTERM ends the bot with status 0 within 10 seconds.
+//! count the commands, a finished game's replay arrives as a GIF, `RUST_LOG=debug`
+//! (matrix-sdk's events included) never shows the password or the access token, and SIGTERM
+//! ends the bot with status 0 within 10 seconds.
 
 use std::time::{Duration, Instant};
 
@@ -36,7 +37,9 @@ async fn readiness_follows_the_sync_no_secret_is_logged_and_sigterm_exits_0_with
     bot.listening().await;
     let ready = readiness(&ops, 200, || bot.log()).await;
     assert!(ready.contains("matrix: ready"), "{ready}");
-    let room = t.alice.create_room("operations", &[], false).await;
+    let bob = t.bob.user_id();
+    let room = t.alice.create_room("operations", &[&bob], false).await;
+    t.bob.join(&room).await;
     t.alice.invite(&room, &t.bot.user_id).await;
     t.alice.wait_until_joined(&room, &t.bot.user_id, WAIT).await;
     let from_bot = |s: &muster_tests::matrix::Seen| s.sender == t.bot.user_id;
@@ -59,6 +62,45 @@ async fn readiness_follows_the_sync_no_secret_is_logged_and_sigterm_exits_0_with
     readiness(&ops, 200, || bot.log()).await;
     // The owed answer is sent once the homeserver is back.
     t.alice.wait_for_after(mark, &room, WAIT, from_bot).await;
+
+    // A game ended by a resignation: its replay follows, an m.image GIF of the start and each
+    // decision.
+    for (who, says) in [
+        (&t.alice, "!new croquet bob"),
+        (&t.bob, "!accept"),
+        (&t.alice, "!move 3"),
+        (&t.bob, "!move 4"),
+    ] {
+        let mark = t.alice.mark();
+        who.send_text(&room, says).await;
+        t.alice.wait_for_after(mark, &room, WAIT, from_bot).await;
+    }
+    t.alice.send_text(&room, "!resign").await;
+    let replay = t
+        .bob
+        .wait_for(&room, WAIT, |s| {
+            s.sender == t.bot.user_id && s.filename.as_deref() == Some("g0-replay.gif")
+        })
+        .await;
+    let image = replay.image.clone().expect("an m.image");
+    assert_eq!(image.mimetype.as_deref(), Some("image/gif"), "{replay:?}");
+    let gif = t.bob.download(&image.url).await;
+    assert_eq!(image.size, Some(gif.len() as u64));
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::Indexed);
+    let mut decoder = options.read_info(&gif[..]).expect("a GIF");
+    assert_eq!(
+        (
+            Some(u64::from(decoder.width())),
+            Some(u64::from(decoder.height()))
+        ),
+        (image.width, image.height)
+    );
+    let mut frames = 0;
+    while decoder.read_next_frame().expect("a frame").is_some() {
+        frames += 1;
+    }
+    assert_eq!(frames, 3, "the start and two decisions");
 
     let (status, metrics) = http(&ops, "GET", "/metrics");
     assert_eq!(status, 200);

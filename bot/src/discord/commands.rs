@@ -89,7 +89,7 @@ pub const CHOICES: [(&str, &[(&str, &str)]); 8] = [
 /// literal in `#[max_length]`, so the commands below repeat these numbers and a test keeps them
 /// equal. The move fits the longest notation of any game; Discord refuses longer input before
 /// it reaches Muster.
-pub const MAX_LENGTHS: [(&str, &str, usize); 10] = [
+pub const MAX_LENGTHS: [(&str, &str, usize); 11] = [
     ("move", "notation", muster_rules::MAX_NOTATION),
     ("new", "seat", 16),
     ("new", "clock", 20),
@@ -97,6 +97,7 @@ pub const MAX_LENGTHS: [(&str, &str, usize); 10] = [
     ("notify", "quiet", 64),
     ("join", "seat", 16),
     ("export", "id", 32),
+    ("replay", "id", 32),
     ("help", "command", 32),
     ("tournament", "name", 24),
     ("tournament", "clock", 20),
@@ -686,5 +687,6 @@ mod tests {
         let longest_word = crate::core::command::WORDS.iter().map(|w| w.len()).max();
         assert!(longest_word.unwrap_or(0) <= limit("help", "command"));
         assert!(format!("g{}", u64::MAX).len() <= limit("export", "id"));
+        assert!(format!("g{}", u64::MAX).len() <= limit("replay", "id"));
     }
 }
