@@ -361,8 +361,10 @@ fn gateway_registers_the_commands_and_plays_lanrick_across_a_restart() {
             .iter()
             .map(|c| c["name"].as_str().unwrap())
             .collect();
-        assert_eq!(names.len(), 26, "{names:?}");
-        assert!(names.contains(&"move") && names.contains(&"new") && names.contains(&"tournament"));
+        assert_eq!(names.len(), 27, "{names:?}");
+        for name in ["move", "new", "tournament", "replay"] {
+            assert!(names.contains(&name), "/{name} in {names:?}");
+        }
         lanrick_game(&standin, bot, &dir, Mode::Gateway, true).await;
         let _ = std::fs::remove_dir_all(&dir);
     });
