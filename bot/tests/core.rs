@@ -191,6 +191,12 @@ fn seats_open_challenges_decline_and_abort() {
         texts(&say(&core, "carol", "decline")),
         "P:There is no challenge to you in this channel."
     );
+    // The challenger is pointed to `abort`, and the challenge stands.
+    let t = texts(&say(&core, "alice", "decline"));
+    assert!(
+        t.starts_with("P:You made this challenge") && t.contains("`!abort`"),
+        "{t}"
+    );
     assert!(texts(&say(&core, "bob", "decline")).contains("bob declines"));
     assert!(texts(&say(&core, "bob", "new lanrick @alice")).contains("New game"));
     // After the first move a game cannot be aborted.
@@ -230,6 +236,20 @@ fn draws_and_takebacks_need_the_opponents_consent() {
         t.contains("bob accepts the draw") && t.contains("Game over: Drawn by agreement."),
         "{t}"
     );
+}
+
+#[test]
+fn the_channels_game_is_exported_by_its_id_as_without_one() {
+    let core = started(Arc::new(MemoryStore::default()));
+    say(&core, "alice", "move a8");
+    let by_id = say(&core, "carol", "export g1");
+    let plain = say(&core, "carol", "export");
+    assert!(
+        by_id.iter().any(|r| matches!(r, Reply::File { .. })),
+        "{by_id:?}"
+    );
+    assert_eq!(texts(&by_id), texts(&plain));
+    assert!(texts(&say(&core, "carol", "export g7")).contains("There is no finished game `g7`"));
 }
 
 #[test]

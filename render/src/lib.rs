@@ -35,8 +35,8 @@ pub(crate) fn player(seat: muster_rules::Seat, names: [&str; 2]) -> String {
     }
 }
 
-/// `detail` with `note` after it (a timed game's clocks), when there is one.
-pub(crate) fn noted(detail: &str, note: &str) -> String {
+/// `detail` with `note` after it (a timed game's clocks, a replay's ending), when there is one.
+pub fn noted(detail: &str, note: &str) -> String {
     match (detail.is_empty(), note.is_empty()) {
         (_, true) => detail.to_string(),
         (true, false) => note.to_string(),

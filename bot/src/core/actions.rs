@@ -65,6 +65,13 @@ pub(super) fn run(
         return new(core, req, key, record.as_ref(), want);
     }
     if let Command::Export(Some(id)) = &command {
+        // The channel's own game by its id, as `export` without one gives it.
+        if let Some(live) = record.as_ref().filter(|r| r.id == *id) {
+            return match live.rebuild() {
+                Ok(g) => export(live, &g),
+                Err(e) => private(format!("Game {id} does not replay: {}", e.0)),
+            };
+        }
         return export_archived(core, id);
     }
     if let Command::Replay(Some(id)) = &command {
@@ -618,6 +625,13 @@ fn decline(
         .seats
         .iter()
         .any(|s| s.player.as_ref().is_some_and(|p| p.id == req.user.id) && !s.accepted);
+    let seated = record.player_ids().contains(&req.user.id);
+    if !invited && seated && record.status == Status::Open {
+        return private(format!(
+            "You made this challenge, so there is nothing for you to decline; `{}abort` calls it off.",
+            core.prefix
+        ));
+    }
     if !invited {
         return private("There is no challenge to you in this channel.");
     }

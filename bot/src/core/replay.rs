@@ -46,7 +46,7 @@ fn frame(game: &AnyGame, events: &[AnyEvent], names: [&str; 4], caption: Caption
     let headline = |own: &mut String, detail: &mut String| match caption {
         Caption::Start => *own = "Start".into(),
         Caption::Decision(n, who) => *own = format!("{n} · {who}"),
-        Caption::Last(note) => *detail = noted(detail, note),
+        Caption::Last(note) => *detail = muster_render::noted(detail, note),
     };
     let quiet = |view: &mut lanrick::LanrickView| {
         view.ringed.clear();
@@ -96,15 +96,6 @@ fn frame(game: &AnyGame, events: &[AnyEvent], names: [&str; 4], caption: Caption
         }
     };
     muster_render::animation::shrunk(&full.pixmap, muster_render::animation::SCALE)
-}
-
-/// `detail` with `note` after it, as the boards write a timed game's clocks.
-fn noted(detail: &str, note: &str) -> String {
-    match (detail.is_empty(), note.is_empty()) {
-        (_, true) => detail.to_string(),
-        (true, false) => note.to_string(),
-        (false, false) => format!("{detail} · {note}"),
-    }
 }
 
 fn palette(game: &AnyGame) -> &'static muster_render::encode::Palette {

@@ -431,7 +431,7 @@ pub fn help(topic: Option<&str>, prefix: &str) -> String {
                 "`{p}replay [game-id]` shows the game as an animation, one frame a decision; without an id, this channel's game or your last finished one. Every finished game's replay is posted with its result."
             ),
             "export" => format!(
-                "`{p}export [game-id]` gives the record as a file that `muster replay` reads; without an id, this channel's game or your last finished one."
+                "`{p}export [game-id]` gives the record as a file that `muster replay` reads: a finished game's, or this channel's game by its id; without an id, this channel's game or your last finished one."
             ),
             "resign" => format!("`{p}resign` gives up the game (players only)."),
             "declare" => format!(
