@@ -22,14 +22,18 @@ fn read_record(file: Option<&str>, stdin: &mut dyn Read) -> Result<String, Strin
     Ok(text)
 }
 
+/// The settings, loaded once at the start of [`run`].
+type Loaded = Result<muster_config::Settings, muster_config::ConfigError>;
+
 fn console(
+    loaded: &Loaded,
     data: Option<std::path::PathBuf>,
     script: Option<String>,
     clock: &crate::cli_args::ClockArgs,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
-    let settings = match muster_config::Settings::load() {
+    let settings = match loaded {
         Ok(s) => s,
         Err(e) => {
             let _ = writeln!(err, "muster: {e}");
@@ -71,9 +75,8 @@ fn console(
         None => crate::console::Console::new(core, &data),
     };
     // The input is read on a thread of its own, so that a stop signal ends it between commands.
-    let source: Box<dyn std::io::BufRead + Send> = match &script {
-        None => Box::new(std::io::BufReader::new(std::io::stdin())),
-        Some(path) if path == "-" => Box::new(std::io::BufReader::new(std::io::stdin())),
+    let source: Box<dyn std::io::BufRead + Send> = match script.as_deref() {
+        None | Some("-") => Box::new(std::io::BufReader::new(std::io::stdin())),
         Some(path) => match std::fs::File::open(path) {
             Ok(file) => Box::new(std::io::BufReader::new(file)),
             Err(e) => {
@@ -107,13 +110,13 @@ fn console(
 }
 
 /// `muster serve`: runs the configured chat adapters on the embedded store.
-fn serve(clock: &crate::cli_args::ClockArgs, err: &mut dyn Write) -> u8 {
+fn serve(loaded: &Loaded, clock: &crate::cli_args::ClockArgs, err: &mut dyn Write) -> u8 {
     let start = match clock.start() {
         Ok(s) => s,
         Err(why) => return fail_usage(err, "serve", &why),
     };
-    let settings = match muster_config::Settings::load() {
-        Ok(s) => s,
+    let settings = match loaded {
+        Ok(s) => s.clone(),
         Err(e) => {
             let _ = writeln!(err, "muster: {e}");
             return USAGE_ERROR;
@@ -199,10 +202,10 @@ async fn serve_chats(
     let backups = crate::ops::service::backups(base.store_arc(), base.clock_arc(), &data_dir, &ops);
     crate::ops::service::start(std::sync::Arc::clone(base.store_arc()), backups, &ops).await?;
     if discord.is_some() {
-        crate::ops::health::expect("discord", "connecting");
+        crate::ops::health::down("discord", "connecting");
     }
     if matrix.is_some() {
-        crate::ops::health::expect("matrix", "connecting");
+        crate::ops::health::down("matrix", "connecting");
     }
     // One core's timers serve every adapter: one scheduler for the process.
     tokio::spawn(crate::clock::scheduler::run(std::sync::Arc::clone(&base)));
@@ -242,23 +245,25 @@ async fn serve_chats(
 }
 
 /// The data directory: `--data DIR`, else the settings'.
-fn data_dir(data: Option<std::path::PathBuf>) -> Result<std::path::PathBuf, String> {
-    match data {
-        Some(d) => Ok(d),
-        None => Ok(muster_config::Settings::load()
-            .map_err(|e| e.to_string())?
-            .data_dir),
+fn data_dir(
+    data: Option<std::path::PathBuf>,
+    loaded: &Loaded,
+) -> Result<std::path::PathBuf, String> {
+    match (data, loaded) {
+        (Some(d), _) => Ok(d),
+        (None, Ok(s)) => Ok(s.data_dir.clone()),
+        (None, Err(e)) => Err(e.to_string()),
     }
 }
 
 /// `muster backup [--data DIR] --out FILE`.
 fn backup(
-    data: Option<std::path::PathBuf>,
+    data: Result<std::path::PathBuf, String>,
     file: String,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
-    let data = match data_dir(data) {
+    let data = match data {
         Ok(d) => d,
         Err(why) => return fail_usage(err, "backup", &why),
     };
@@ -267,23 +272,9 @@ fn backup(
     let written = if file == "-" {
         crate::store::backup::write(&store, &created, out)
     } else {
-        // Written beside the target, then moved over it: a backup is whole or absent.
-        let partial = format!("{file}.partial");
-        let result = std::fs::File::create(&partial)
-            .map_err(|e| format!("cannot write {partial}: {e}"))
-            .and_then(|f| {
-                let mut w = std::io::BufWriter::new(f);
-                crate::store::backup::write(&store, &created, &mut w)
-            })
-            .and_then(|s| {
-                std::fs::rename(&partial, &file)
-                    .map(|()| s)
-                    .map_err(|e| format!("cannot write {file}: {e}"))
-            });
-        if result.is_err() {
-            let _ = std::fs::remove_file(&partial);
-        }
-        result
+        crate::store::backup::write_file(std::path::Path::new(&file), |w| {
+            crate::store::backup::write(&store, &created, w)
+        })
     };
     match written {
         Ok(s) => {
@@ -305,12 +296,12 @@ fn backup(
 
 /// `muster restore [--data DIR] FILE`.
 fn restore(
-    data: Option<std::path::PathBuf>,
+    data: Result<std::path::PathBuf, String>,
     file: &str,
     stdin: &mut dyn Read,
     err: &mut dyn Write,
 ) -> u8 {
-    let data = match data_dir(data) {
+    let data = match data {
         Ok(d) => d,
         Err(why) => return fail_usage(err, "restore", &why),
     };
@@ -372,13 +363,12 @@ pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
         }
     };
     // Logs go to standard error from here on, secrets scrubbed.
-    let settings = muster_config::Settings::load().ok();
-    if let Some(s) = &settings {
+    let loaded = muster_config::Settings::load();
+    let settings = loaded.as_ref().ok();
+    if let Some(s) = settings {
         crate::ops::service::redact_settings(s);
     }
-    let chats = settings
-        .as_ref()
-        .is_some_and(|s| s.discord.is_some() || s.matrix.is_some());
+    let chats = settings.is_some_and(|s| s.discord.is_some() || s.matrix.is_some());
     let in_console = match &cli.command {
         Some(Command::Console { .. }) => true,
         None => !chats,
@@ -389,17 +379,15 @@ pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
     } else {
         crate::ops::logging::DEFAULT_FILTER
     };
-    let format = settings
-        .as_ref()
-        .map(|s| s.ops.log_format)
-        .unwrap_or_default();
+    let format = settings.map(|s| s.ops.log_format).unwrap_or_default();
     crate::ops::logging::init(format, filter);
     let Some(command) = cli.command else {
         // With chat credentials configured, serve the chats; without, open the console.
         let clock = crate::cli_args::ClockArgs::default();
-        return match muster_config::Settings::load() {
-            Ok(s) if s.discord.is_some() || s.matrix.is_some() => serve(&clock, err),
-            _ => console(None, None, &clock, out, err),
+        return if chats {
+            serve(&loaded, &clock, err)
+        } else {
+            console(&loaded, None, None, &clock, out, err)
         };
     };
     match command {
@@ -407,19 +395,19 @@ pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
             data,
             script,
             clock,
-        } => console(data, script, &clock, out, err),
-        Command::Serve { clock } => serve(&clock, err),
-        Command::Backup { data, out: file } => backup(data, file, out, err),
-        Command::Restore { data, file } => restore(data, &file, stdin, err),
+        } => console(&loaded, data, script, &clock, out, err),
+        Command::Serve { clock } => serve(&loaded, &clock, err),
+        Command::Backup { data, out: file } => backup(data_dir(data, &loaded), file, out, err),
+        Command::Restore { data, file } => restore(data_dir(data, &loaded), &file, stdin, err),
         Command::Config {
             what: ConfigCommand::Check,
-        } => match muster_config::Settings::load() {
+        } => match &loaded {
             Ok(s) => {
                 let _ = writeln!(
                     out,
                     "# The settings are valid. In effect (muster.toml, then MUSTER_* variables; secrets as ***):\n"
                 );
-                let _ = write!(out, "{}", crate::config_check::effective(&s));
+                let _ = write!(out, "{}", crate::config_check::effective(s));
                 0
             }
             Err(e) => {

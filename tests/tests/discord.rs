@@ -86,12 +86,7 @@ async fn challenge(standin: &StandIn, bot: &Bot, alice: &Person, bob: &Person, g
     );
     // Only the challenged player is pinged.
     assert_eq!(cb.data["allowed_mentions"]["users"], json!([bob.id]));
-    let challenge = standin
-        .messages()
-        .into_iter()
-        .rev()
-        .find(|m| m.content.contains("challenges you"))
-        .unwrap();
+    let challenge = bot::newest_saying(standin, "challenges you");
     assert_eq!(
         button_ids(&challenge),
         vec!["muster:accept", "muster:decline"]

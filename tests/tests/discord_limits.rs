@@ -175,12 +175,7 @@ fn with_every_board_deferred_errors_stay_private_and_boards_complete() {
                 {"name": "opponent", "type": 6, "value": bruno.id},
             ]);
             slash(&standin, &bot, &ada, "new", options).await;
-            let challenge = standin
-                .messages()
-                .into_iter()
-                .rev()
-                .find(|m| m.content.contains("challenges you"))
-                .expect("the challenge");
+            let challenge = bot::newest_saying(&standin, "challenges you");
             // Someone else's click: refused privately at once, never after a public
             // "thinking…".
             let pressed = button("muster:accept", &challenge, &carol, CHANNEL, Some(GUILD));

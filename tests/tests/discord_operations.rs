@@ -55,12 +55,7 @@ async fn a_short_game(standin: &StandIn, bot: &Bot, tokens: &mut Tokens) {
     ]);
     let out = slash(standin, bot, &alice, "new", options).await;
     tokens.of(&out);
-    let challenge = standin
-        .messages()
-        .into_iter()
-        .rev()
-        .find(|m| m.content.contains("challenges you"))
-        .expect("the challenge");
+    let challenge = bot::newest_saying(standin, "challenges you");
     let out = press(standin, bot, &bob, "muster:accept", &challenge).await;
     tokens.of(&out);
     let out = slash(standin, bot, &alice, "resign", json!([])).await;

@@ -37,12 +37,7 @@ async fn croquet_game(standin: &StandIn, bot: &Bot, alice: &Person, bob: &Person
         {"name": "opponent", "type": 6, "value": bob.id},
     ]);
     slash(standin, bot, alice, "new", options).await;
-    let challenge = standin
-        .messages()
-        .into_iter()
-        .rev()
-        .find(|m| m.content.contains("challenges you"))
-        .expect("the challenge");
+    let challenge = bot::newest_saying(standin, "challenges you");
     press(standin, bot, bob, "muster:accept", &challenge).await;
     for (who, step) in [(alice, "3"), (bob, "4"), (alice, "2")] {
         let out = slash(

@@ -72,6 +72,17 @@ impl Console {
         assert!(status.success());
     }
 
+    /// SIGTERM, then the exit with status 0 within 10 seconds.
+    fn stop_as_a_service_manager_does(&mut self) {
+        self.terminate();
+        assert_eq!(
+            self.exited(Duration::from_secs(10)),
+            Some(0),
+            "{}",
+            self.log()
+        );
+    }
+
     /// The exit status, waiting up to `within`.
     fn exited(&mut self, within: Duration) -> Option<i32> {
         let deadline = Instant::now() + within;
@@ -284,13 +295,7 @@ fn a_console_game_is_counted_served_backed_up_and_stopped_cleanly() {
             "muster_command_duration_seconds_count{platform=\"console\"}",
         ) >= 9.0
     });
-    console.terminate();
-    assert_eq!(
-        console.exited(Duration::from_secs(10)),
-        Some(0),
-        "{}",
-        console.log()
-    );
+    console.stop_as_a_service_manager_does();
     let after = backup_of(&dir);
     assert!(after.contains("\\\"status\\\":\\\"active\\\""), "{after}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -360,13 +365,7 @@ fn periodic_backups_follow_the_clock_and_keep_the_newest() {
         "{newest}"
     );
     assert!(newest.contains("\"tree\":\"live\""), "{newest}");
-    console.terminate();
-    assert_eq!(
-        console.exited(Duration::from_secs(10)),
-        Some(0),
-        "{}",
-        console.log()
-    );
+    console.stop_as_a_service_manager_does();
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -258,6 +258,13 @@ macro_rules! events_of {
             .collect::<Vec<_>>()
     };
 }
+pub(super) use events_of;
+
+/// The names of the players on the four seats (empty where a seat is open or the game has
+/// fewer): what the boards write beside the seats.
+pub(super) fn seat_names(record: &GameRecord) -> [String; 4] {
+    std::array::from_fn(|i| record.player(i).map_or(String::new(), |p| p.name.clone()))
+}
 
 /// The clocks of a timed game being played, as the record stood when it was written:
 /// `Clocks: alice 2d 4h · bob 3d` (empty otherwise).
@@ -288,9 +295,7 @@ fn draw(
 ) -> Drawn {
     let started = std::time::Instant::now();
     let note = clock_note(record, at);
-    let all: Vec<String> = (0..4)
-        .map(|i| record.player(i).map_or(String::new(), |p| p.name.clone()))
-        .collect();
+    let all = seat_names(record);
     let four = [
         all[0].as_str(),
         all[1].as_str(),

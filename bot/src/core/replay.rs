@@ -3,7 +3,8 @@
 //! held longer. Drawn from the record when the adapter sends it, like a board; kept under the
 //! platform's upload limit by leaving out frames (docs/guide.md, "Replays").
 
-use super::board::Drawn;
+use super::board::{Drawn, events_of, seat_names};
+use crate::store::record::ReplayError;
 use crate::store::{Ending, GameRecord};
 use muster_rules::{AnyEvent, AnyGame, Seat};
 use tiny_skia::Pixmap;
@@ -22,11 +23,6 @@ pub fn cap(platform: &str) -> usize {
 /// not called off.
 pub fn worth_posting(record: &GameRecord) -> bool {
     !record.moves.is_empty() && record.ending != Some(Ending::Aborted)
-}
-
-/// The events of one game kind, out of a list of any game's events.
-fn only<T: Clone>(events: &[AnyEvent], pick: impl Fn(&AnyEvent) -> Option<&T>) -> Vec<T> {
-    events.iter().filter_map(|e| pick(e).cloned()).collect()
 }
 
 /// What a frame's caption says: `12 · Bob (Black)` for the decision just played, `Start` before
@@ -55,30 +51,21 @@ fn frame(game: &AnyGame, events: &[AnyEvent], names: [&str; 4], caption: Caption
     };
     let full = match game {
         AnyGame::Lanrick(g) => {
-            let events = only(events, |e| match e {
-                AnyEvent::Lanrick(e) => Some(e),
-                _ => None,
-            });
+            let events = events_of!(events, Lanrick);
             let mut view = lanrick::LanrickView::new(g, &events, two);
             quiet(&mut view);
             headline(&mut view.headline, &mut view.detail);
             lanrick::draw(&view)
         }
         AnyGame::Lanrick1880(g) => {
-            let events = only(events, |e| match e {
-                AnyEvent::Lanrick1880(e) => Some(e),
-                _ => None,
-            });
+            let events = events_of!(events, Lanrick1880);
             let mut view = lanrick1880::view(g, &events, two);
             quiet(&mut view);
             headline(&mut view.headline, &mut view.detail);
             lanrick::draw(&view)
         }
         AnyGame::Croquet(g) => {
-            let events = only(events, |e| match e {
-                AnyEvent::Croquet(e) => Some(e),
-                _ => None,
-            });
+            let events = events_of!(events, Croquet);
             let note = match caption {
                 Caption::Last(note) => note,
                 _ => "",
@@ -86,10 +73,7 @@ fn frame(game: &AnyGame, events: &[AnyEvent], names: [&str; 4], caption: Caption
             croquet::draw_noted(g, &events, two, note)
         }
         AnyGame::Lanko(g) => {
-            let events = only(events, |e| match e {
-                AnyEvent::Lanko(e) => Some(e),
-                _ => None,
-            });
+            let events = events_of!(events, Lanko);
             let mut view = lanko::LankoView::new(g, &events, names);
             headline(&mut view.headline, &mut view.detail);
             lanko::draw(&view)
@@ -158,10 +142,8 @@ pub fn draw(record: &GameRecord, cap: usize) -> Result<Drawn, String> {
 
 /// The GIF of `record` with a frame for every `step`th decision.
 fn encode(record: &GameRecord, step: usize) -> Result<Vec<u8>, String> {
-    let id = record.game_id().map_err(|e| e.0)?;
-    let names: Vec<String> = (0..4)
-        .map(|i| record.player(i).map_or(String::new(), |p| p.name.clone()))
-        .collect();
+    let start_game = AnyGame::new(record.game_id().map_err(|e| e.0)?);
+    let names = seat_names(record);
     let names = [
         names[0].as_str(),
         names[1].as_str(),
@@ -170,37 +152,35 @@ fn encode(record: &GameRecord, step: usize) -> Result<Vec<u8>, String> {
     ];
     let decisions = record.moves.len();
     let keep = kept(decisions, step);
-    let mut game = AnyGame::new(id);
-    let start = frame(&game, &[], names, Caption::Start);
+    let start = frame(&start_game, &[], names, Caption::Start);
     let mut writer = muster_render::animation::Writer::new(
         start.width(),
         start.height(),
-        palette(&game),
+        palette(&start_game),
         muster_render::animation::Timing::default(),
     );
     writer.push(&start)?;
-    for (i, text) in record.moves.iter().enumerate() {
-        let seat = game
-            .to_move()
-            .ok_or_else(|| format!("move {} follows the end", i + 1))?;
-        let events = game
-            .play_text(seat, text)
-            .map_err(|e| format!("move {} `{text}`: {e}", i + 1))?;
-        let after = i + 1;
-        if after == decisions {
-            end(&mut game, record)?;
-        }
-        if keep(after) {
-            let who = mover(record, &game, seat);
-            let note = ending_note(record);
+    // Who played each decision: the seat to move before it.
+    let mut to_move = start_game.to_move();
+    record
+        .play_through(|game, events, after| {
+            let seat = std::mem::replace(&mut to_move, game.to_move());
+            if !keep(after) {
+                return Ok(());
+            }
+            let (note, who);
             let caption = if after == decisions {
+                note = ending_note(record);
                 Caption::Last(&note)
             } else {
+                who = seat.map_or_else(String::new, |s| mover(record, game, s));
                 Caption::Decision(after, &who)
             };
-            writer.push(&frame(&game, &events, names, caption))?;
-        }
-    }
+            writer
+                .push(&frame(game, events, names, caption))
+                .map_err(ReplayError)
+        })
+        .map_err(|e| e.0)?;
     Ok(writer.finish())
 }
 
@@ -211,19 +191,6 @@ fn mover(record: &GameRecord, game: &AnyGame, seat: Seat) -> String {
         Some(p) => format!("{} ({side})", p.name),
         None => side.to_string(),
     }
-}
-
-/// Applies the record's ending that the moves do not show (a resignation, an agreed draw, a
-/// clock run out), so that the last frame's caption gives the result.
-fn end(game: &mut AnyGame, record: &GameRecord) -> Result<(), String> {
-    let seat = |s: usize| Seat::new(s).ok_or_else(|| format!("no seat {s}"));
-    match record.ending {
-        Some(Ending::Resigned { seat: s }) => game.resign(seat(s)?),
-        Some(Ending::DrawAgreed) => game.agree_draw(),
-        Some(Ending::Time { seat: s } | Ending::Forfeit { seat: s }) => game.time_out(seat(s)?),
-        Some(Ending::Rules | Ending::Aborted) | None => return Ok(()),
-    }
-    .map_err(|e| e.to_string())
 }
 
 /// What the last frame says besides the position: how the game ended, when the moves do not.

@@ -72,31 +72,8 @@ impl Backups {
             n += 1;
             file = self.dir.join(format!("{PREFIX}{stamp}.{n}{SUFFIX}"));
         }
-        let partial = file.with_extension("partial");
-        let written = std::fs::File::create(&partial)
-            .map_err(|e| format!("cannot write {}: {e}", partial.display()))
-            .and_then(|f| {
-                let mut w = std::io::BufWriter::new(f);
-                let summary = self.store.snapshot(&created, &mut w)?;
-                let f = w
-                    .into_inner()
-                    .map_err(|e| format!("cannot write {}: {e}", partial.display()))?;
-                f.sync_all()
-                    .map_err(|e| format!("cannot write {}: {e}", partial.display()))?;
-                Ok(summary)
-            })
-            .and_then(|s| {
-                std::fs::rename(&partial, &file)
-                    .map(|()| s)
-                    .map_err(|e| format!("cannot write {}: {e}", file.display()))
-            });
-        let summary = match written {
-            Ok(s) => s,
-            Err(why) => {
-                let _ = std::fs::remove_file(&partial);
-                return Err(why);
-            }
-        };
+        let summary =
+            crate::store::backup::write_file(&file, |out| self.store.snapshot(&created, out))?;
         let removed = self.prune();
         Ok(Taken {
             file,

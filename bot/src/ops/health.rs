@@ -11,18 +11,13 @@ fn parts() -> std::sync::MutexGuard<'static, BTreeMap<String, Option<String>>> {
     PARTS.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// `part` (`store`, `discord`, `matrix`, `console`) is expected, and not ready yet: `why`.
-/// Each configured adapter says so when it starts.
-pub fn expect(part: &str, why: &str) {
-    parts().insert(part.to_string(), Some(why.to_string()));
-}
-
 /// `part` is ready (connected).
 pub fn ready(part: &str) {
     parts().insert(part.to_string(), None);
 }
 
-/// `part` is not ready: `why` (disconnected, reconnecting, stopping).
+/// `part` (`store`, `discord`, `matrix`, `console`, `muster`) is not ready: `why` (connecting,
+/// reconnecting, stopping). Each configured adapter says so when it starts.
 pub fn down(part: &str, why: &str) {
     parts().insert(part.to_string(), Some(why.to_string()));
 }

@@ -42,6 +42,16 @@ fn reply(status: StatusCode, content_type: &str, body: String) -> Reply {
     r
 }
 
+/// 405, naming the methods `allow`ed.
+fn not_allowed(allow: &'static str, body: String) -> Reply {
+    let mut r = reply(StatusCode::METHOD_NOT_ALLOWED, TEXT, body);
+    r.headers_mut().insert(
+        hyper::header::ALLOW,
+        hyper::header::HeaderValue::from_static(allow),
+    );
+    r
+}
+
 const TEXT: &str = "text/plain; charset=utf-8";
 const JSON: &str = "application/json";
 
@@ -99,25 +109,9 @@ impl Ops {
                     ),
                 }
             }
-            (_, "/backup") => {
-                let mut r = reply(
-                    StatusCode::METHOD_NOT_ALLOWED,
-                    TEXT,
-                    "POST /backup takes a backup\n".into(),
-                );
-                r.headers_mut()
-                    .insert(hyper::header::ALLOW, hyper::header::HeaderValue::from_static("POST"));
-                r
-            }
+            (_, "/backup") => not_allowed("POST", "POST /backup takes a backup\n".into()),
             (_, "/healthz" | "/readyz" | "/metrics") => {
-                let mut r = reply(
-                    StatusCode::METHOD_NOT_ALLOWED,
-                    TEXT,
-                    format!("{path} answers GET\n"),
-                );
-                r.headers_mut()
-                    .insert(hyper::header::ALLOW, hyper::header::HeaderValue::from_static("GET, HEAD"));
-                r
+                not_allowed("GET, HEAD", format!("{path} answers GET\n"))
             }
             _ => reply(
                 StatusCode::NOT_FOUND,

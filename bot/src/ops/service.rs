@@ -81,8 +81,8 @@ pub struct Input {
 }
 
 impl Input {
-    /// Reads `source` line by line; a stop signal (see [`crate::signals`]) ends the input.
-    /// `stop` is the sender the signal thread ends the input with.
+    /// Reads `source` line by line. Also returns the sender that ends the input early (with
+    /// `None`), for the thread that hears the stop signal (see [`crate::signals`]).
     pub fn new(mut source: Box<dyn BufRead + Send>) -> (Input, mpsc::Sender<Option<String>>) {
         let (tx, rx) = mpsc::channel();
         let lines = tx.clone();

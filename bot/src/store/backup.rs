@@ -59,6 +59,39 @@ fn open(dir: &Path) -> Result<sled::Db, String> {
         .map_err(|e| format!("cannot open the store in {}: {e}", dir.display()))
 }
 
+/// Writes a backup to the file `path` with `write`: first to `<path>.partial`, synced, then
+/// moved over `path`, so that a backup is whole or absent (the partial file is removed when
+/// anything fails).
+pub fn write_file(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> Result<Summary, String>,
+) -> Result<Summary, String> {
+    let mut partial = path.as_os_str().to_owned();
+    partial.push(".partial");
+    let partial = std::path::PathBuf::from(partial);
+    let cannot = |p: &Path, e: std::io::Error| format!("cannot write {}: {e}", p.display());
+    let written = std::fs::File::create(&partial)
+        .map_err(|e| cannot(&partial, e))
+        .and_then(|f| {
+            let mut w = std::io::BufWriter::new(f);
+            let summary = write(&mut w)?;
+            let f = w
+                .into_inner()
+                .map_err(|e| cannot(&partial, e.into_error()))?;
+            f.sync_all().map_err(|e| cannot(&partial, e))?;
+            Ok(summary)
+        })
+        .and_then(|s| {
+            std::fs::rename(&partial, path)
+                .map(|()| s)
+                .map_err(|e| cannot(path, e))
+        });
+    if written.is_err() {
+        let _ = std::fs::remove_file(&partial);
+    }
+    written
+}
+
 /// Writes a snapshot of the store in `dir` (not in use by a running Muster) to `out`.
 pub fn write(dir: &Path, created: &str, out: &mut dyn Write) -> Result<Summary, String> {
     if !dir.exists() {

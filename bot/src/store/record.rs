@@ -285,8 +285,29 @@ impl GameRecord {
     /// Rebuilds the game, with the events of its decisions from `from` on: what a board marks
     /// as just played.
     pub fn replay(&self, from: usize) -> Result<(AnyGame, Vec<AnyEvent>), ReplayError> {
-        let mut game = AnyGame::new(self.game_id()?);
         let mut events = Vec::new();
+        let game = self.play_through(|_, played, after| {
+            if after > from {
+                events.extend_from_slice(played);
+            }
+            Ok(())
+        })?;
+        Ok((game, events))
+    }
+
+    /// Plays the record from the start, calling `each` with the game after each decision, that
+    /// decision's events and how many decisions have been played; the ending the moves do not
+    /// show (a resignation, an agreed draw, a clock run out) is applied before the last call
+    /// (or at once, with no move). Returns the final game; the first error `each` gives stops it.
+    pub fn play_through(
+        &self,
+        mut each: impl FnMut(&AnyGame, &[AnyEvent], usize) -> Result<(), ReplayError>,
+    ) -> Result<AnyGame, ReplayError> {
+        let mut game = AnyGame::new(self.game_id()?);
+        let decisions = self.moves.len();
+        if decisions == 0 {
+            self.end(&mut game)?;
+        }
         for (i, text) in self.moves.iter().enumerate() {
             let seat = game
                 .to_move()
@@ -294,28 +315,30 @@ impl GameRecord {
             let played = game
                 .play_text(seat, text)
                 .map_err(|e| ReplayError(format!("move {} `{text}`: {e}", i + 1)))?;
-            if i >= from {
-                events.extend(played);
+            if i + 1 == decisions {
+                self.end(&mut game)?;
             }
+            each(&game, &played, i + 1)?;
         }
+        Ok(game)
+    }
+
+    /// Applies the ending the moves do not show.
+    fn end(&self, game: &mut AnyGame) -> Result<(), ReplayError> {
         match self.ending {
             Some(Ending::Resigned { seat }) => {
                 let seat =
                     Seat::new(seat).ok_or_else(|| ReplayError("bad resigning seat".into()))?;
-                game.resign(seat).map_err(|e| ReplayError(e.to_string()))?;
+                game.resign(seat).map_err(|e| ReplayError(e.to_string()))
             }
-            Some(Ending::DrawAgreed) => {
-                game.agree_draw().map_err(|e| ReplayError(e.to_string()))?
-            }
+            Some(Ending::DrawAgreed) => game.agree_draw().map_err(|e| ReplayError(e.to_string())),
             Some(Ending::Time { seat } | Ending::Forfeit { seat }) => {
                 let seat =
                     Seat::new(seat).ok_or_else(|| ReplayError("bad timed-out seat".into()))?;
-                game.time_out(seat)
-                    .map_err(|e| ReplayError(e.to_string()))?;
+                game.time_out(seat).map_err(|e| ReplayError(e.to_string()))
             }
-            Some(Ending::Rules | Ending::Aborted) | None => {}
+            Some(Ending::Rules | Ending::Aborted) | None => Ok(()),
         }
-        Ok((game, events))
     }
 
     /// The seat `user` sits on, if any (the first, when one player holds several).

@@ -13,10 +13,8 @@ pub struct Staged {
     inner: Arc<dyn GameStore>,
     change: Mutex<Option<(ChannelKey, Change)>>,
     touched: std::sync::atomic::AtomicBool,
-    /// The game the commit archived, if it did.
-    ended: Mutex<Option<GameRecord>>,
-    /// The game the commit stored, if it stored one.
-    written: Mutex<Option<GameRecord>>,
+    /// The game the commit stored, if it stored one, and whether it archived it.
+    written: Mutex<Option<(GameRecord, bool)>>,
     /// The first stored state read of each channel's game: its moves and status.
     read: Mutex<Vec<(ChannelKey, Option<Seen>)>>,
 }
@@ -39,7 +37,6 @@ impl Staged {
             inner,
             change: Mutex::new(None),
             touched: std::sync::atomic::AtomicBool::new(false),
-            ended: Mutex::new(None),
             written: Mutex::new(None),
             read: Mutex::new(Vec::new()),
         }
@@ -61,15 +58,17 @@ impl Staged {
 
     /// The finished game the commit moved to the archive, if it did.
     pub fn ended(&self) -> Option<GameRecord> {
-        self.ended.lock().unwrap_or_else(|p| p.into_inner()).clone()
+        let written = self.written.lock().unwrap_or_else(|p| p.into_inner());
+        written
+            .as_ref()
+            .filter(|(_, archived)| *archived)
+            .map(|(r, _)| r.clone())
     }
 
     /// The game the commit stored (created, changed or archived), if it stored one.
     pub fn written(&self) -> Option<GameRecord> {
-        self.written
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
+        let written = self.written.lock().unwrap_or_else(|p| p.into_inner());
+        written.as_ref().map(|(r, _)| r.clone())
     }
 
     /// `key`'s game (its id, moves and status) when this request first read it from
@@ -88,13 +87,11 @@ impl Staged {
         match (held, receipt) {
             (Some((key, change)), receipt) => {
                 self.inner.commit(&key, Some(&change), receipt)?;
+                let archived = matches!(change, Change::Archive { .. });
                 let (Change::Create(record)
                 | Change::Update { record, .. }
-                | Change::Archive { record, .. }) = &change;
-                *self.written.lock().unwrap_or_else(|p| p.into_inner()) = Some(record.clone());
-                if let Change::Archive { record, .. } = change {
-                    *self.ended.lock().unwrap_or_else(|p| p.into_inner()) = Some(record);
-                }
+                | Change::Archive { record, .. }) = change;
+                *self.written.lock().unwrap_or_else(|p| p.into_inner()) = Some((record, archived));
                 Ok(())
             }
             (None, Some((id, body))) => self.inner.set_receipt(platform, id, Some(body)),

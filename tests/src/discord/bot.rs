@@ -335,6 +335,16 @@ pub async fn press(
     interact(standin, bot, interaction).await
 }
 
+/// The newest message whose text contains `text` (such as a challenge: "challenges you").
+pub fn newest_saying(standin: &StandIn, text: &str) -> StoredMessage {
+    standin
+        .messages()
+        .into_iter()
+        .rev()
+        .find(|m| m.content.contains(text))
+        .unwrap_or_else(|| panic!("no message says {text:?}"))
+}
+
 /// The first message the bot answered with: the interaction response, or after a deferral the
 /// edit of the deferred response (or the followup replacing it).
 pub struct Answer {
