@@ -225,7 +225,15 @@ impl Console {
                 Ok(drawn) => {
                     let dir = self.data.join("boards").join(safe(channel));
                     std::fs::create_dir_all(&dir)?;
-                    let path = dir.join(&drawn.name);
+                    // The asker's own view is his file, beside the channel's board.
+                    let (path, tag) = if board.is_private() {
+                        let (stem, ext) =
+                            drawn.name.rsplit_once('.').unwrap_or((&drawn.name, "png"));
+                        let name = format!("{stem}-{}.{ext}", safe(&user.name));
+                        (dir.join(name), format!("{tag} (to {})", user.name))
+                    } else {
+                        (dir.join(&drawn.name), tag.clone())
+                    };
                     std::fs::write(&path, &drawn.png)?;
                     if board.is_replay() {
                         writeln!(out, "{tag} replay: {}", path.display())?;

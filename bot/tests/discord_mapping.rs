@@ -180,6 +180,29 @@ fn clocks_notifications_and_vacations_become_the_core_s_words() {
     ] {
         assert_eq!(texts("vacation", o).unwrap().0, want);
     }
+    // /board: its options are settings of one command; none shows the asker's own view, and
+    // every choice is a word the core reads.
+    assert_eq!(texts("board", serde_json::json!([])).unwrap().0, "board");
+    let (all, _) = texts(
+        "board",
+        serde_json::json!([
+            {"name": "size", "type": 4, "value": 2},
+            {"name": "theme", "type": 4, "value": 1},
+            {"name": "orientation", "type": 4, "value": 0}
+        ]),
+    )
+    .unwrap();
+    assert_eq!(all, "board flip dark large");
+    for (name, count) in [("orientation", 3), ("theme", 3), ("size", 3)] {
+        for value in 0..count {
+            let o = serde_json::json!([{"name": name, "type": 4, "value": value}]);
+            let (text, _) = texts("board", o).unwrap();
+            assert!(
+                muster_bot::core::command::parse(&text).is_ok(),
+                "{text} is read"
+            );
+        }
+    }
     // A choice Discord could not have sent is refused.
     assert_eq!(
         texts(
@@ -199,6 +222,23 @@ fn alt_of(id: &str) -> String {
 
 fn board(id: &str) -> Reply {
     lanrick(id)
+}
+
+#[test]
+fn the_askers_own_board_is_an_ephemeral_message_with_its_text() {
+    let Reply::Board(own) = board("g2") else {
+        unreachable!()
+    };
+    let out = plan(vec![
+        Reply::Board(Box::new(own.private())),
+        Reply::Private("alice (White) to decide.".into()),
+    ]);
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(out[0].ephemeral && out[0].board);
+    assert_eq!(out[0].content, "alice (White) to decide.");
+    assert_eq!(out[0].files[0].0, "g2-000.png");
+    assert!(out[0].pings.is_empty());
+    assert!(!out.iter().any(|o| !o.ephemeral));
 }
 
 #[test]

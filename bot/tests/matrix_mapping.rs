@@ -70,6 +70,29 @@ fn errors_answer_the_sender_by_name_and_mention_only_him() {
 }
 
 #[test]
+fn the_askers_own_board_is_the_image_of_the_message_addressed_to_him() {
+    let Reply::Board(own) = board() else {
+        unreachable!()
+    };
+    let out = plan(
+        vec![
+            Reply::Board(Box::new(own.private())),
+            Reply::Private("alice (White) to decide: place a man.".into()),
+        ],
+        ("@bob:example.org", "bob"),
+    );
+    // Matrix has no message for one member's eyes: it is addressed to him, and only he is
+    // mentioned; the board is its image.
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert_eq!(out[0].body, "bob: alice (White) to decide: place a man.");
+    assert_eq!(out[0].mentions.len(), 1);
+    assert_eq!(out[0].mentions[0].as_str(), "@bob:example.org");
+    let (name, png, _) = out[0].image.as_ref().expect("the board");
+    assert_eq!(name, "g0-000.png");
+    assert!(png.starts_with(b"\x89PNG"));
+}
+
+#[test]
 fn two_boards_are_two_images_and_text_captions_what_it_follows_or_precedes() {
     let out = plan(
         vec![

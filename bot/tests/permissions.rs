@@ -362,8 +362,18 @@ fn snapshot(store: &MemoryStore) -> Vec<Vec<u8>> {
     all
 }
 
+/// Whether everyone in the channel sees the reply (a board for the asker alone does not).
 fn is_public(r: &Reply) -> bool {
-    !matches!(r, Reply::Private(_))
+    match r {
+        Reply::Private(_) => false,
+        Reply::Board(b) => !b.is_private(),
+        _ => true,
+    }
+}
+
+/// Whether the reply shows a board, to the channel or to the asker.
+fn shows_board(r: &Reply) -> bool {
+    matches!(r, Reply::Board(_))
 }
 
 fn privates(replies: &[Reply]) -> Vec<&str> {
@@ -451,6 +461,8 @@ fn did_what_it_means(
             .any(|t| marks.iter().any(|m| t.contains(m)));
         return match (unchanged, marks.is_empty()) {
             (false, _) => Err("a read-only command changed the store".into()),
+            // `board` answers the asker alone, with his own view.
+            (true, true) if word == "board" && replies.iter().any(shows_board) => Ok(()),
             (true, true) if replies.iter().any(is_public) => Ok(()),
             (true, false) if answered => Ok(()),
             _ => Err("no answer of the expected kind".into()),
@@ -516,7 +528,8 @@ fn check(template: &str, role: Role, state: State, expected: Outcome) -> Result<
     if live(&store, ELSEWHERE).map(|r| encode(&r)) != elsewhere {
         return Err(format!("it touched the game in #{ELSEWHERE}: {shown}"));
     }
-    let refused = !replies.is_empty() && !replies.iter().any(is_public) && unchanged;
+    let refused =
+        !replies.is_empty() && !replies.iter().any(|r| is_public(r) || shows_board(r)) && unchanged;
     match expected {
         Refused if refused => {
             let hints = instead(&text, role, state);

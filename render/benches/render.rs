@@ -4,6 +4,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use muster_render::lanrick::{LanrickView, draw};
+use muster_render::{Style, Theme};
 use muster_rules::Game;
 use muster_rules::lanrick::{Lanrick, LanrickEvent};
 use std::hint::black_box;
@@ -28,16 +29,18 @@ fn render(c: &mut Criterion) {
     // A busy board: a won rendezvous, three steps drawn, the men to take ringed.
     let (game, events) = after(28);
     let view = LanrickView::new(&game, &events, ["Alice", "Bob"]);
-    let canvas = draw(&view);
+    let canvas = draw(&view, Style::default());
     let png = muster_render::encode::png(&canvas.pixmap);
     eprintln!(
         "board PNG: {} bytes indexed, {} bytes RGB",
         png.len(),
         muster_render::encode::png_rgb(&canvas.pixmap).len()
     );
-    c.bench_function("render/lanrick draw", |b| b.iter(|| draw(black_box(&view))));
+    c.bench_function("render/lanrick draw", |b| {
+        b.iter(|| draw(black_box(&view), Style::default()))
+    });
     c.bench_function("render/lanrick encode (fixed palette)", |b| {
-        b.iter(|| muster_render::lanrick::encode(black_box(&canvas)))
+        b.iter(|| muster_render::lanrick::encode(black_box(&canvas), Theme::Classic))
     });
     c.bench_function("render/lanrick encode (RGB)", |b| {
         b.iter(|| muster_render::encode::png_rgb(black_box(&canvas.pixmap)))
@@ -85,17 +88,17 @@ fn lanko(c: &mut Criterion) {
     let events = game.play_text(seat, "20;22;7;N4").expect("legal");
     let names = ["Alice", "Bob", "Carol", "Dave"];
     let view = muster_render::lanko::LankoView::new(&game, &events, names);
-    let canvas = muster_render::lanko::draw(&view);
+    let canvas = muster_render::lanko::draw(&view, Style::default());
     eprintln!(
         "lanko PNG: {} bytes (zlib level 1); {} bytes with a per-image palette and the fast compressor",
-        muster_render::lanko::encode(&canvas).len(),
+        muster_render::lanko::encode(&canvas, Theme::Classic).len(),
         muster_render::encode::png(&canvas.pixmap).len(),
     );
     c.bench_function("render/lanko draw", |b| {
-        b.iter(|| muster_render::lanko::draw(black_box(&view)))
+        b.iter(|| muster_render::lanko::draw(black_box(&view), Style::default()))
     });
     c.bench_function("render/lanko encode", |b| {
-        b.iter(|| muster_render::lanko::encode(black_box(&canvas)))
+        b.iter(|| muster_render::lanko::encode(black_box(&canvas), Theme::Classic))
     });
     c.bench_function("render/lanko view + draw + encode", |b| {
         b.iter(|| muster_render::lanko::png(black_box(&game), black_box(&events), names))
@@ -214,12 +217,12 @@ fn replay(c: &mut Criterion) {
         }
         views.push(view);
     }
-    let frame = |v: &LanrickView| shrunk(&draw(v).pixmap, SCALE);
+    let frame = |v: &LanrickView| shrunk(&draw(v, Style::default()).pixmap, SCALE);
     let pixmaps: Vec<_> = views.iter().map(frame).collect();
     let (w, h) = (pixmaps[0].width(), pixmaps[0].height());
     let frames = pixmaps.len() as u32;
     let encode = |pixmaps: &[tiny_skia::Pixmap]| {
-        let mut gif = Writer::new(w, h, palette(), Timing::default());
+        let mut gif = Writer::new(w, h, palette(Theme::Classic), Timing::default());
         for p in pixmaps {
             gif.push(p).expect("a board");
         }
@@ -245,7 +248,7 @@ fn replay(c: &mut Criterion) {
     group.bench_function("draw + shrink + encode, per position", |b| {
         b.iter_custom(|iters| {
             per_position(iters, &|| {
-                let mut gif = Writer::new(w, h, palette(), Timing::default());
+                let mut gif = Writer::new(w, h, palette(Theme::Classic), Timing::default());
                 for v in &views {
                     gif.push(&frame(black_box(v))).expect("a board");
                 }

@@ -12,15 +12,17 @@
 //! ```
 //! use muster_render::animation::{Timing, Writer};
 //! use muster_render::lanrick::{self, HEIGHT, LanrickView, WIDTH};
+//! use muster_render::{Style, Theme};
 //! use muster_rules::Game;
 //! use muster_rules::lanrick::Lanrick;
 //!
 //! let mut game = Lanrick::new();
-//! let mut gif = Writer::new(WIDTH, HEIGHT, lanrick::palette(), Timing::default());
-//! gif.push(&lanrick::draw(&LanrickView::new(&game, &[], ["Alice", "Bob"])).pixmap)?;
+//! let mut gif = Writer::new(WIDTH, HEIGHT, lanrick::palette(Theme::Classic), Timing::default());
+//! let style = Style::default();
+//! gif.push(&lanrick::draw(&LanrickView::new(&game, &[], ["Alice", "Bob"]), style).pixmap)?;
 //! let seat = game.to_move().expect("to move");
 //! let events = game.play_text(seat, "h7").expect("legal");
-//! gif.push(&lanrick::draw(&LanrickView::new(&game, &events, ["Alice", "Bob"])).pixmap)?;
+//! gif.push(&lanrick::draw(&LanrickView::new(&game, &events, ["Alice", "Bob"]), style).pixmap)?;
 //! assert_eq!(gif.frames(), 2);
 //! assert_eq!(&gif.finish()[..6], b"GIF89a");
 //! # Ok::<(), String>(())
@@ -403,6 +405,7 @@ fn cut(
 mod tests {
     use super::*;
     use crate::encode::indices;
+    use crate::{Style, Theme};
     use muster_rules::Game;
 
     /// A replay's frames, and the palette indices each is expected to show.
@@ -493,16 +496,16 @@ mod tests {
         use muster_rules::lanrick::Lanrick;
         let record = include_str!("../../docs/examples/lanrick-whole-game.txt");
         let mut game = Lanrick::new();
-        let mut frames = vec![draw(&LanrickView::new(&game, &[], NAMES)).pixmap];
+        let mut frames = vec![draw(&LanrickView::new(&game, &[], NAMES), Style::default()).pixmap];
         for text in moves(record) {
             let seat = game.to_move().expect("the game goes on");
             let events = game.play_text(seat, text).expect("legal");
-            frames.push(draw(&LanrickView::new(&game, &events, NAMES)).pixmap);
+            frames.push(draw(&LanrickView::new(&game, &events, NAMES), Style::default()).pixmap);
         }
         let decisions = moves(record).count();
         assert!(game.outcome().is_some());
         let timing = Timing::default();
-        let r = replay(WIDTH, HEIGHT, palette(), timing, frames);
+        let r = replay(WIDTH, HEIGHT, palette(Theme::Classic), timing, frames);
         assert_eq!(r.expected.len(), decisions + 1);
         check(&r, WIDTH, HEIGHT, timing);
         // About 790 KB, 7.5 KB a decision: the caption's first line is new on every board, and
@@ -553,7 +556,7 @@ mod tests {
             frame_ms: 700,
             last_ms: 3000,
         };
-        let r = replay(WIDTH, HEIGHT, palette(), timing, frames);
+        let r = replay(WIDTH, HEIGHT, palette(Theme::Classic), timing, frames);
         assert_eq!(r.expected.len(), moves(record).count() + 1);
         check(&r, WIDTH, HEIGHT, timing);
         // About 620 KB: 8.5 KB a step (the rings of the next steps move with the ball).
@@ -566,18 +569,18 @@ mod tests {
         use muster_rules::lanko::{Lanko, Variant};
         let names = ["Alice", "Bob", "Carol", "Dave"];
         let mut game = Lanko::new(Variant::L88);
-        let mut frames = vec![draw(&LankoView::new(&game, &[], names)).pixmap];
+        let mut frames = vec![draw(&LankoView::new(&game, &[], names), Style::default()).pixmap];
         // Thirty decisions, each a legal move picked by a fixed rule.
         for i in 0..30 {
             let Some(seat) = game.to_move() else { break };
             let legal = game.legal_moves();
             let mv = &legal[(i * 7) % legal.len()];
             let events = game.play(seat, mv).expect("legal");
-            frames.push(draw(&LankoView::new(&game, &events, names)).pixmap);
+            frames.push(draw(&LankoView::new(&game, &events, names), Style::default()).pixmap);
         }
         assert!(frames.len() > 10);
         let timing = Timing::default();
-        let r = replay(WIDTH, HEIGHT, palette(), timing, frames);
+        let r = replay(WIDTH, HEIGHT, palette(Theme::Classic), timing, frames);
         check(&r, WIDTH, HEIGHT, timing);
         assert!(r.gif.len() <= 400 * 1024, "{} bytes", r.gif.len());
     }
@@ -586,12 +589,16 @@ mod tests {
     fn an_unchanged_position_is_still_a_frame() {
         use crate::lanrick::{HEIGHT, LanrickView, WIDTH, draw, palette};
         use muster_rules::lanrick::Lanrick;
-        let start = draw(&LanrickView::new(&Lanrick::new(), &[], NAMES)).pixmap;
+        let start = draw(
+            &LanrickView::new(&Lanrick::new(), &[], NAMES),
+            Style::default(),
+        )
+        .pixmap;
         let timing = Timing::default();
         let r = replay(
             WIDTH,
             HEIGHT,
-            palette(),
+            palette(Theme::Classic),
             timing,
             [start.clone(), start.clone(), start],
         );
@@ -609,7 +616,7 @@ mod tests {
     #[test]
     fn a_frame_of_another_size_is_refused() {
         use crate::lanrick::{HEIGHT, WIDTH, palette};
-        let mut writer = Writer::new(WIDTH, HEIGHT, palette(), Timing::default());
+        let mut writer = Writer::new(WIDTH, HEIGHT, palette(Theme::Classic), Timing::default());
         let small = Pixmap::new(WIDTH, HEIGHT - 1).expect("a pixmap");
         assert!(writer.push(&small).is_err());
         assert_eq!(writer.frames(), 0);
@@ -621,7 +628,7 @@ mod tests {
         assert!(!writer.finish().is_empty());
 
         // Too large for GIF at all: every frame is refused, and there is no GIF.
-        let mut huge = Writer::new(70_000, 1, palette(), Timing::default());
+        let mut huge = Writer::new(70_000, 1, palette(Theme::Classic), Timing::default());
         let wide = Pixmap::new(70_000, 1).expect("a pixmap");
         assert!(huge.push(&wide).is_err());
         assert!(huge.is_empty());

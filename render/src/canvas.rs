@@ -1,8 +1,16 @@
-//! Drawing primitives over a tiny-skia pixmap: filled and stroked shapes, arrows and text with
-//! the embedded font. Everything is anti-aliased and deterministic.
+//! Drawing primitives over a tiny-skia pixmap: filled and stroked shapes, arrows, sprites and
+//! text with the embedded font. Everything is anti-aliased and deterministic.
+//!
+//! A canvas has a scale: callers draw in the coordinates of a normal-sized board, and the
+//! canvas draws every shape, line width, sprite position and glyph that much larger or smaller,
+//! so that a small or large board is drawn natively rather than resampled.
 
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
-use tiny_skia::{Color, FillRule, LineCap, Paint, PathBuilder, Pixmap, Rect, Stroke, Transform};
+use tiny_skia::{
+    Color, FillRule, LineCap, Paint, Path, PathBuilder, Pixmap, Rect, Stroke, Transform,
+};
+
+pub use crate::style::{rgb, rgba};
 
 /// DejaVu Sans Bold (see assets/DejaVu-LICENSE.txt).
 static FONT_BYTES: &[u8] = include_bytes!("../assets/DejaVuSans-Bold.ttf");
@@ -13,16 +21,6 @@ pub fn font() -> &'static FontRef<'static> {
     FONT.get_or_init(|| FontRef::try_from_slice(FONT_BYTES).expect("the embedded font parses"))
 }
 
-/// An opaque colour from its hex code.
-pub const fn rgb(hex: u32) -> [u8; 4] {
-    [(hex >> 16) as u8, (hex >> 8) as u8, hex as u8, 255]
-}
-
-/// A colour with an alpha.
-pub const fn rgba(hex: u32, alpha: u8) -> [u8; 4] {
-    [(hex >> 16) as u8, (hex >> 8) as u8, hex as u8, alpha]
-}
-
 fn paint(c: [u8; 4]) -> Paint<'static> {
     let mut p = Paint::default();
     p.set_color(Color::from_rgba8(c[0], c[1], c[2], c[3]));
@@ -30,10 +28,11 @@ fn paint(c: [u8; 4]) -> Paint<'static> {
     p
 }
 
-/// A pixmap with drawing helpers.
+/// A pixmap with drawing helpers, at a scale.
 pub struct Canvas {
     /// The pixels.
     pub pixmap: Pixmap,
+    scale: f32,
 }
 
 /// Horizontal placement of text.
@@ -48,15 +47,63 @@ pub enum Align {
 impl Canvas {
     /// A canvas of the given size filled with `background`.
     pub fn new(width: u32, height: u32, background: [u8; 4]) -> Canvas {
-        let mut pixmap = Pixmap::new(width, height).expect("a non-empty canvas");
-        let [r, g, b, a] = background;
-        pixmap.fill(Color::from_rgba8(r, g, b, a));
-        Canvas { pixmap }
+        Canvas::scaled(width as f32, height as f32, background, 1.0)
     }
 
-    /// Fills a rectangle.
+    /// A canvas for drawing `width` × `height` at `scale`: its pixmap is that much larger or
+    /// smaller, and so is everything drawn on it.
+    pub fn scaled(width: f32, height: f32, background: [u8; 4], scale: f32) -> Canvas {
+        let (w, h) = (
+            ((width * scale).round() as u32).max(1),
+            ((height * scale).round() as u32).max(1),
+        );
+        let mut pixmap = Pixmap::new(w, h).expect("a non-empty canvas");
+        let [r, g, b, a] = background;
+        pixmap.fill(Color::from_rgba8(r, g, b, a));
+        Canvas { pixmap, scale }
+    }
+
+    /// A canvas over `pixmap` (a background drawn once, copied), drawn on at `scale`.
+    pub fn over(pixmap: Pixmap, scale: f32) -> Canvas {
+        Canvas { pixmap, scale }
+    }
+
+    /// The scale everything is drawn at.
+    pub fn scale(&self) -> f32 {
+        self.scale
+    }
+
+    /// A length in pixels.
+    pub fn px(&self, length: f32) -> f32 {
+        length * self.scale
+    }
+
+    fn transform(&self) -> Transform {
+        Transform::from_scale(self.scale, self.scale)
+    }
+
+    fn fill(&mut self, path: &Path, c: [u8; 4]) {
+        let t = self.transform();
+        self.pixmap
+            .fill_path(path, &paint(c), FillRule::Winding, t, None);
+    }
+
+    fn stroke(&mut self, path: &Path, stroke: &Stroke, c: [u8; 4]) {
+        let t = self.transform();
+        self.pixmap.stroke_path(path, &paint(c), stroke, t, None);
+    }
+
+    /// Fills a rectangle. At a scale other than 1 its edges are rounded to whole pixels, so
+    /// that squares side by side meet without a seam.
     pub fn rect(&mut self, x: f32, y: f32, w: f32, h: f32, c: [u8; 4]) {
-        if let Some(r) = Rect::from_xywh(x, y, w, h) {
+        let s = self.scale;
+        let r = if s == 1.0 {
+            Rect::from_xywh(x, y, w, h)
+        } else {
+            let snap = |v: f32| (v * s).round();
+            Rect::from_ltrb(snap(x), snap(y), snap(x + w), snap(y + h))
+        };
+        if let Some(r) = r {
             self.pixmap
                 .fill_rect(r, &paint(c), Transform::identity(), None);
         }
@@ -70,21 +117,14 @@ impl Canvas {
                 width,
                 ..Stroke::default()
             };
-            self.pixmap
-                .stroke_path(&path, &paint(c), &stroke, Transform::identity(), None);
+            self.stroke(&path, &stroke, c);
         }
     }
 
     /// Fills a circle.
     pub fn disc(&mut self, cx: f32, cy: f32, r: f32, c: [u8; 4]) {
         if let Some(path) = PathBuilder::from_circle(cx, cy, r) {
-            self.pixmap.fill_path(
-                &path,
-                &paint(c),
-                FillRule::Winding,
-                Transform::identity(),
-                None,
-            );
+            self.fill(&path, c);
         }
     }
 
@@ -95,9 +135,24 @@ impl Canvas {
                 width,
                 ..Stroke::default()
             };
-            self.pixmap
-                .stroke_path(&path, &paint(c), &stroke, Transform::identity(), None);
+            self.stroke(&path, &stroke, c);
         }
+    }
+
+    /// Strokes a circle with an `edge` either side (when it is not transparent), for a colour
+    /// too light for what lies under it.
+    pub fn ring_edged(
+        &mut self,
+        (cx, cy): (f32, f32),
+        r: f32,
+        width: f32,
+        c: [u8; 4],
+        edge: [u8; 4],
+    ) {
+        if edge[3] > 0 {
+            self.ring(cx, cy, r, width + 3.0, edge);
+        }
+        self.ring(cx, cy, r, width, c);
     }
 
     /// A line with round ends.
@@ -111,8 +166,7 @@ impl Canvas {
                 line_cap: LineCap::Round,
                 ..Stroke::default()
             };
-            self.pixmap
-                .stroke_path(&path, &paint(c), &stroke, Transform::identity(), None);
+            self.stroke(&path, &stroke, c);
         }
     }
 
@@ -127,20 +181,49 @@ impl Canvas {
         let head = width * 2.6;
         let base = (to.0 - ux * head, to.1 - uy * head);
         self.line(from, base, width, c);
+        self.polygon(
+            &[
+                to,
+                (base.0 - uy * head * 0.6, base.1 + ux * head * 0.6),
+                (base.0 + uy * head * 0.6, base.1 - ux * head * 0.6),
+            ],
+            c,
+            None,
+        );
+    }
+
+    /// Fills a closed polygon and, if asked, strokes its outline (`width`, colour) with round
+    /// joins.
+    pub fn polygon(&mut self, pts: &[(f32, f32)], fill: [u8; 4], edge: Option<(f32, [u8; 4])>) {
         let mut pb = PathBuilder::new();
-        pb.move_to(to.0, to.1);
-        pb.line_to(base.0 - uy * head * 0.6, base.1 + ux * head * 0.6);
-        pb.line_to(base.0 + uy * head * 0.6, base.1 - ux * head * 0.6);
-        pb.close();
-        if let Some(path) = pb.finish() {
-            self.pixmap.fill_path(
-                &path,
-                &paint(c),
-                FillRule::Winding,
-                Transform::identity(),
-                None,
-            );
+        for (i, (x, y)) in pts.iter().enumerate() {
+            if i == 0 {
+                pb.move_to(*x, *y);
+            } else {
+                pb.line_to(*x, *y);
+            }
         }
+        pb.close();
+        let Some(path) = pb.finish() else { return };
+        self.fill(&path, fill);
+        if let Some((width, colour)) = edge {
+            let stroke = Stroke {
+                width,
+                line_join: tiny_skia::LineJoin::Round,
+                ..Stroke::default()
+            };
+            self.stroke(&path, &stroke, colour);
+        }
+    }
+
+    /// Draws a sprite (drawn at this canvas's scale) with its top-left corner at (`x`, `y`),
+    /// at `opacity` out of 255.
+    pub fn stamp(&mut self, sprite: &Pixmap, x: f32, y: f32, opacity: u32) {
+        let (px, py) = (
+            (x * self.scale).round() as i32,
+            (y * self.scale).round() as i32,
+        );
+        blit(&mut self.pixmap, sprite, px, py, opacity);
     }
 
     /// The width of `text` at `size` pixels.
@@ -174,6 +257,8 @@ impl Canvas {
     /// Draws `text` with its baseline at `y`. Glyphs are rasterised once per character, size
     /// and quarter-pixel offset, then blended from the cache.
     pub fn text(&mut self, text: &str, x: f32, y: f32, size: f32, align: Align, c: [u8; 4]) {
+        let s = self.scale;
+        let (x, y, size) = (x * s, y * s, size * s);
         let scaled = font().as_scaled(PxScale::from(size));
         let mut pen = match align {
             Align::Left => x,
@@ -212,6 +297,34 @@ impl Canvas {
                         data[i + k] = ((under * (255 - a) + c[k] as u32 * a + 127) / 255) as u8;
                     }
                 }
+            }
+        }
+    }
+}
+
+/// Draws a (premultiplied) sprite over an opaque pixmap with its top-left corner at (`x`, `y`),
+/// at `opacity` out of 255: a plain source-over loop, several times faster than a pattern fill
+/// for the many small sprites of a board.
+pub fn blit(dst: &mut Pixmap, src: &Pixmap, x: i32, y: i32, opacity: u32) {
+    let (dw, dh) = (dst.width() as i32, dst.height() as i32);
+    let (sw, sh) = (src.width() as i32, src.height() as i32);
+    let (from, to) = (src.data(), dst.data_mut());
+    for sy in 0..sh {
+        let ty = y + sy;
+        if ty < 0 || ty >= dh {
+            continue;
+        }
+        for sx in 0..sw {
+            let tx = x + sx;
+            let i = ((sy * sw + sx) * 4) as usize;
+            let a = from[i + 3] as u32 * opacity / 255;
+            if a == 0 || tx < 0 || tx >= dw {
+                continue;
+            }
+            let j = ((ty * dw + tx) * 4) as usize;
+            for k in 0..3 {
+                let s = from[i + k] as u32 * opacity / 255;
+                to[j + k] = (s + (to[j + k] as u32 * (255 - a) + 127) / 255).min(255) as u8;
             }
         }
     }

@@ -6,7 +6,8 @@
 use muster_rules::croquet::{Croquet, CroquetEvent, PEG, Status, target_name};
 use muster_rules::{Game, Outcome, Seat};
 
-use crate::canvas::{Align, Canvas, rgb, rgba};
+use crate::canvas::{Align, Canvas};
+use crate::style::{Colours, Style, Theme, alpha};
 
 /// Side of one number's cell.
 pub const CELL: f32 = 56.0;
@@ -17,17 +18,6 @@ const ROWS: usize = 11;
 pub const WIDTH: u32 = (LEFT * 2.0 + CELL * 10.0) as u32;
 /// Image height.
 pub const HEIGHT: u32 = (TOP + CELL * ROWS as f32 + 96.0) as u32;
-
-const PAPER: [u8; 4] = rgb(0xF4EFE6);
-const LAWN: [[u8; 4]; 2] = [rgb(0xD9E8C4), rgb(0xCBDFB3)];
-const HOOP: [u8; 4] = rgb(0xB8D49A);
-const INK: [u8; 4] = rgb(0x3B2F22);
-const SOFT_INK: [u8; 4] = rgb(0x6B5A45);
-const WIRE: [u8; 4] = rgb(0x5B4A36);
-const TRAIL: [[u8; 4]; 2] = [rgba(0x1565C0, 220), rgba(0xD84315, 220)];
-const GO: [u8; 4] = rgb(0x2E7D32);
-const NO: [u8; 4] = rgb(0xC62828);
-const GOLD: [u8; 4] = rgb(0xC99A1E);
 
 fn cell(n: u8) -> (f32, f32) {
     let (row, col) = ((n / 10) as f32, (n % 10) as f32);
@@ -100,18 +90,20 @@ fn detail(game: &Croquet) -> String {
     parts.join(" · ")
 }
 
-/// The course without balls: drawn once, then copied for every image.
-fn course() -> &'static tiny_skia::Pixmap {
-    static COURSE: std::sync::OnceLock<tiny_skia::Pixmap> = std::sync::OnceLock::new();
-    COURSE.get_or_init(|| {
-        let mut c = Canvas::new(WIDTH, HEIGHT, PAPER);
+/// The course without balls in `style`: drawn once per style, then copied for every image.
+fn course(style: Style) -> &'static tiny_skia::Pixmap {
+    static COURSES: [std::sync::OnceLock<tiny_skia::Pixmap>; 9] =
+        [const { std::sync::OnceLock::new() }; 9];
+    COURSES[style.theme as usize * 3 + style.size.index()].get_or_init(|| {
+        let k = style.theme.colours();
+        let mut c = Canvas::scaled(WIDTH as f32, HEIGHT as f32, k.paper, style.size.scale());
         c.text(
             "Arithmetical Croquet",
             WIDTH as f32 / 2.0,
             30.0,
             22.0,
             Align::Center,
-            INK,
+            k.ink,
         );
         c.text(
             "hoops 10 … 90 in order, then the peg",
@@ -119,67 +111,70 @@ fn course() -> &'static tiny_skia::Pixmap {
             52.0,
             15.0,
             Align::Center,
-            SOFT_INK,
+            k.soft_ink,
         );
         for n in 0..=107u8 {
             let (x, y) = cell(n);
             let fill = if n % 10 == 0 && (10..=PEG).contains(&n) {
-                HOOP
+                k.croquet.hoop
             } else {
-                LAWN[((n / 10 + n % 10) % 2) as usize]
+                k.croquet.lawn[((n / 10 + n % 10) % 2) as usize]
             };
             c.rect(x, y, CELL, CELL, fill);
-            c.frame(x, y, CELL, CELL, 1.0, rgba(0x3B2F22, 60));
+            c.frame(x, y, CELL, CELL, 1.0, k.croquet.cell_edge);
             c.text(
                 &n.to_string(),
                 x + 4.0,
                 y + 14.0,
                 12.0,
                 Align::Left,
-                SOFT_INK,
+                k.soft_ink,
             );
         }
         // Hoops as wire arches, the peg as a striped post.
+        let wire = k.croquet.wire;
         for h in (10..=90u8).step_by(10) {
             let (cx, cy) = centre(h);
-            c.line((cx - 16.0, cy + 16.0), (cx - 16.0, cy - 6.0), 4.0, WIRE);
-            c.line((cx + 16.0, cy + 16.0), (cx + 16.0, cy - 6.0), 4.0, WIRE);
-            c.line((cx - 16.0, cy - 6.0), (cx + 16.0, cy - 6.0), 4.0, WIRE);
+            c.line((cx - 16.0, cy + 16.0), (cx - 16.0, cy - 6.0), 4.0, wire);
+            c.line((cx + 16.0, cy + 16.0), (cx + 16.0, cy - 6.0), 4.0, wire);
+            c.line((cx - 16.0, cy - 6.0), (cx + 16.0, cy - 6.0), 4.0, wire);
         }
         let (px, py) = centre(PEG);
-        c.rect(px - 5.0, py - 22.0, 10.0, 36.0, rgb(0x8E24AA));
-        c.rect(px - 5.0, py - 10.0, 10.0, 6.0, rgb(0xFFFFFF));
+        c.rect(px - 5.0, py - 22.0, 10.0, 36.0, k.croquet.peg[0]);
+        c.rect(px - 5.0, py - 10.0, 10.0, 6.0, k.croquet.peg[1]);
         c.pixmap
     })
 }
 
-/// Draws the course after `events`.
+/// Draws the course after `events`, in the default style.
 pub fn draw(game: &Croquet, events: &[CroquetEvent], names: [&str; 2]) -> Canvas {
-    draw_noted(game, events, names, "")
+    draw_noted(game, events, names, "", Style::default())
 }
 
-/// [`draw`], with `note` (a timed game's clocks) after the caption's second line.
-pub fn draw_noted(game: &Croquet, events: &[CroquetEvent], names: [&str; 2], note: &str) -> Canvas {
-    let mut c = Canvas {
-        pixmap: course().clone(),
-    };
+/// [`draw`] in `style`, with `note` (a timed game's clocks) after the caption's second line.
+/// The course has no sides: it reads like a page whichever seat `style` puts at the bottom.
+pub fn draw_noted(
+    game: &Croquet,
+    events: &[CroquetEvent],
+    names: [&str; 2],
+    note: &str,
+    style: Style,
+) -> Canvas {
+    let k: &Colours = style.theme.colours();
+    let mut c = Canvas::over(course(style).clone(), style.size.scale());
     // Dots on each hoop for the players who have taken it.
     for h in (10..=90u8).step_by(10) {
         for (i, seat) in [Seat::WHITE, Seat::BLACK].into_iter().enumerate() {
             if game.ball(seat).target > h {
                 let (x, y) = cell(h);
                 let dot = (x + CELL - 10.0 - 12.0 * i as f32, y + 10.0);
-                c.disc(
-                    dot.0,
-                    dot.1,
-                    5.0,
-                    if seat == Seat::WHITE {
-                        rgb(0xFFFFFF)
-                    } else {
-                        rgb(0x1E1E1E)
-                    },
-                );
-                c.ring(dot.0, dot.1, 5.0, 1.2, INK);
+                let fill = if seat == Seat::WHITE {
+                    k.white[0]
+                } else {
+                    k.black[0]
+                };
+                c.disc(dot.0, dot.1, 5.0, fill);
+                c.ring(dot.0, dot.1, 5.0, 1.2, k.ink);
             }
         }
     }
@@ -204,7 +199,7 @@ pub fn draw_noted(game: &Croquet, events: &[CroquetEvent], names: [&str; 2], not
             let (x, y) = cell(to as u8);
             let ok = legal.iter().any(|l| l.0 == s);
             if ok {
-                c.ring(x + CELL - 11.0, y + CELL - 11.0, 6.0, 3.0, GO);
+                c.ring(x + CELL - 11.0, y + CELL - 11.0, 6.0, 3.0, k.croquet.go);
             } else if game.barred().contains(&s.unsigned_abs())
                 || game.run_forbidden() == Some(s.unsigned_abs())
             {
@@ -212,8 +207,8 @@ pub fn draw_noted(game: &Croquet, events: &[CroquetEvent], names: [&str; 2], not
                     (x + CELL - 16.0, y + CELL - 16.0),
                     (x + CELL - 6.0, y + CELL - 6.0),
                 );
-                c.line(a, b, 3.0, NO);
-                c.line((a.0, b.1), (b.0, a.1), 3.0, NO);
+                c.line(a, b, 3.0, k.call);
+                c.line((a.0, b.1), (b.0, a.1), 3.0, k.call);
             }
         }
     }
@@ -221,8 +216,9 @@ pub fn draw_noted(game: &Croquet, events: &[CroquetEvent], names: [&str; 2], not
     for e in events {
         if let CroquetEvent::Stepped { seat, from, to, .. } = e {
             let (a, b) = (centre(*from), centre(*to));
-            c.disc(a.0, a.1, 6.0, TRAIL[seat.index()]);
-            c.arrow(a, b, 5.0, TRAIL[seat.index()]);
+            let colour = alpha(k.trail[seat.index()], 220);
+            c.disc(a.0, a.1, 6.0, colour);
+            c.arrow(a, b, 5.0, colour);
         }
     }
     // The balls.
@@ -232,17 +228,18 @@ pub fn draw_noted(game: &Croquet, events: &[CroquetEvent], names: [&str; 2], not
         if w.pos == b.pos {
             x += if seat == Seat::WHITE { -10.0 } else { 10.0 };
         }
-        c.disc(x + 1.5, y + 2.0, 15.0, rgba(0x000000, 60));
+        c.disc(x + 1.5, y + 2.0, 15.0, k.shadow);
         if seat == Seat::WHITE {
-            c.disc(x, y, 15.0, rgb(0xFBFAF4));
-            c.ring(x, y, 15.0, 2.5, rgb(0x2B2B2B));
+            c.disc(x, y, 15.0, k.white[0]);
+            c.ring(x, y, 15.0, 2.5, k.white[1]);
         } else {
-            c.disc(x, y, 15.0, rgb(0x1E1E1E));
-            c.ring(x, y, 15.0, 2.0, rgb(0x000000));
+            c.disc(x, y, 15.0, k.black[0]);
+            c.ring(x, y, 12.5, 1.5, k.black[2]);
+            c.ring(x, y, 15.0, 2.0, k.black[1]);
         }
         match ball.status {
-            Status::InHoop => c.ring(x, y, 20.0, 4.0, GOLD),
-            Status::Missed => c.ring(x, y, 20.0, 4.0, NO),
+            Status::InHoop => c.ring_edged((x, y), 20.0, 4.0, k.gold, k.gold_edge),
+            Status::Missed => c.ring(x, y, 20.0, 4.0, k.call),
             Status::Normal => {}
         }
     }
@@ -255,7 +252,7 @@ pub fn draw_noted(game: &Croquet, events: &[CroquetEvent], names: [&str; 2], not
         base + 36.0,
         Canvas::fit(WIDTH, &head, 23.0),
         Align::Center,
-        INK,
+        k.ink,
     );
     c.text(
         &det,
@@ -263,16 +260,21 @@ pub fn draw_noted(game: &Croquet, events: &[CroquetEvent], names: [&str; 2], not
         base + 70.0,
         Canvas::fit(WIDTH, &det, 18.0),
         Align::Center,
-        SOFT_INK,
+        k.soft_ink,
     );
     c
 }
 
 /// The theme's palette, from courses showing everything it draws: the colours of every course
 /// image and of its replays.
-pub fn palette() -> &'static crate::encode::Palette {
-    static PALETTE: std::sync::OnceLock<crate::encode::Palette> = std::sync::OnceLock::new();
-    PALETTE.get_or_init(|| {
+pub fn palette(theme: Theme) -> &'static crate::encode::Palette {
+    static PALETTES: [std::sync::OnceLock<crate::encode::Palette>; 3] =
+        [const { std::sync::OnceLock::new() }; 3];
+    PALETTES[theme as usize].get_or_init(|| {
+        let style = Style {
+            theme,
+            ..Style::default()
+        };
         let names = ["Abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ"];
         let samples: Vec<Canvas> = [
             "17/20/n 20/20/h3 w - 0,0",
@@ -294,7 +296,10 @@ pub fn palette() -> &'static crate::encode::Palette {
                 from: 47,
                 to: 42,
             }];
-            [draw(&g, &step, names), draw(&g, &back, names)]
+            [
+                draw_noted(&g, &step, names, "", style),
+                draw_noted(&g, &back, names, "", style),
+            ]
         })
         .collect();
         let pixmaps: Vec<&tiny_skia::Pixmap> = samples.iter().map(|c| &c.pixmap).collect();
@@ -302,14 +307,21 @@ pub fn palette() -> &'static crate::encode::Palette {
     })
 }
 
-/// The course as a PNG.
+/// The course as a PNG, in the default style.
 pub fn png(game: &Croquet, events: &[CroquetEvent], names: [&str; 2]) -> Vec<u8> {
-    png_noted(game, events, names, "")
+    png_noted(game, events, names, "", Style::default())
 }
 
-/// [`png`], with `note` (a timed game's clocks) after the caption's second line.
-pub fn png_noted(game: &Croquet, events: &[CroquetEvent], names: [&str; 2], note: &str) -> Vec<u8> {
-    crate::encode::png_with(&draw_noted(game, events, names, note).pixmap, palette())
+/// [`png`] in `style`, with `note` (a timed game's clocks) after the caption's second line.
+pub fn png_noted(
+    game: &Croquet,
+    events: &[CroquetEvent],
+    names: [&str; 2],
+    note: &str,
+    style: Style,
+) -> Vec<u8> {
+    let canvas = draw_noted(game, events, names, note, style);
+    crate::encode::png_with(&canvas.pixmap, palette(style.theme))
 }
 
 /// A one-line description for screen readers.

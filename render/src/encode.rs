@@ -362,7 +362,7 @@ mod tests {
         use muster_rules::lanrick::Lanrick;
         let record = include_str!("../../docs/examples/lanrick-whole-game.txt");
         let mut game = Lanrick::new();
-        let palette = crate::lanrick::palette();
+        let palette = crate::lanrick::palette(crate::Theme::Classic);
         let mut data = Vec::new();
         for (i, text) in record
             .lines()
@@ -374,7 +374,7 @@ mod tests {
             let events = game.play_text(seat, text).expect("legal");
             if i % 9 == 0 {
                 let view = crate::lanrick::LanrickView::new(&game, &events, ["Alice", "Bob"]);
-                let pixmap = crate::lanrick::draw(&view).pixmap;
+                let pixmap = crate::lanrick::draw(&view, crate::Style::default()).pixmap;
                 indices_into(&pixmap, palette, &mut data);
                 assert!(
                     data == reference(&pixmap, palette),
@@ -394,7 +394,10 @@ mod tests {
                 };
                 p.copy_from_slice(&[(c >> 16) as u8, (c >> 8) as u8, c as u8, 255]);
             }
-            for palette in [crate::lanko::palette(), crate::croquet::palette()] {
+            for palette in [
+                crate::lanko::palette(crate::Theme::Classic),
+                crate::croquet::palette(crate::Theme::Classic),
+            ] {
                 indices_into(&pixmap, palette, &mut data);
                 assert!(data == reference(&pixmap, palette), "{w}×{h}");
             }

@@ -10,15 +10,11 @@ mod words;
 use muster_rules::lanko::{Kind, Lanko, LankoEvent, Piece, Sq, TABLE, Variant};
 use muster_rules::{Game, Seat};
 
-use crate::canvas::{Align, Canvas, rgb, rgba};
-use art::{GOLD, INK, SOFT_INK, Side, art};
+use crate::canvas::{Align, Canvas};
+use crate::style::{Style, Theme, alpha};
+use art::art;
 pub use art::{HEIGHT, WIDTH};
 use words::{castles, last_move, notes, result, team, who};
-
-const TRAIL: [[u8; 4]; 2] = [rgba(0x1565C0, 215), rgba(0xD84315, 215)];
-const LAST: [u8; 4] = rgba(0xF2C94C, 120);
-const CROSS: [u8; 4] = rgb(0xC62828);
-const BURN: [u8; 4] = rgb(0xE65100);
 
 /// One piece's way in the last move: the squares it passed, in order.
 #[derive(Clone, PartialEq, Debug)]
@@ -134,20 +130,21 @@ impl LankoView {
     }
 }
 
-/// Draws the view on a new canvas.
-pub fn draw(view: &LankoView) -> Canvas {
+/// Draws the view in `style` on a new canvas: turned so that the seat `style.bottom` sits at
+/// the bottom.
+pub fn draw(view: &LankoView, style: Style) -> Canvas {
     let board = view.variant.board();
-    let art = art(view.variant);
+    let art = art(view.variant, style);
+    let k = style.theme.colours();
     let geo = art.geo;
     let s = geo.cell;
-    let mut c = Canvas {
-        pixmap: art.background.clone(),
-    };
+    let mut c = Canvas::over(art.background.clone(), style.size.scale());
     for (i, text) in view.plates.iter().enumerate() {
         art::plate(
             &mut c,
+            k,
             geo,
-            Side::of(i),
+            geo.side(i),
             text,
             i % 2 == 0,
             view.to_move == Some(i),
@@ -162,12 +159,12 @@ pub fn draw(view: &LankoView) -> Canvas {
     for t in &view.trails {
         for sq in [t.squares.first(), t.squares.last()].into_iter().flatten() {
             let (x, y) = corner(*sq);
-            c.rect(x + 1.0, y + 1.0, s - 2.0, s - 2.0, LAST);
+            c.rect(x + 1.0, y + 1.0, s - 2.0, s - 2.0, k.lanko.last);
         }
     }
     let stamp = |c: &mut Canvas, sq: Sq, p: Piece, opacity: u32| {
         let (x, y) = corner(sq);
-        art::blit(&mut c.pixmap, art.piece(p), x as i32, y as i32, opacity);
+        c.stamp(art.piece(p), x, y, opacity);
     };
     let home = |sq: usize| board.info(sq as Sq).role.is_goal();
     let mut relabel: Vec<Sq> = view
@@ -180,14 +177,14 @@ pub fn draw(view: &LankoView) -> Canvas {
     for (sq, cell) in view.cells.iter().enumerate() {
         if cell.is_some_and(|p| p.kind.is_castle()) && home(sq) {
             let (x, y) = centre(sq as Sq);
-            c.disc(x, y, s * 0.44, rgba(0xD4A017, 100));
-            c.ring(x, y, s * 0.42, 3.5, GOLD);
+            c.disc(x, y, s * 0.44, alpha(k.gold, 100));
+            c.ring_edged((x, y), s * 0.42, 3.5, k.gold, k.gold_edge);
             relabel.push(sq as Sq);
         }
     }
     // The tint and the rings cover labels: write those again.
     for sq in relabel {
-        art::label(&mut c, board, geo, sq);
+        art::label(&mut c, board, geo, k, sq);
     }
     for (sq, p) in view.taken.iter().chain(view.burned.iter()) {
         stamp(&mut c, *sq, *p, 90);
@@ -201,11 +198,11 @@ pub fn draw(view: &LankoView) -> Canvas {
         if let Some(p) = cell.filter(|p| p.kind.is_castle() && home(sq)) {
             let (x, y) = centre(sq as Sq);
             let dy = art::lower(p.kind) + if p.kind == Kind::Small { 1.5 } else { 0.0 };
-            art::star(&mut c, x, y + dy, s * 0.15, GOLD);
+            art::star(&mut c, x, y + dy, s * 0.15, k.gold, k.lanko.star_edge);
         }
     }
     for t in &view.trails {
-        let colour = TRAIL[usize::from(!t.white)];
+        let colour = alpha(k.trail[usize::from(!t.white)], 215);
         let (x, y) = centre(t.squares[0]);
         c.disc(x, y, 7.0, colour);
         let legs: Vec<(Sq, Sq)> = t.squares.windows(2).map(|w| (w[0], w[1])).collect();
@@ -224,15 +221,15 @@ pub fn draw(view: &LankoView) -> Canvas {
             ((x - d, y - d), (x + d, y + d)),
             ((x - d, y + d), (x + d, y - d)),
         ] {
-            c.line(a, b, 9.0, rgba(0xFFFFFF, 200));
+            c.line(a, b, 9.0, k.lanko.halo);
             c.line(a, b, 6.0, colour);
         }
     };
     for (sq, _) in &view.taken {
-        cross(&mut c, *sq, CROSS);
+        cross(&mut c, *sq, k.call);
     }
     if let Some((sq, _)) = view.burned {
-        cross(&mut c, sq, BURN);
+        cross(&mut c, sq, k.lanko.burn);
     }
     let base = HEIGHT as f32 - art::CAPTION;
     c.text(
@@ -241,7 +238,7 @@ pub fn draw(view: &LankoView) -> Canvas {
         base + 32.0,
         Canvas::fit(WIDTH, &view.headline, 24.0),
         Align::Center,
-        INK,
+        k.ink,
     );
     c.text(
         &view.detail,
@@ -249,16 +246,21 @@ pub fn draw(view: &LankoView) -> Canvas {
         base + 64.0,
         Canvas::fit(WIDTH, &view.detail, 19.0),
         Align::Center,
-        SOFT_INK,
+        k.soft_ink,
     );
     c
 }
 
 /// The theme's palette, from boards of every variant showing everything the theme draws: the
 /// colours of every Lanko board and of its replays.
-pub fn palette() -> &'static crate::encode::Palette {
-    static PALETTE: std::sync::OnceLock<crate::encode::Palette> = std::sync::OnceLock::new();
-    PALETTE.get_or_init(|| {
+pub fn palette(theme: Theme) -> &'static crate::encode::Palette {
+    static PALETTES: [std::sync::OnceLock<crate::encode::Palette>; 3] =
+        [const { std::sync::OnceLock::new() }; 3];
+    PALETTES[theme as usize].get_or_init(|| {
+        let style = Style {
+            theme,
+            ..Style::default()
+        };
         let names = [
             "Abcdefghijk",
             "Lmnopqrstu",
@@ -310,7 +312,7 @@ pub fn palette() -> &'static crate::encode::Palette {
             view.detail = "White 76 · Black 76 · S took small castle 29 — 0123456789".into();
             for side in [k, k + 2] {
                 view.to_move = Some(side % 4);
-                boards.push(draw(&view).pixmap);
+                boards.push(draw(&view, style).pixmap);
             }
         }
         crate::encode::Palette::from_samples(&boards.iter().collect::<Vec<_>>())
@@ -321,22 +323,28 @@ pub fn palette() -> &'static crate::encode::Palette {
 /// pieces of a board under 40 KB, where the fast compressor of the other boards gives 46–49 KB.
 const ZLIB_LEVEL: u8 = 1;
 
-/// Encodes a drawn board with the theme's palette.
-pub fn encode(canvas: &Canvas) -> Vec<u8> {
-    crate::encode::png_with_zlib(&canvas.pixmap, palette(), ZLIB_LEVEL)
+/// Encodes a board drawn in `theme` with the theme's palette.
+pub fn encode(canvas: &Canvas, theme: Theme) -> Vec<u8> {
+    crate::encode::png_with_zlib(&canvas.pixmap, palette(theme), ZLIB_LEVEL)
 }
 
-/// The board of `game` after `events` (the last decision's) as a PNG, with the seats' names in
-/// turn order (s, w, n, e).
+/// The board of `game` after `events` (the last decision's) as a PNG in the default style, with
+/// the seats' names in turn order (s, w, n, e).
 pub fn png(game: &Lanko, events: &[LankoEvent], names: [&str; 4]) -> Vec<u8> {
-    png_noted(game, events, names, "")
+    png_noted(game, events, names, "", Style::default())
 }
 
-/// [`png`], with `note` (a timed game's clocks) after the caption's second line.
-pub fn png_noted(game: &Lanko, events: &[LankoEvent], names: [&str; 4], note: &str) -> Vec<u8> {
+/// [`png`] in `style`, with `note` (a timed game's clocks) after the caption's second line.
+pub fn png_noted(
+    game: &Lanko,
+    events: &[LankoEvent],
+    names: [&str; 4],
+    note: &str,
+    style: Style,
+) -> Vec<u8> {
     let mut view = LankoView::new(game, events, names);
     view.detail = crate::noted(&view.detail, note);
-    encode(&draw(&view))
+    encode(&draw(&view, style), style.theme)
 }
 
 /// A description of the picture for screen readers: the board, whose turn, the score, where
@@ -508,7 +516,7 @@ mod tests {
             assert_eq!((w, h), (WIDTH, HEIGHT));
             assert!((640..=800).contains(&w.max(h)));
             // The whole board fits between the seat plates.
-            let geo = art::Geo::of(variant.board());
+            let geo = art::Geo::of(variant.board(), crate::style::Turn::NONE);
             assert!(geo.x0 >= art::BAND && geo.x0 + geo.w <= WIDTH as f32 - art::BAND);
         }
     }

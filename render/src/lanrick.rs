@@ -5,33 +5,21 @@
 
 use muster_rules::Seat;
 use muster_rules::lanrick::{Lanrick, LanrickEvent, Phase, Square, Squares, squares};
-use muster_rules::{Game, Outcome};
+use muster_rules::{EndReason, Game, Outcome};
 
-use crate::canvas::{Align, Canvas, rgb, rgba};
+use crate::canvas::{Align, Canvas};
+use crate::style::{Colours, Size, Style, Theme, Turn, alpha};
 
-/// Side of one square, in pixels.
+/// Side of one square, in pixels (at the normal size).
 pub const SQUARE: f32 = 70.0;
 /// Space for coordinates around the board.
 pub const MARGIN: f32 = 32.0;
 /// Height of the caption under the board.
 pub const CAPTION: f32 = 92.0;
-/// Image width.
+/// Image width (at the normal size).
 pub const WIDTH: u32 = (MARGIN * 2.0 + SQUARE * 8.0) as u32;
-/// Image height.
+/// Image height (at the normal size).
 pub const HEIGHT: u32 = (MARGIN * 2.0 + SQUARE * 8.0 + CAPTION) as u32;
-
-const PAPER: [u8; 4] = rgb(0xF4EFE6);
-const FIELD: [[u8; 4]; 2] = [rgb(0xEBDDBD), rgb(0xDCC69E)];
-const BORDER: [[u8; 4]; 2] = [rgb(0xA88560), rgb(0x94734F)];
-const INK: [u8; 4] = rgb(0x3B2F22);
-const SOFT_INK: [u8; 4] = rgb(0x6B5A45);
-const ZONE: [u8; 4] = rgba(0x2E8B57, 80);
-const ZONE_EDGE: [u8; 4] = rgb(0x1F6E42);
-const COIN: [u8; 4] = rgb(0xC99A1E);
-const WHITE_MAN: [u8; 4] = rgb(0xFBFAF4);
-const BLACK_MAN: [u8; 4] = rgb(0x1E1E1E);
-const TRAIL: [[u8; 4]; 2] = [rgba(0x1565C0, 210), rgba(0xD84315, 210)];
-const CALL: [u8; 4] = rgb(0xC62828);
 
 /// What the picture shows, independent of the rules that produced it.
 #[derive(Clone, PartialEq, Debug, Default)]
@@ -83,63 +71,110 @@ impl LanrickView {
         );
         for e in events {
             match e {
-                LanrickEvent::Stepped { seat, from, to } => view.trails.push((*from, *to, *seat)),
+                LanrickEvent::Stepped { seat, from, to } => view.step(*from, *to, *seat),
                 LanrickEvent::ToBorder {
                     owner, from, to, ..
-                } => view.trails.push((*from, *to, *owner)),
+                } => view.step(*from, *to, *owner),
                 LanrickEvent::Took { square, .. } => view.taken_at = Some(*square),
                 _ => {}
             }
         }
         view.ringed = squares(game.men_for_border()).collect();
         if game.phase() == Phase::Capture {
-            let zone = game.rendezvous().unwrap_or(0);
-            let seat = game.to_move().unwrap_or(Seat::WHITE);
-            let loser = if seat == Seat::WHITE {
-                Seat::BLACK
-            } else {
-                Seat::WHITE
-            };
-            view.ringed = squares(game.men(loser) & !zone).collect();
+            let men = [game.men(Seat::WHITE), game.men(Seat::BLACK)];
+            view.ring_losers(game.to_move(), men, game.rendezvous(), false);
         }
         view.dotted = squares(game.legal_marks()).collect();
         view.headline = headline(game, names);
-        let taken = format!(
-            "Taken: White {}, Black {}",
-            game.taken(Seat::WHITE),
-            game.taken(Seat::BLACK)
-        );
-        view.detail = match game.mark() {
-            Some(m) if game.phase() != Phase::Mark => {
-                format!("Rendezvous {} (mark {m}) · {taken}", m.block_name())
-            }
-            _ => taken,
-        };
+        let mark = game.mark().filter(|_| game.phase() != Phase::Mark);
+        view.detail =
+            rendezvous_and_taken(mark, [game.taken(Seat::WHITE), game.taken(Seat::BLACK)])
+                .join(" · ");
         view
+    }
+
+    /// A man of `seat`'s colour went from `from` to `to` in the last decision.
+    pub(crate) fn step(&mut self, from: Square, to: Square, seat: Seat) {
+        self.trails.push((from, to, seat));
+    }
+
+    /// Rings the men of the player who lost the rendezvous (the adversary of `winner`) that
+    /// stand outside it — on the field alone when `field_only` (wanderers).
+    pub(crate) fn ring_losers(
+        &mut self,
+        winner: Option<Seat>,
+        men: [Squares; 2],
+        zone: Option<Squares>,
+        field_only: bool,
+    ) {
+        let loser = winner.map_or(Seat::WHITE, Seat::opponent);
+        let mut set = men[loser.index()] & !zone.unwrap_or(0);
+        if field_only {
+            set &= muster_rules::lanrick::FIELD;
+        }
+        self.ringed = squares(set).collect();
+    }
+
+    /// The one-line description of the board for screen readers: `title`, where each side's
+    /// men stand, the mark (or `no_mark`), and the caption.
+    pub(crate) fn alt_text(&self, title: &str, no_mark: &str) -> String {
+        let list = |men: &[Square]| {
+            men.iter()
+                .map(Square::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let mark = self
+            .mark
+            .map_or(no_mark.to_string(), |m| format!("mark {m}"));
+        format!(
+            "{title}: White {}; Black {}; {mark}. {}. {}",
+            list(&self.white),
+            list(&self.black),
+            self.headline,
+            self.detail
+        )
+    }
+}
+
+/// The caption's second line as both editions begin it: the rendezvous (once it is set and
+/// stands for the round) and the men each side has taken.
+pub(crate) fn rendezvous_and_taken(mark: Option<Square>, taken: [u8; 2]) -> Vec<String> {
+    let mut parts = Vec::new();
+    if let Some(m) = mark {
+        parts.push(format!("Rendezvous {} (mark {m})", m.block_name()));
+    }
+    parts.push(format!("Taken: White {}, Black {}", taken[0], taken[1]));
+    parts
+}
+
+/// The caption's first line once a game of either edition is over; `won` says how a game
+/// played to its end was won.
+pub(crate) fn result_line(outcome: Outcome, names: [&str; 2], won: &str) -> String {
+    match outcome {
+        Outcome::Winner { team, reason } => {
+            let seat = if team.index() == 0 {
+                Seat::WHITE
+            } else {
+                Seat::BLACK
+            };
+            let how = match reason {
+                EndReason::Resignation => "by resignation",
+                EndReason::Time => "on time",
+                _ => won,
+            };
+            format!("{} wins {how}", crate::player(seat, names))
+        }
+        Outcome::Draw {
+            reason: EndReason::Agreement,
+        } => "Drawn by agreement".to_string(),
+        Outcome::Draw { .. } => "Drawn: the same position a third time".to_string(),
     }
 }
 
 fn headline(game: &Lanrick, names: [&str; 2]) -> String {
     if let Some(outcome) = game.outcome() {
-        return match outcome {
-            Outcome::Winner { team, reason } => {
-                let seat = if team.index() == 0 {
-                    Seat::WHITE
-                } else {
-                    Seat::BLACK
-                };
-                let how = match reason {
-                    muster_rules::EndReason::Resignation => "by resignation",
-                    muster_rules::EndReason::Time => "on time",
-                    _ => "with four men taken",
-                };
-                format!("{} wins {how}", crate::player(seat, names))
-            }
-            Outcome::Draw { reason } => match reason {
-                muster_rules::EndReason::Agreement => "Drawn by agreement".to_string(),
-                _ => "Drawn: the same position a third time".to_string(),
-            },
-        };
+        return result_line(outcome, names, "with four men taken");
     }
     let Some(seat) = game.to_move() else {
         return String::new();
@@ -168,14 +203,36 @@ fn headline(game: &Lanrick, names: [&str; 2]) -> String {
     }
 }
 
-fn centre(sq: Square) -> (f32, f32) {
-    let x = MARGIN + (sq.file() as f32 + 0.5) * SQUARE;
-    let y = MARGIN + (7.0 - sq.rank() as f32 + 0.5) * SQUARE;
-    (x, y)
+/// Where the board sits in the picture: which way it is turned (Black at the bottom is a half
+/// turn), at what scale.
+#[derive(Clone, Copy)]
+struct Frame {
+    turn: Turn,
+}
+
+impl Frame {
+    fn of(style: Style) -> Frame {
+        Frame {
+            turn: Turn::bringing_down(style.bottom, 2),
+        }
+    }
+
+    /// The top-left corner of a square.
+    fn corner(self, sq: Square) -> (f32, f32) {
+        let (row, col) = self.turn.cell(7 - sq.rank(), sq.file(), 8, 8);
+        (MARGIN + col as f32 * SQUARE, MARGIN + row as f32 * SQUARE)
+    }
+
+    /// The centre of a square.
+    fn centre(self, sq: Square) -> (f32, f32) {
+        let (x, y) = self.corner(sq);
+        (x + SQUARE / 2.0, y + SQUARE / 2.0)
+    }
 }
 
 /// The parts of every board that never change — paper, squares, frames, coordinates — and the
-/// two men, drawn once and then copied (the lila-gif approach, in docs/performance.md).
+/// two men, drawn once per style and then copied (the lila-gif approach, in
+/// docs/performance.md).
 struct Sprites {
     background: tiny_skia::Pixmap,
     men: [tiny_skia::Pixmap; 2],
@@ -183,9 +240,10 @@ struct Sprites {
 
 /// The theme's palette, from boards showing everything the theme draws: the colours of every
 /// Lanrick board (both editions) and of its replays.
-pub fn palette() -> &'static crate::encode::Palette {
-    static PALETTE: std::sync::OnceLock<crate::encode::Palette> = std::sync::OnceLock::new();
-    PALETTE.get_or_init(|| {
+pub fn palette(theme: Theme) -> &'static crate::encode::Palette {
+    static PALETTES: [std::sync::OnceLock<crate::encode::Palette>; 3] =
+        [const { std::sync::OnceLock::new() }; 3];
+    PALETTES[theme as usize].get_or_init(|| {
         let sq = |s: &str| s.parse::<Square>().expect("a square");
         let mut sample = LanrickView {
             white: ["a1", "c3", "d4", "h5", "e8"].map(sq).to_vec(),
@@ -203,6 +261,10 @@ pub fn palette() -> &'static crate::encode::Palette {
             headline: "Abcdefghijklm (White) won the rendezvous: take a ringed man".into(),
             detail: "Rendezvous c3–e5 (mark d4) · Taken: White 0, Black 0 nopqrstuvwxyz".into(),
         };
+        let style = Style {
+            theme,
+            ..Style::default()
+        };
         // The rendezvous over field and border squares, being played for or not.
         let mut boards = Vec::new();
         for (mark, live) in [
@@ -215,26 +277,28 @@ pub fn palette() -> &'static crate::encode::Palette {
         ] {
             sample.mark = Some(sq(mark));
             sample.live_rendezvous = live;
-            boards.push(draw_raw(&sample).pixmap);
+            boards.push(draw(&sample, style).pixmap);
         }
         crate::encode::Palette::from_samples(&boards.iter().collect::<Vec<_>>())
     })
 }
 
-fn sprites() -> &'static Sprites {
-    static SPRITES: std::sync::OnceLock<Sprites> = std::sync::OnceLock::new();
-    SPRITES.get_or_init(|| {
-        let mut c = Canvas::new(WIDTH, HEIGHT, PAPER);
+fn sprites(style: Style) -> &'static Sprites {
+    static SPRITES: [std::sync::OnceLock<Sprites>; 18] = [const { std::sync::OnceLock::new() }; 18];
+    let frame = Frame::of(style);
+    let turned = usize::from(frame.turn != Turn::NONE);
+    let slot = (style.theme as usize * 2 + turned) * 3 + style.size.index();
+    SPRITES[slot].get_or_init(|| {
+        let k = style.theme.colours();
+        let scale = style.size.scale();
+        let mut c = Canvas::scaled(WIDTH as f32, HEIGHT as f32, k.paper, scale);
         for sq in Square::all() {
-            let (x, y) = (
-                MARGIN + sq.file() as f32 * SQUARE,
-                MARGIN + (7 - sq.rank()) as f32 * SQUARE,
-            );
+            let (x, y) = frame.corner(sq);
             let shade = ((sq.file() + sq.rank()) % 2) as usize;
             let fill = if sq.is_border() {
-                BORDER[shade]
+                k.lanrick.border[shade]
             } else {
-                FIELD[shade]
+                k.lanrick.field[shade]
             };
             c.rect(x, y, SQUARE, SQUARE, fill);
         }
@@ -245,65 +309,67 @@ fn sprites() -> &'static Sprites {
             SQUARE * 6.0,
             SQUARE * 6.0,
             2.0,
-            rgba(0x3B2F22, 120),
+            k.lanrick.divide,
         );
-        c.frame(MARGIN, MARGIN, SQUARE * 8.0, SQUARE * 8.0, 3.0, INK);
+        c.frame(MARGIN, MARGIN, SQUARE * 8.0, SQUARE * 8.0, 3.0, k.ink);
+        // The coordinates of the column and the row at each place along the edges.
         for i in 0..8u8 {
-            let file = ((b'a' + i) as char).to_string();
+            let at = frame.turn.cell(i, i, 8, 8);
+            let file = ((b'a' + at.1) as char).to_string();
             let x = MARGIN + (i as f32 + 0.5) * SQUARE;
-            c.text(&file, x, MARGIN - 9.0, 19.0, Align::Center, SOFT_INK);
+            c.text(&file, x, MARGIN - 9.0, 19.0, Align::Center, k.soft_ink);
             c.text(
                 &file,
                 x,
                 MARGIN + 8.0 * SQUARE + 24.0,
                 19.0,
                 Align::Center,
-                SOFT_INK,
+                k.soft_ink,
             );
-            let rank = (8 - i).to_string();
+            let rank = (8 - at.0).to_string();
             let y = MARGIN + (i as f32 + 0.5) * SQUARE + 7.0;
-            c.text(&rank, MARGIN / 2.0, y, 19.0, Align::Center, SOFT_INK);
+            c.text(&rank, MARGIN / 2.0, y, 19.0, Align::Center, k.soft_ink);
             c.text(
                 &rank,
                 MARGIN * 1.5 + 8.0 * SQUARE,
                 y,
                 19.0,
                 Align::Center,
-                SOFT_INK,
+                k.soft_ink,
             );
         }
-        let man = |seat: Seat| {
-            let mut m = Canvas::new(SQUARE as u32, SQUARE as u32, [0, 0, 0, 0]);
-            let (x, y, r) = (SQUARE / 2.0, SQUARE / 2.0, SQUARE * 0.33);
-            m.disc(x + 1.5, y + 2.5, r, rgba(0x000000, 60));
-            if seat == Seat::WHITE {
-                m.disc(x, y, r, WHITE_MAN);
-                m.ring(x, y, r, 3.0, rgb(0x2B2B2B));
-            } else {
-                m.disc(x, y, r, BLACK_MAN);
-                m.ring(x, y, r - 3.0, 2.0, rgb(0x6A6A6A));
-                m.ring(x, y, r, 2.0, rgb(0x000000));
-            }
-            m.pixmap
-        };
         Sprites {
             background: c.pixmap,
-            men: [man(Seat::WHITE), man(Seat::BLACK)],
+            men: [man(k, Seat::WHITE, scale), man(k, Seat::BLACK, scale)],
         }
     })
 }
 
-/// Draws the view on a new canvas.
-pub fn draw(view: &LanrickView) -> Canvas {
-    draw_raw(view)
+/// One man on a transparent square, with his shadow.
+fn man(k: &Colours, seat: Seat, scale: f32) -> tiny_skia::Pixmap {
+    let mut m = Canvas::scaled(SQUARE, SQUARE, [0, 0, 0, 0], scale);
+    let (x, y, r) = (SQUARE / 2.0, SQUARE / 2.0, SQUARE * 0.33);
+    m.disc(x + 1.5, y + 2.5, r, k.shadow);
+    if seat == Seat::WHITE {
+        m.disc(x, y, r, k.white[0]);
+        m.ring(x, y, r, 3.0, k.white[1]);
+    } else {
+        m.disc(x, y, r, k.black[0]);
+        m.ring(x, y, r - 3.0, 2.0, k.black[2]);
+        m.ring(x, y, r, 2.0, k.black[1]);
+    }
+    m.pixmap
 }
 
-fn draw_raw(view: &LanrickView) -> Canvas {
-    let art = sprites();
-    let mut c = Canvas {
-        pixmap: art.background.clone(),
-    };
+/// Draws the view in `style` on a new canvas.
+pub fn draw(view: &LanrickView, style: Style) -> Canvas {
+    let art = sprites(style);
+    let k = style.theme.colours();
+    let frame = Frame::of(style);
+    let centre = |sq: Square| frame.centre(sq);
+    let mut c = Canvas::over(art.background.clone(), style.size.scale());
     if let Some(mark) = view.mark {
+        // The rendezvous: the mark's block of nine squares, cut by the board's edge.
         let (cx, cy) = centre(mark);
         let (x1, y1) = (
             (cx - 1.5 * SQUARE).max(MARGIN),
@@ -311,25 +377,25 @@ fn draw_raw(view: &LanrickView) -> Canvas {
         );
         let far = MARGIN + 8.0 * SQUARE;
         let (x2, y2) = ((cx + 1.5 * SQUARE).min(far), (cy + 1.5 * SQUARE).min(far));
-        let (fill, edge) = if view.live_rendezvous {
-            (ZONE, ZONE_EDGE)
+        let [fill, edge] = if view.live_rendezvous {
+            k.lanrick.zone
         } else {
-            (rgba(0x2E8B57, 40), rgba(0x1F6E42, 150))
+            k.lanrick.faint_zone
         };
         c.rect(x1, y1, x2 - x1, y2 - y1, fill);
         c.frame(x1 + 2.0, y1 + 2.0, x2 - x1 - 4.0, y2 - y1 - 4.0, 4.0, edge);
         // The coin: a gold ring that stays visible under a man.
-        c.disc(cx, cy, SQUARE * 0.46, rgba(0xC99A1E, 70));
-        c.ring(cx, cy, SQUARE * 0.44, 5.0, COIN);
+        c.disc(cx, cy, SQUARE * 0.46, alpha(k.gold, 70));
+        c.ring_edged((cx, cy), SQUARE * 0.44, 5.0, k.gold, k.gold_edge);
     }
     for sq in &view.dotted {
         let (x, y) = centre(*sq);
-        c.disc(x, y, 7.0, COIN);
-        c.ring(x, y, 7.0, 1.5, rgba(0x3B2F22, 160));
+        c.disc(x, y, 7.0, k.gold);
+        c.ring(x, y, 7.0, 1.5, k.lanrick.dot_edge);
     }
     for (from, _, seat) in &view.trails {
         let (x, y) = centre(*from);
-        c.disc(x, y, 9.0, TRAIL[seat.index()]);
+        c.disc(x, y, 9.0, k.trail[seat.index()]);
     }
     let men = view
         .white
@@ -337,32 +403,25 @@ fn draw_raw(view: &LanrickView) -> Canvas {
         .map(|s| (*s, Seat::WHITE))
         .chain(view.black.iter().map(|s| (*s, Seat::BLACK)));
     for (sq, seat) in men {
-        let (x, y) = centre(sq);
-        c.pixmap.draw_pixmap(
-            (x - SQUARE / 2.0) as i32,
-            (y - SQUARE / 2.0) as i32,
-            art.men[seat.index()].as_ref(),
-            &tiny_skia::PixmapPaint::default(),
-            tiny_skia::Transform::identity(),
-            None,
-        );
+        let (x, y) = frame.corner(sq);
+        c.stamp(&art.men[seat.index()], x, y, 255);
     }
     for (from, to, seat) in &view.trails {
-        c.arrow(centre(*from), centre(*to), 7.0, TRAIL[seat.index()]);
+        c.arrow(centre(*from), centre(*to), 7.0, k.trail[seat.index()]);
     }
     for sq in &view.carried {
         let (x, y) = centre(*sq);
-        c.ring(x, y, SQUARE * 0.43, 4.0, COIN);
+        c.ring_edged((x, y), SQUARE * 0.43, 4.0, k.gold, k.gold_edge);
     }
     for sq in &view.ringed {
         let (x, y) = centre(*sq);
-        c.ring(x, y, SQUARE * 0.43, 5.0, CALL);
+        c.ring(x, y, SQUARE * 0.43, 5.0, k.call);
     }
     if let Some(sq) = view.taken_at {
         let (x, y) = centre(sq);
         let d = SQUARE * 0.26;
-        c.line((x - d, y - d), (x + d, y + d), 7.0, CALL);
-        c.line((x - d, y + d), (x + d, y - d), 7.0, CALL);
+        c.line((x - d, y - d), (x + d, y + d), 7.0, k.call);
+        c.line((x - d, y + d), (x + d, y - d), 7.0, k.call);
     }
     let base = MARGIN * 2.0 + SQUARE * 8.0;
     c.text(
@@ -371,7 +430,7 @@ fn draw_raw(view: &LanrickView) -> Canvas {
         base + 30.0,
         Canvas::fit(WIDTH, &view.headline, 25.0),
         Align::Center,
-        INK,
+        k.ink,
     );
     c.text(
         &view.detail,
@@ -379,45 +438,44 @@ fn draw_raw(view: &LanrickView) -> Canvas {
         base + 66.0,
         Canvas::fit(WIDTH, &view.detail, 20.0),
         Align::Center,
-        SOFT_INK,
+        k.soft_ink,
     );
     c
 }
 
-/// Encodes a drawn board with the theme's palette.
-pub fn encode(canvas: &Canvas) -> Vec<u8> {
-    crate::encode::png_with(&canvas.pixmap, palette())
+/// Encodes a board drawn in `theme` with the theme's palette.
+pub fn encode(canvas: &Canvas, theme: Theme) -> Vec<u8> {
+    crate::encode::png_with(&canvas.pixmap, palette(theme))
 }
 
-/// The board of `game` after `events` as a PNG.
+/// The board of `game` after `events` as a PNG, in the default style.
 pub fn png(game: &Lanrick, events: &[LanrickEvent], names: [&str; 2]) -> Vec<u8> {
-    png_noted(game, events, names, "")
+    png_noted(game, events, names, "", Style::default())
 }
 
-/// [`png`], with `note` (a timed game's clocks) after the caption's second line.
-pub fn png_noted(game: &Lanrick, events: &[LanrickEvent], names: [&str; 2], note: &str) -> Vec<u8> {
+/// [`png`] in `style`, with `note` (a timed game's clocks) after the caption's second line.
+pub fn png_noted(
+    game: &Lanrick,
+    events: &[LanrickEvent],
+    names: [&str; 2],
+    note: &str,
+    style: Style,
+) -> Vec<u8> {
     let mut view = LanrickView::new(game, events, names);
     view.detail = crate::noted(&view.detail, note);
-    crate::encode::png_with(&draw(&view).pixmap, palette())
+    encode(&draw(&view, style), style.theme)
 }
 
 /// A one-line description of the picture for screen readers and notifications.
 pub fn alt_text(game: &Lanrick, names: [&str; 2]) -> String {
-    let list = |seat: Seat| {
-        squares(game.men(seat))
-            .map(|s| s.to_string())
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    let view = LanrickView::new(game, &[], names);
-    let mark = game
-        .mark()
-        .map_or("no mark".to_string(), |m| format!("mark {m}"));
-    format!(
-        "Lanrick board: White {}; Black {}; {mark}. {}. {}",
-        list(Seat::WHITE),
-        list(Seat::BLACK),
-        view.headline,
-        view.detail
+    LanrickView::new(game, &[], names).alt_text("Lanrick board", "no mark")
+}
+
+/// The sizes of a board drawn at `size`: width and height in pixels.
+pub fn dimensions(size: Size) -> (u32, u32) {
+    let s = size.scale();
+    (
+        (WIDTH as f32 * s).round() as u32,
+        (HEIGHT as f32 * s).round() as u32,
     )
 }

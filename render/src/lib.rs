@@ -18,8 +18,12 @@ pub mod encode;
 pub mod lanko;
 pub mod lanrick;
 pub mod lanrick1880;
+pub mod style;
 pub mod table;
 pub mod text;
+pub mod vision;
+
+pub use style::{Size, Style, Theme};
 
 pub use table::{
     Align, Bracket, BracketMatch, BracketRound, Column, Table, bracket_png, table_png,

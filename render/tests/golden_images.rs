@@ -2,14 +2,17 @@
 //! pixel (decoded) with tests/golden/*.png. Set MUSTER_BLESS=1 to rewrite them after a change
 //! meant to alter the pictures, and look at every new image before committing it.
 
+mod common;
+
+use common::check;
 use muster_render::encode::decode_rgb;
 use muster_rules::Game;
 use muster_rules::lanrick::{Lanrick, LanrickEvent};
 
 /// After which decision of the whole game each golden board is taken, and what it shows.
-const BOARDS: [(usize, &str); 5] = [
+/// (The 28th, a won rendezvous, is tests/styles.rs's `lanrick-classic-white`.)
+const BOARDS: [(usize, &str); 4] = [
     (11, "mark-set-first-turn"),
-    (28, "rendezvous-won-capture"),
     (30, "wanderer-moved"),
     (36, "mark-phase-dots"),
     (104, "game-over"),
@@ -36,35 +39,6 @@ fn boards() -> Vec<(String, Vec<u8>)> {
     out
 }
 
-/// Compares a rendered PNG with tests/golden/<file>.png by decoded pixels (a pixel differs when
-/// a channel is off by more than 8; at most one pixel in a thousand may), rewriting the golden
-/// image first when MUSTER_BLESS is set.
-fn check(file: &str, png: &[u8]) {
-    let path = format!("tests/golden/{file}.png");
-    if std::env::var_os("MUSTER_BLESS").is_some() {
-        std::fs::write(&path, png).expect("write golden image");
-    }
-    let golden = std::fs::read(&path)
-        .unwrap_or_else(|_| panic!("{path} is missing; run with MUSTER_BLESS=1"));
-    let (w, h, want) = decode_rgb(&golden).expect("golden image decodes");
-    let (w2, h2, got) = decode_rgb(png).expect("rendered image decodes");
-    assert_eq!((w, h), (w2, h2), "{file}: size changed");
-    assert!(
-        (640..=800).contains(&w.max(h)),
-        "{file}: {w}x{h} is not phone-sized"
-    );
-    let differing = want
-        .chunks_exact(3)
-        .zip(got.chunks_exact(3))
-        .filter(|(a, b)| a.iter().zip(b.iter()).any(|(x, y)| x.abs_diff(*y) > 8))
-        .count();
-    let allowed = (w * h) as usize / 1000;
-    assert!(
-        differing <= allowed,
-        "{file}: {differing} pixels differ from {path} (allowed {allowed})"
-    );
-}
-
 #[test]
 fn boards_match_their_golden_images() {
     let rendered = boards();
@@ -83,8 +57,9 @@ fn boards_are_phone_sized_and_small() {
     }
 }
 
-/// Croquet courses from the example game, after these steps.
-const COURSES: [(usize, &str); 3] = [(4, "miss-and-bar"), (20, "middle"), (72, "won")];
+/// Croquet courses from the example game, after these steps (the 4th, a miss and a barred
+/// step, is tests/styles.rs's `croquet-classic`).
+const COURSES: [(usize, &str); 2] = [(20, "middle"), (72, "won")];
 
 fn courses() -> Vec<(String, Vec<u8>)> {
     use muster_rules::croquet::Croquet;
@@ -117,28 +92,11 @@ fn courses_match_their_golden_images() {
     }
 }
 
-#[test]
-fn a_lanrick1880_board_matches_its_golden_image() {
-    use muster_rules::lanrick1880::Lanrick1880;
-    // White may shift the mark; Black's man on c6 would be carried (gold ring), the dots show
-    // where the mark may go.
-    let mut game = Lanrick1880::new();
-    let mut events = Vec::new();
-    for text in ["W:a1,c1,e1,g1,h2 B:a8,c8,e8,g8,h7", "d4", "*d5", "c8-c6"] {
-        let seat = game.to_move().expect("to move");
-        events = game.play_text(seat, text).expect("legal");
-    }
-    check(
-        "lanrick1880-shift",
-        &muster_render::lanrick1880::png(&game, &events, ["Alice", "Bob"]),
-    );
-}
-
 /// The seats' names on the Lanko goldens, in turn order (s, w, n, e).
 const LANKO_NAMES: [&str; 4] = ["Alice", "Bob", "Carol", "Dave"];
 
-/// Lanko boards: each board's start, a capture on each kind of board (the path and the taken
-/// pieces) and a finished game with castles at home.
+/// Lanko boards: each board's start (a capture on each kind of board and a finished game with
+/// castles at home are tests/styles.rs's).
 fn lanko_boards() -> Vec<(&'static str, Vec<u8>)> {
     use muster_rules::lanko::{Lanko, Variant};
     let mut out = Vec::new();
@@ -150,41 +108,6 @@ fn lanko_boards() -> Vec<(&'static str, Vec<u8>)> {
         let game = Lanko::new(variant);
         out.push((name, muster_render::lanko::png(&game, &[], LANKO_NAMES)));
     }
-    let after = |variant, position: &str, text: &str| {
-        let mut game = Lanko::from_position(variant, position).expect("position");
-        let seat = game.to_move().expect("to move");
-        let events = game.play_text(seat, text).expect("legal");
-        muster_render::lanko::png(&game, &events, LANKO_NAMES)
-    };
-    // W's castle takes three White pieces, ending on N's border strip.
-    out.push((
-        "lanko88-capture",
-        after(
-            Variant::L88,
-            "P.SBSP/...P..Pp/...P....ps/spP..P..p./.b.......p/p......p.b/s........s/p........./......../.SBPSP w - 0",
-            "20;22;7;N4",
-        ),
-    ));
-    // E's pawn takes two White pieces diagonally; a White big castle stands on an end square.
-    out.push((
-        "lanko103-capture",
-        after(
-            Variant::L103,
-            "PS.S./.P./p.P.../..PBp/.....p./.....Bpbp/p....sS/pb.../ps...p/PP./PS..P e - 0",
-            "E1;N5;X1",
-        ),
-    ));
-    // A game the players agreed to end: castles of both colours at home, Black ahead on points.
-    let mut over = Lanko::from_position(
-        Variant::L68,
-        ".P.S/..B./....../P........./.....b..../....sB..../......s.../....../..../.... n - 0",
-    )
-    .expect("position");
-    over.agree_draw().expect("not over yet");
-    out.push((
-        "lanko68-over",
-        muster_render::lanko::png(&over, &[], LANKO_NAMES),
-    ));
     out
 }
 

@@ -66,7 +66,7 @@ fn a_backup_restores_into_an_empty_directory_entry_for_entry_and_muster_carries_
         &copy,
         "bob b board\nbob b games\nbob x rating croquet\nann hall tournament standings spring\n",
     );
-    assert!(out.contains("[b] (Lanrick"), "{out}");
+    assert!(out.contains("[b] (to bob) (Lanrick"), "{out}");
     assert!(out.contains("1662?"), "{out}");
     assert!(
         out.contains("spring has not started. Entrants (1): ann."),

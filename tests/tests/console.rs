@@ -410,3 +410,56 @@ fn games_is_a_dashboard_of_live_games_your_move_first_then_finished_ones() {
     let dave = answer("dave");
     assert!(dave[0].starts_with("You have no games yet."), "{dave:?}");
 }
+
+/// The path a console line ends with, after `board: `.
+fn board_path(out: &str, line_has: &str) -> PathBuf {
+    let line = out
+        .lines()
+        .rfind(|l| l.contains(line_has) && l.contains("board: ") && l.ends_with(".png"))
+        .unwrap_or_else(|| panic!("no board line with {line_has}: {out}"));
+    PathBuf::from(line.rsplit_once("board: ").expect("a path").1.trim())
+}
+
+/// Width, height and the top-left pixel of a PNG file.
+fn looks(path: &Path) -> (u32, u32, [u8; 3]) {
+    let png = std::fs::read(path).expect("the board file");
+    let (w, h, rgb) = muster_render::encode::decode_rgb(&png).expect("a PNG");
+    (w, h, [rgb[0], rgb[1], rgb[2]])
+}
+
+#[test]
+fn board_settings_draw_each_players_view_and_the_channels_board_for_the_player_to_move() {
+    use muster_render::Theme;
+    let dir = data_dir("board-settings");
+    let out = console(
+        &dir,
+        "alice general new lanrick @bob\nbob general accept\n\
+         bob general board black dark large\nalice general move b1\nalice general board\n\
+         bob general board\nbob general board neon\n",
+    );
+    assert!(
+        out.contains("(to bob) Your boards from now on: Black's side at the bottom, the dark theme, large size."),
+        "{out}"
+    );
+    let dark = Theme::Dark.colours().paper;
+    let classic = Theme::Classic.colours().paper;
+    // Alice moved: bob is to move, and the channel's board is drawn his way.
+    let channel = board_path(&out, "[general] board: ");
+    assert!(channel.ends_with("g0-001.png"), "{}", channel.display());
+    assert_eq!(looks(&channel), (749, 859, [dark[0], dark[1], dark[2]]));
+    // Each asker's own view, in a file of his own beside it.
+    let own = board_path(&out, "(to alice)");
+    assert!(own.ends_with("g0-001-alice.png"), "{}", own.display());
+    assert_eq!(
+        looks(&own),
+        (624, 716, [classic[0], classic[1], classic[2]])
+    );
+    let own = board_path(&out, "(to bob)");
+    assert!(own.ends_with("g0-001-bob.png"), "{}", own.display());
+    assert_eq!(looks(&own).0, 749);
+    assert!(
+        out.contains("(to bob) `board neon`: say `board` (your view of the board)"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

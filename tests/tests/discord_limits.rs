@@ -182,19 +182,28 @@ fn with_every_board_deferred_errors_stay_private_and_boards_complete() {
             let m = private_answer(&standin, &bot, pressed).await;
             assert!(!m.content.trim().is_empty());
             // The accepted challenge shows the board, drawn after a public "thinking…" that
-            // it replaces; so does /board.
+            // it replaces; /board shows the asker his own view, drawn after a private one.
             let pressed = button("muster:accept", &challenge, &bruno, CHANNEL, Some(GUILD));
             let asked = command("board", Value::Null, &carol, CHANNEL, Some(GUILD));
-            for interaction in [pressed, asked] {
+            for (interaction, public) in [(pressed, true), (asked, false)] {
                 let token = interaction["token"].as_str().expect("a token").to_string();
                 let out = interact(&standin, &bot, interaction).await;
-                assert!(
-                    out.iter().any(public_deferral),
-                    "{mode:?}: {:?}",
-                    paths(&out)
-                );
+                if public {
+                    assert!(
+                        out.iter().any(public_deferral),
+                        "{mode:?}: {:?}",
+                        paths(&out)
+                    );
+                } else {
+                    assert!(
+                        !out.iter().any(public_deferral),
+                        "{mode:?}: {:?}",
+                        paths(&out)
+                    );
+                }
                 let board = sole_message(&standin, &out, &token);
-                assert_eq!(board.flags, 0, "public: {board:?}");
+                let flags = if public { 0 } else { 64 };
+                assert_eq!(board.flags, flags, "public {public}: {board:?}");
                 let png =
                     |(n, b): &(String, Vec<u8>)| n.ends_with(".png") && b.starts_with(b"\x89PNG");
                 assert!(board.attachments.iter().any(png), "{board:?}");

@@ -121,7 +121,7 @@ pub(super) fn run(
         Command::Decline => decline(core, req, key, record, &game),
         Command::Abort => abort(core, req, key, record),
         Command::Move(text) => play(core, req, key, record, game, &text),
-        Command::Board => board(core, &record, &game),
+        Command::Board(_) => board(core, req, &record, &game),
         Command::Moves => moves(&record, &game),
         Command::History => history(&record, &game),
         Command::Export(_) => export(&record, &game),
@@ -755,11 +755,12 @@ fn play(
     out
 }
 
-fn board(core: &Core, record: &GameRecord, game: &AnyGame) -> Replies {
-    let board = super::Board::new(record, record.moves.len()).at(core.clock.now());
+/// `board`: the board as the asker likes to see it, and what is to be decided, for him alone.
+fn board(core: &Core, req: &Request, record: &GameRecord, game: &AnyGame) -> Replies {
+    let board = core.own_board(&req.platform, &req.user.id, record);
     let mut out = vec![Reply::Board(Box::new(board))];
     match record.status {
-        Status::Open => out.push(Reply::Text("The game has not started yet.".into())),
+        Status::Open => out.push(Reply::Private("The game has not started yet.".into())),
         _ => {
             if let Some(seat) = game.to_move() {
                 let mut text = format!(
@@ -770,7 +771,7 @@ fn board(core: &Core, record: &GameRecord, game: &AnyGame) -> Replies {
                 if let Some(line) = core.clock_words(record, game) {
                     text.push_str(&format!("\n{line}"));
                 }
-                out.push(Reply::Text(text));
+                out.push(Reply::Private(text));
             }
         }
     }

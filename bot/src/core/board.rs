@@ -6,6 +6,7 @@
 
 use std::sync::OnceLock;
 
+use muster_render::Style;
 use muster_rules::{AnyEvent, AnyGame};
 use serde::{Deserialize, Serialize};
 
@@ -30,6 +31,12 @@ pub struct Board {
     /// A replay of the whole game instead of its board, at most this many bytes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     replay: Option<usize>,
+    /// How it is drawn (absent: not chosen yet, drawn in the default style).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    style: Option<Style>,
+    /// Shown to the asker alone, where the platform can.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    private: bool,
     #[serde(skip)]
     drawn: OnceLock<Result<Drawn, String>>,
 }
@@ -163,6 +170,8 @@ impl PartialEq for Board {
             && self.chart == other.chart
             && self.at == other.at
             && self.replay == other.replay
+            && self.style == other.style
+            && self.private == other.private
     }
 }
 
@@ -175,6 +184,8 @@ impl Board {
             from: from.min(record.moves.len()),
             at: None,
             replay: None,
+            style: None,
+            private: false,
             drawn: OnceLock::new(),
         }
     }
@@ -201,6 +212,8 @@ impl Board {
             from: 0,
             at: None,
             replay: None,
+            style: None,
+            private: false,
             drawn: OnceLock::new(),
         }
     }
@@ -210,6 +223,39 @@ impl Board {
     pub fn at(mut self, at: u64) -> Board {
         self.at = Some(at);
         self
+    }
+
+    /// The same board drawn in `style`.
+    pub fn styled(mut self, style: Style) -> Board {
+        self.set_style(style);
+        self
+    }
+
+    /// Draws the board in `style` (drawn again if it was drawn before).
+    pub fn set_style(&mut self, style: Style) {
+        self.style = Some(style);
+        self.drawn = OnceLock::new();
+    }
+
+    /// The style chosen for the board, if one was.
+    pub fn style(&self) -> Option<Style> {
+        self.style
+    }
+
+    /// The same board, for the asker's eyes only where the platform can show it so.
+    pub fn private(mut self) -> Board {
+        self.private = true;
+        self
+    }
+
+    /// Whether only the asker should see it.
+    pub fn is_private(&self) -> bool {
+        self.private
+    }
+
+    /// The game shown, if it is a game's board or replay.
+    pub fn record(&self) -> Option<&GameRecord> {
+        self.record.as_ref()
     }
 
     /// The image's file name: the game and how many decisions it shows.
@@ -230,13 +276,14 @@ impl Board {
                     return chart.draw();
                 }
                 let record = self.record.as_ref().ok_or("nothing to draw")?;
+                let style = self.style.unwrap_or_default();
                 if let Some(cap) = self.replay {
-                    return super::replay::draw(record, cap);
+                    return super::replay::draw(record, cap, style);
                 }
                 let (game, events) = record
                     .replay(self.from)
                     .map_err(|e| format!("the record does not replay: {}", e.0))?;
-                Ok(draw(record, &game, &events, self.name(), self.at))
+                Ok(draw(record, &game, &events, self.name(), self.at, style))
             })
             .as_ref()
             .map_err(String::as_str)
@@ -292,6 +339,7 @@ fn draw(
     events: &[AnyEvent],
     name: String,
     at: Option<u64>,
+    style: Style,
 ) -> Drawn {
     let started = std::time::Instant::now();
     let note = clock_note(record, at);
@@ -307,7 +355,7 @@ fn draw(
         AnyGame::Lanrick(g) => {
             let events = events_of!(events, Lanrick);
             Drawn {
-                png: muster_render::lanrick::png_noted(g, &events, names, &note),
+                png: muster_render::lanrick::png_noted(g, &events, names, &note, style),
                 alt: muster_render::lanrick::alt_text(g, names),
                 text: muster_render::text::lanrick(g),
                 name,
@@ -317,7 +365,7 @@ fn draw(
         AnyGame::Lanrick1880(g) => {
             let events = events_of!(events, Lanrick1880);
             Drawn {
-                png: muster_render::lanrick1880::png_noted(g, &events, names, &note),
+                png: muster_render::lanrick1880::png_noted(g, &events, names, &note, style),
                 alt: muster_render::lanrick1880::alt_text(g, names),
                 text: muster_render::text::lanrick1880(g),
                 name,
@@ -328,7 +376,7 @@ fn draw(
             let events = events_of!(events, Croquet);
             let alt = muster_render::croquet::alt_text(g, names);
             Drawn {
-                png: muster_render::croquet::png_noted(g, &events, names, &note),
+                png: muster_render::croquet::png_noted(g, &events, names, &note, style),
                 text: alt.clone(),
                 alt,
                 name,
@@ -338,7 +386,7 @@ fn draw(
         AnyGame::Lanko(g) => {
             let events = events_of!(events, Lanko);
             Drawn {
-                png: muster_render::lanko::png_noted(g, &events, four, &note),
+                png: muster_render::lanko::png_noted(g, &events, four, &note, style),
                 alt: muster_render::lanko::alt_text_after(g, &events, four),
                 text: muster_render::text::lanko(g),
                 name,

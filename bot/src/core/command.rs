@@ -56,8 +56,9 @@ pub enum Command {
     Abort,
     /// Play a move.
     Move(String),
-    /// Show the board.
-    Board,
+    /// Show the asker's own view of the board, after changing his board settings (none: just
+    /// show it).
+    Board(Vec<super::appearance::BoardSetting>),
     /// List the legal moves.
     Moves,
     /// Show the moves so far.
@@ -105,7 +106,7 @@ impl Command {
             Command::Decline => "decline",
             Command::Abort => "abort",
             Command::Move(_) => "move",
-            Command::Board => "board",
+            Command::Board(_) => "board",
             Command::Moves => "moves",
             Command::History => "history",
             Command::Export(_) => "export",
@@ -416,7 +417,7 @@ pub fn parse(text: &str) -> Result<Command, String> {
                 Ok(Command::Move(rest.to_string()))
             }
         }
-        "board" | "show" => Ok(Command::Board),
+        "board" | "show" => super::appearance::parse(&args).map(Command::Board),
         "moves" | "legal" => Ok(Command::Moves),
         "history" | "record" => Ok(Command::History),
         "export" | "pgn" => Ok(Command::Export(one("export")?.map(str::to_string))),

@@ -4,6 +4,7 @@
 //! board, and words every reply. Adapters only map requests and replies.
 
 mod actions;
+mod appearance;
 pub mod board;
 pub mod bot;
 pub mod command;
@@ -387,7 +388,9 @@ impl Core {
                 clock: Arc::clone(&self.clock),
                 timers: Arc::clone(&self.timers),
             };
-            let receipt = Receipt::new(req, place, self.clock.now(), &scratch.decide(req));
+            let mut replies = scratch.decide(req);
+            scratch.style_boards(&req.platform, &mut replies, Some(&req.user.id));
+            let receipt = Receipt::new(req, place, self.clock.now(), &replies);
             let body = id.map(|_| receipt.encode());
             let result = staged.commit(&req.platform, id.zip(body.as_deref()));
             if result != Err(StoreError::Conflict) || tries >= 3 {
@@ -412,6 +415,7 @@ impl Core {
                     ))));
                 }
                 if !changes.is_empty() {
+                    self.style_boards(&req.platform, &mut changes, Some(&req.user.id));
                     receipt.replies.extend(changes);
                     if let Some(id) = id {
                         let _ = self
@@ -472,6 +476,16 @@ impl Core {
             _ => {}
         }
         let key = ChannelKey::new(&req.platform, &req.channel);
+        // Board settings change wherever they are said; the board follows if there is one.
+        let mut settings = Vec::new();
+        if let Command::Board(changes) = &command
+            && !changes.is_empty()
+        {
+            settings = appearance::change(self, req, changes);
+            if !matches!(self.store.load(&key), Ok(Some(_))) {
+                return settings;
+            }
+        }
         let record = match self.store.load(&key) {
             Ok(r) => r,
             Err(StoreError::Corrupt(why)) => return self.damaged(req, &key, &command, &why),
@@ -481,7 +495,8 @@ impl Core {
                 ))];
             }
         };
-        actions::run(self, req, &key, record, command)
+        settings.extend(actions::run(self, req, &key, record, command));
+        settings
     }
 
     /// Moves to offer `user` in `channel` for what he has typed so far (at most `limit`): the

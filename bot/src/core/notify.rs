@@ -56,6 +56,9 @@ pub struct Profile {
     /// Vacation.
     #[serde(default)]
     pub vacation: Vacation,
+    /// How his boards are drawn.
+    #[serde(default)]
+    pub board: super::appearance::Appearance,
 }
 
 /// The calendar year (UTC) of `at`.
@@ -106,7 +109,7 @@ pub fn profile(store: &dyn GameStore, platform: &str, user: &str) -> Profile {
 }
 
 /// Changes the settings of `user` by `change` (compare-and-swap, retried); the new settings.
-fn update<T>(
+pub(super) fn update<T>(
     store: &dyn GameStore,
     platform: &str,
     user: &str,

@@ -6,6 +6,7 @@
 use super::board::{Drawn, events_of, seat_names};
 use crate::store::record::ReplayError;
 use crate::store::{Ending, GameRecord};
+use muster_render::{Style, Theme};
 use muster_rules::{AnyEvent, AnyGame, Seat};
 use tiny_skia::Pixmap;
 
@@ -35,8 +36,14 @@ enum Caption<'a> {
 
 /// One frame: the position of `game` after `events` (marked as the board marks them), without
 /// the hints a board gives the player to decide (which men may go, where the mark may), at the
-/// replay's scale.
-fn frame(game: &AnyGame, events: &[AnyEvent], names: [&str; 4], caption: Caption<'_>) -> Pixmap {
+/// replay's scale, in `style`.
+fn frame(
+    game: &AnyGame,
+    events: &[AnyEvent],
+    names: [&str; 4],
+    caption: Caption<'_>,
+    style: Style,
+) -> Pixmap {
     use muster_render::{croquet, lanko, lanrick, lanrick1880};
     let two = [names[0], names[1]];
     let headline = |own: &mut String, detail: &mut String| match caption {
@@ -55,14 +62,14 @@ fn frame(game: &AnyGame, events: &[AnyEvent], names: [&str; 4], caption: Caption
             let mut view = lanrick::LanrickView::new(g, &events, two);
             quiet(&mut view);
             headline(&mut view.headline, &mut view.detail);
-            lanrick::draw(&view)
+            lanrick::draw(&view, style)
         }
         AnyGame::Lanrick1880(g) => {
             let events = events_of!(events, Lanrick1880);
             let mut view = lanrick1880::view(g, &events, two);
             quiet(&mut view);
             headline(&mut view.headline, &mut view.detail);
-            lanrick::draw(&view)
+            lanrick::draw(&view, style)
         }
         AnyGame::Croquet(g) => {
             let events = events_of!(events, Croquet);
@@ -70,23 +77,23 @@ fn frame(game: &AnyGame, events: &[AnyEvent], names: [&str; 4], caption: Caption
                 Caption::Last(note) => note,
                 _ => "",
             };
-            croquet::draw_noted(g, &events, two, note)
+            croquet::draw_noted(g, &events, two, note, style)
         }
         AnyGame::Lanko(g) => {
             let events = events_of!(events, Lanko);
             let mut view = lanko::LankoView::new(g, &events, names);
             headline(&mut view.headline, &mut view.detail);
-            lanko::draw(&view)
+            lanko::draw(&view, style)
         }
     };
     muster_render::animation::shrunk(&full.pixmap, muster_render::animation::SCALE)
 }
 
-fn palette(game: &AnyGame) -> &'static muster_render::encode::Palette {
+fn palette(game: &AnyGame, theme: Theme) -> &'static muster_render::encode::Palette {
     match game {
-        AnyGame::Lanrick(_) | AnyGame::Lanrick1880(_) => muster_render::lanrick::palette(),
-        AnyGame::Croquet(_) => muster_render::croquet::palette(),
-        AnyGame::Lanko(_) => muster_render::lanko::palette(),
+        AnyGame::Lanrick(_) | AnyGame::Lanrick1880(_) => muster_render::lanrick::palette(theme),
+        AnyGame::Croquet(_) => muster_render::croquet::palette(theme),
+        AnyGame::Lanko(_) => muster_render::lanko::palette(theme),
     }
 }
 
@@ -98,11 +105,11 @@ fn kept(decisions: usize, step: usize) -> impl Fn(usize) -> bool {
 
 /// The replay of `record` as a GIF of at most `cap` bytes: every decision if it fits, else
 /// every second one, every fourth… (always the start and the end); `Err` if even that does not
-/// fit or the record does not replay.
-pub fn draw(record: &GameRecord, cap: usize) -> Result<Drawn, String> {
+/// fit or the record does not replay. Drawn in `style`.
+pub fn draw(record: &GameRecord, cap: usize, style: Style) -> Result<Drawn, String> {
     let mut step = 1;
     loop {
-        let gif = encode(record, step)?;
+        let gif = encode(record, step, style)?;
         if gif.len() <= cap {
             let decisions = record.moves.len();
             let frames = (0..=decisions)
@@ -140,8 +147,8 @@ pub fn draw(record: &GameRecord, cap: usize) -> Result<Drawn, String> {
     }
 }
 
-/// The GIF of `record` with a frame for every `step`th decision.
-fn encode(record: &GameRecord, step: usize) -> Result<Vec<u8>, String> {
+/// The GIF of `record` with a frame for every `step`th decision, in `style`.
+fn encode(record: &GameRecord, step: usize, style: Style) -> Result<Vec<u8>, String> {
     let start_game = AnyGame::new(record.game_id().map_err(|e| e.0)?);
     let names = seat_names(record);
     let names = [
@@ -152,11 +159,11 @@ fn encode(record: &GameRecord, step: usize) -> Result<Vec<u8>, String> {
     ];
     let decisions = record.moves.len();
     let keep = kept(decisions, step);
-    let start = frame(&start_game, &[], names, Caption::Start);
+    let start = frame(&start_game, &[], names, Caption::Start, style);
     let mut writer = muster_render::animation::Writer::new(
         start.width(),
         start.height(),
-        palette(&start_game),
+        palette(&start_game, style.theme),
         muster_render::animation::Timing::default(),
     );
     writer.push(&start)?;
@@ -177,7 +184,7 @@ fn encode(record: &GameRecord, step: usize) -> Result<Vec<u8>, String> {
                 Caption::Decision(after, &who)
             };
             writer
-                .push(&frame(game, events, names, caption))
+                .push(&frame(game, events, names, caption, style))
                 .map_err(ReplayError)
         })
         .map_err(|e| e.0)?;

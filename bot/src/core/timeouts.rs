@@ -65,6 +65,9 @@ pub(super) fn finish_on_time(
             super::replay::cap(&record.platform),
         ))));
     }
+    // The final board and the replay, as the player who ran out of time likes them.
+    let loser_id = record.player(seat).map(|p| p.id.clone());
+    core.style_boards(&record.platform, &mut replies, loser_id.as_deref());
     let loser = record
         .player(seat)
         .map_or_else(|| User::named("?"), User::from);

@@ -398,7 +398,7 @@ pub fn help(topic: Option<&str>, prefix: &str) -> String {
              • `{p}new lanrick @opponent` — challenge someone (`as black` to choose your side); `{p}new lanrick` leaves the seat open\n\
              • `{p}join` · `{p}accept` · `{p}decline` · `{p}abort` — seating, before the first move\n\
              • `{p}move <notation>` — play, e.g. `{p}move c1-c3 d1-e2` (in a game, the notation alone also works)\n\
-             • `{p}board` · `{p}moves` · `{p}history` · `{p}export` · `{p}replay` — look at the game\n\
+             • `{p}board` · `{p}moves` · `{p}history` · `{p}export` · `{p}replay` — look at the game · `{p}board flip|dark|large…` — how your boards look\n\
              • `{p}resign` · `{p}draw` · `{p}takeback` — with the opponent's consent where needed · `{p}declare` — Lanko\n\
              • `{p}new lanko88 @a @b @c` — Lanko for 2, 3 or 4 players (also lanko68, lanko103)\n\
              • `{p}new croquet bot[:easy|good|perfect]` — play the bot · `{p}hint` — its advice, in games against it\n\
@@ -424,7 +424,9 @@ pub fn help(topic: Option<&str>, prefix: &str) -> String {
             "move" | "play" => format!(
                 "`{p}move <notation>` plays your decision; see `{p}notation`. Only the player whose decision it is may move."
             ),
-            "board" => format!("`{p}board` shows the board again."),
+            "board" | "show" => format!(
+                "`{p}board` shows you the board as you like it to look (only you see it, where the platform can), with whose decision it is. Change how your boards look, in every game and channel: `{p}board flip` turns them over, `{p}board white` or `{p}board black` puts that colour at the bottom (in Lanko a seat of that colour — yours if you hold one), `{p}board theme classic|dark|contrast` (contrast: strong colours that stay apart with colour blindness), `{p}board size small|normal|large`; several at once are fine (`{p}board black dark large`). The board posted in a game's channel is drawn as the player to move likes it."
+            ),
             "moves" => format!("`{p}moves` lists the legal moves (shortened when there are many)."),
             "history" => format!("`{p}history` lists the moves so far."),
             "replay" | "gif" => format!(

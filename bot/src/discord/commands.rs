@@ -20,7 +20,7 @@ pub type Context<'a> = poise::Context<'a, Arc<Shared>, Error>;
 pub type Command = poise::Command<Arc<Shared>, Error>;
 
 /// Options offered as fixed choices: the label shown and the word the core reads.
-pub const CHOICES: [(&str, &[(&str, &str)]); 8] = [
+pub const CHOICES: [(&str, &[(&str, &str)]); 11] = [
     (
         "game",
         &[
@@ -64,6 +64,29 @@ pub const CHOICES: [(&str, &[(&str, &str)]); 8] = [
         ],
     ),
     ("action", &[("Start", "start"), ("End", "end")]),
+    (
+        "orientation",
+        &[
+            ("Flip: turn my boards over", "flip"),
+            ("White's side at the bottom", "white"),
+            ("Black's side at the bottom", "black"),
+        ],
+    ),
+    (
+        "theme",
+        &[
+            ("Classic: paper and wood", "classic"),
+            ("Dark: for dark screens", "dark"),
+            (
+                "Contrast: strong colours, safe for colour blindness",
+                "contrast",
+            ),
+        ],
+    ),
+    (
+        "size",
+        &[("Small", "small"), ("Normal", "normal"), ("Large", "large")],
+    ),
     (
         "system",
         &[
@@ -438,9 +461,15 @@ async fn declare(ctx: Context<'_>) -> Result<(), Error> {
     run(ctx).await
 }
 
-/// Show the board again
+/// Your view of the board (only you see it); the options change how your boards look
 #[poise::command(slash_command)]
-async fn board(ctx: Context<'_>) -> Result<(), Error> {
+async fn board(
+    ctx: Context<'_>,
+    #[description = "Which side is at the bottom of your boards"] orientation: Option<u8>,
+    #[description = "The colours of your boards"] theme: Option<u8>,
+    #[description = "How large your boards are drawn"] size: Option<u8>,
+) -> Result<(), Error> {
+    let _ = (orientation, theme, size);
     run(ctx).await
 }
 

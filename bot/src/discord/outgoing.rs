@@ -24,6 +24,16 @@ pub struct Outgoing {
     pub board: bool,
 }
 
+/// Whether the channel sees the reply (not a private one, not a board for the asker alone,
+/// not buttons, which go with another message).
+pub fn is_public(reply: &Reply) -> bool {
+    match reply {
+        Reply::Private(_) | Reply::Buttons(_) => false,
+        Reply::Board(b) => !b.is_private(),
+        _ => true,
+    }
+}
+
 /// Maps the core's replies to messages: public replies gather into messages (a new one for
 /// each further board), private replies into ephemeral ones; buttons go with the message
 /// before them; long text is split at line ends.
@@ -63,10 +73,19 @@ pub fn plan(replies: Vec<Reply>) -> Vec<Outgoing> {
                 last_private = false;
             }
             Reply::Board(board) => {
-                if public.last().is_some_and(|o| o.board) {
-                    public.push(Outgoing::default());
+                // A board for the asker alone goes in an ephemeral message of its own.
+                let (list, ephemeral) = if board.is_private() {
+                    (&mut private, true)
+                } else {
+                    (&mut public, false)
+                };
+                if list.last().is_some_and(|o| o.board) {
+                    list.push(Outgoing {
+                        ephemeral,
+                        ..Default::default()
+                    });
                 }
-                let out = current(&mut public, false);
+                let out = current(list, ephemeral);
                 match board.drawn() {
                     Ok(d) => {
                         out.files
@@ -75,7 +94,7 @@ pub fn plan(replies: Vec<Reply>) -> Vec<Outgoing> {
                     }
                     Err(why) => add_line(out, &format!("(The board cannot be drawn: {why}.)")),
                 }
-                last_private = false;
+                last_private = ephemeral;
             }
             Reply::File { name, content } => {
                 current(&mut public, false)

@@ -17,7 +17,7 @@ use serenity::{
     CreateThread, EditInteractionResponse, EditMessage, Http, MessageId,
 };
 
-pub use super::outgoing::{MAX_CONTENT, Outgoing, plan, split_text};
+pub use super::outgoing::{MAX_CONTENT, Outgoing, is_public, plan, split_text};
 use super::{PLATFORM, Shared};
 use crate::core::{Button, Reply, Request, THREAD, User, thread_name, words::excerpt};
 use crate::store::ChannelKey;
@@ -232,6 +232,8 @@ async fn run_core(
     if !replies.iter().any(|r| matches!(r, Reply::Board(_))) {
         return (replies, ack);
     }
+    // An answer for the asker alone (his own view of the board) is private from its first byte.
+    let private = !replies.iter().any(is_public);
     let mut drawing = tokio::task::spawn_blocking(move || draw(replies));
     let budget = shared.defer_after.saturating_sub(started.elapsed());
     let drawn = if ack == Ack::None && !budget.is_zero() {
@@ -243,7 +245,7 @@ async fn run_core(
         Some(r) => r,
         None => {
             if ack == Ack::None {
-                ack = target.defer(http, false).await;
+                ack = target.defer(http, private).await;
             }
             drawing.await
         }
@@ -461,9 +463,7 @@ pub async fn component(shared: &Shared, http: &Http, interaction: &ComponentInte
         policy,
     };
     let (replies, ack) = run_core(shared, http, &target, request).await;
-    let public = replies
-        .iter()
-        .any(|r| !matches!(r, Reply::Private(_) | Reply::Buttons(_)));
+    let public = replies.iter().any(is_public);
     let key = ChannelKey::new(PLATFORM, interaction.channel_id.to_string());
     let noted = || {
         let note = shared.core.store().note(&key, BUTTONS_NOTE).ok().flatten();

@@ -196,6 +196,18 @@ pub fn plan(replies: Vec<Reply>, sender: (&str, &str)) -> Vec<Outgoing> {
                 );
                 out.mention(&user.id);
             }
+            Reply::Board(board) if board.is_private() => {
+                // Matrix has no message for one member's eyes: the asker's own view goes in the
+                // message addressed to him, which its text captions.
+                let out = addressed(&mut private, sender);
+                match board.drawn() {
+                    Ok(d) => out.image = Some((d.name.clone(), d.png.clone(), d.alt.clone())),
+                    Err(why) => {
+                        let line = format!("(The board cannot be drawn: {why}.)");
+                        out.line(&line, &html(&line));
+                    }
+                }
+            }
             Reply::Board(board) => match board.drawn() {
                 Ok(d) => {
                     if public.last().is_some_and(|o| o.image.is_some()) {
@@ -220,16 +232,8 @@ pub fn plan(replies: Vec<Reply>, sender: (&str, &str)) -> Vec<Outgoing> {
                 current(&mut public).file = Some((name, content.into_bytes()));
             }
             Reply::Private(text) => {
-                let out = private.get_or_insert_with(|| {
-                    let mut o = Outgoing {
-                        body: format!("{}: ", sender.1),
-                        html: format!("{}: ", pill(sender.0, sender.1)),
-                        ..Outgoing::default()
-                    };
-                    o.mention(sender.0);
-                    o
-                });
-                let first = out.body.ends_with(": ") && out.image.is_none();
+                let out = addressed(&mut private, sender);
+                let first = out.body.ends_with(": ");
                 if first {
                     out.body.push_str(&text);
                     out.html.push_str(&html(&text));
@@ -241,6 +245,19 @@ pub fn plan(replies: Vec<Reply>, sender: (&str, &str)) -> Vec<Outgoing> {
         }
     }
     public.into_iter().chain(private).collect()
+}
+
+/// The message addressed to the sender (`id`, `name`), begun with his name.
+fn addressed<'a>(private: &'a mut Option<Outgoing>, sender: (&str, &str)) -> &'a mut Outgoing {
+    private.get_or_insert_with(|| {
+        let mut o = Outgoing {
+            body: format!("{}: ", sender.1),
+            html: format!("{}: ", pill(sender.0, sender.1)),
+            ..Outgoing::default()
+        };
+        o.mention(sender.0);
+        o
+    })
 }
 
 /// A PNG's or a GIF's width and height, from its header.

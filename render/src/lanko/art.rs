@@ -5,9 +5,10 @@
 use std::sync::OnceLock;
 
 use muster_rules::lanko::{Board, Kind, Layout, Piece, Role, Sq, Variant};
-use tiny_skia::{FillRule, Paint, PathBuilder, Pixmap, Stroke, Transform};
+use tiny_skia::Pixmap;
 
-use crate::canvas::{Align, Canvas, rgb, rgba};
+use crate::canvas::{Align, Canvas};
+use crate::style::{Colours, Style, Turn, alpha};
 
 /// Room for the board: 10 columns of 56 px, or 11 of 51 px.
 const BOARD: f32 = 561.0;
@@ -15,32 +16,12 @@ const BOARD: f32 = 561.0;
 pub const BAND: f32 = 50.0;
 /// Height of the two caption lines under the board.
 pub const CAPTION: f32 = 78.0;
-/// Image width.
+/// Image width (at the normal size).
 pub const WIDTH: u32 = (BAND * 2.0 + BOARD) as u32 + 4;
-/// Image height.
+/// Image height (at the normal size).
 pub const HEIGHT: u32 = (BAND * 2.0 + BOARD + CAPTION) as u32;
 
-pub const PAPER: [u8; 4] = rgb(0xF4EFE6);
-pub const INK: [u8; 4] = rgb(0x3B2F22);
-pub const SOFT_INK: [u8; 4] = rgb(0x6B5A45);
-/// Field squares (Lanko-88/68) and light squares (Lanko-103).
-const LIGHT: [u8; 4] = rgb(0xF1E6CE);
-/// Dark field squares of Lanko-103.
-const DARK: [u8; 4] = rgb(0xB8916B);
-/// The marked colour of the border strips, and the stronger one of the middle (manoeuvre)
-/// squares.
-const STRIP: [u8; 4] = rgb(0x9FC3B6);
-const STRIP_DARK: [u8; 4] = rgb(0x6E9E8E);
-const MIDDLE: [u8; 4] = rgb(0x4E8A78);
-const MARK: [u8; 4] = rgba(0x1F3F36, 150);
-const BARRIER: [u8; 4] = rgb(0x1C140C);
-pub const GOLD: [u8; 4] = rgb(0xD4A017);
-/// The seat to move.
-pub const TURN: [u8; 4] = rgb(0x2E9E4F);
-pub const WHITE_FILL: [u8; 4] = rgb(0xFBFAF4);
-pub const BLACK_FILL: [u8; 4] = rgb(0x1B1B1B);
-
-/// Where a board's grid sits in the image.
+/// Where a board's grid sits in the image, and which way it is turned.
 #[derive(Clone, Copy, Debug)]
 pub struct Geo {
     /// Side of one square.
@@ -48,29 +29,38 @@ pub struct Geo {
     /// The grid's top-left corner.
     pub x0: f32,
     pub y0: f32,
-    /// The grid's size in pixels.
+    /// The grid's size in pixels, as turned.
     pub w: f32,
     pub h: f32,
+    /// The turn, and the grid's rows and columns before it.
+    turn: Turn,
+    rows: u8,
+    cols: u8,
 }
 
 impl Geo {
-    pub fn of(board: &Board) -> Geo {
+    pub fn of(board: &Board, turn: Turn) -> Geo {
         let cell = (BOARD / board.rows.max(board.cols) as f32).floor();
-        let (w, h) = (cell * board.cols as f32, cell * board.rows as f32);
+        let (rows, cols) = turn.dims(board.rows, board.cols);
+        let (w, h) = (cell * cols as f32, cell * rows as f32);
         Geo {
             cell,
             x0: ((WIDTH as f32 - w) / 2.0).round(),
             y0: BAND + ((BOARD - h) / 2.0).round(),
             w,
             h,
+            turn,
+            rows: board.rows,
+            cols: board.cols,
         }
     }
 
-    /// The top-left corner of a grid cell.
+    /// The top-left corner of the board's grid cell (`row`, `col`) in the picture.
     pub fn corner(&self, row: u8, col: u8) -> (f32, f32) {
+        let (r, c) = self.turn.cell(row, col, self.rows, self.cols);
         (
-            self.x0 + col as f32 * self.cell,
-            self.y0 + row as f32 * self.cell,
+            self.x0 + c as f32 * self.cell,
+            self.y0 + r as f32 * self.cell,
         )
     }
 
@@ -80,9 +70,19 @@ impl Geo {
         let (x, y) = self.corner(info.row, info.col);
         (x + self.cell / 2.0, y + self.cell / 2.0)
     }
+
+    /// The way (rows, columns) a step in the board's grid goes in the picture.
+    fn way(&self, (dr, dc): (i32, i32)) -> (i32, i32) {
+        (0..self.turn.count()).fold((dr, dc), |(r, c), _| (c, -r))
+    }
+
+    /// Which side of the picture the side of seat `seat` (s, w, n, e) is on.
+    pub fn side(&self, seat: usize) -> Side {
+        Side::of(self.turn.side(seat))
+    }
 }
 
-/// A board's background and pieces, drawn once.
+/// A board's background and pieces, drawn once per style.
 pub struct Art {
     pub geo: Geo,
     pub background: Pixmap,
@@ -101,13 +101,19 @@ impl Art {
     }
 }
 
-/// The art of `variant`'s board.
-pub fn art(variant: Variant) -> &'static Art {
-    static ART: [OnceLock<Art>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
-    ART[variant as usize].get_or_init(|| {
+/// The art of `variant`'s board in `style`.
+pub fn art(variant: Variant, style: Style) -> &'static Art {
+    const SLOTS: usize = 3 * 3 * 4 * 3;
+    static ART: [OnceLock<Art>; SLOTS] = [const { OnceLock::new() }; SLOTS];
+    let turn = Turn::bringing_down(style.bottom, 4);
+    let slot =
+        ((variant as usize * 3 + style.theme as usize) * 4 + turn.count()) * 3 + style.size.index();
+    ART[slot].get_or_init(|| {
         let board = variant.board();
-        let geo = Geo::of(board);
-        let piece = |white, kind| piece_sprite(geo.cell, Piece { white, kind });
+        let geo = Geo::of(board, turn);
+        let k = style.theme.colours();
+        let scale = style.size.scale();
+        let piece = |white, kind| piece_sprite(k, geo.cell, scale, Piece { white, kind });
         let set = |white| {
             [
                 piece(white, Kind::Big),
@@ -117,43 +123,10 @@ pub fn art(variant: Variant) -> &'static Art {
         };
         Art {
             geo,
-            background: background(board, geo),
+            background: background(board, geo, k, scale),
             pieces: [set(true), set(false)],
         }
     })
-}
-
-fn paint(c: [u8; 4]) -> Paint<'static> {
-    let mut p = Paint::default();
-    p.set_color_rgba8(c[0], c[1], c[2], c[3]);
-    p.anti_alias = true;
-    p
-}
-
-/// Fills a closed polygon and, if asked, strokes its outline.
-pub fn polygon(c: &mut Canvas, pts: &[(f32, f32)], fill: [u8; 4], edge: Option<(f32, [u8; 4])>) {
-    let mut pb = PathBuilder::new();
-    for (i, (x, y)) in pts.iter().enumerate() {
-        if i == 0 {
-            pb.move_to(*x, *y);
-        } else {
-            pb.line_to(*x, *y);
-        }
-    }
-    pb.close();
-    let Some(path) = pb.finish() else { return };
-    let id = Transform::identity();
-    c.pixmap
-        .fill_path(&path, &paint(fill), FillRule::Winding, id, None);
-    if let Some((width, colour)) = edge {
-        let stroke = Stroke {
-            width,
-            line_join: tiny_skia::LineJoin::Round,
-            ..Stroke::default()
-        };
-        c.pixmap
-            .stroke_path(&path, &paint(colour), &stroke, id, None);
-    }
 }
 
 /// The outline of a piece's shape around (`cx`, `cy`), `grow` pixels larger than its size.
@@ -195,23 +168,23 @@ pub fn lower(kind: Kind) -> f32 {
 
 /// One piece on a transparent square: White light with a dark outline, Black dark with a light
 /// one.
-fn piece_sprite(cell: f32, p: Piece) -> Pixmap {
-    let mut c = Canvas::new(cell as u32, cell as u32, [0, 0, 0, 0]);
+fn piece_sprite(k: &Colours, cell: f32, scale: f32, p: Piece) -> Pixmap {
+    let mut c = Canvas::scaled(cell, cell, [0, 0, 0, 0], scale);
     let (cx, cy) = (cell / 2.0, cell / 2.0 + lower(p.kind));
     if p.white {
         let shape = outline(p.kind, cell, cx, cy, 0.0);
-        polygon(&mut c, &shape, WHITE_FILL, Some((3.0, rgb(0x222222))));
+        c.polygon(&shape, k.white[0], Some((3.0, k.white[1])));
     } else {
         let shape = outline(p.kind, cell, cx, cy, 0.5);
-        polygon(&mut c, &shape, BLACK_FILL, Some((1.5, rgb(0x000000))));
+        c.polygon(&shape, k.black[0], Some((1.5, k.black[1])));
         let inner = outline(p.kind, cell, cx, cy, -3.0);
-        polygon(&mut c, &inner, BLACK_FILL, Some((2.2, rgb(0xE8E0CC))));
+        c.polygon(&inner, k.black[0], Some((2.2, k.lanko.piece_inner)));
     }
     c.pixmap
 }
 
 /// A five-pointed star, for a castle at home.
-pub fn star(c: &mut Canvas, cx: f32, cy: f32, r: f32, fill: [u8; 4]) {
+pub fn star(c: &mut Canvas, cx: f32, cy: f32, r: f32, fill: [u8; 4], edge: [u8; 4]) {
     let pts: Vec<(f32, f32)> = (0..10)
         .map(|i| {
             let a = -std::f32::consts::FRAC_PI_2 + i as f32 * std::f32::consts::PI / 5.0;
@@ -219,7 +192,7 @@ pub fn star(c: &mut Canvas, cx: f32, cy: f32, r: f32, fill: [u8; 4]) {
             (cx + rr * a.cos(), cy + rr * a.sin())
         })
         .collect();
-    polygon(c, &pts, fill, Some((1.2, rgb(0x5A4300))));
+    c.polygon(&pts, fill, Some((1.2, edge)));
 }
 
 /// Strokes the outline of a region of grid cells: every cell edge with the region on one side
@@ -239,58 +212,60 @@ fn rim(
             && col < board.cols as i32
             && inside(r as u8, col as u8)
     };
+    let s = geo.cell;
     for r in 0..board.rows {
         for col in 0..board.cols {
             if !is_in(r as i32, col as i32) {
                 continue;
             }
             let (x, y) = geo.corner(r, col);
-            let s = geo.cell;
-            let sides = [
-                ((-1, 0), (x, y), (x + s, y)),
-                ((1, 0), (x, y + s), (x + s, y + s)),
-                ((0, -1), (x, y), (x, y + s)),
-                ((0, 1), (x + s, y), (x + s, y + s)),
-            ];
-            for ((dr, dc), a, b) in sides {
-                if !is_in(r as i32 + dr, col as i32 + dc) {
-                    c.line(a, b, width, colour);
+            for (dr, dc) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+                if is_in(r as i32 + dr, col as i32 + dc) {
+                    continue;
                 }
+                // The edge towards that neighbour, on the side of the picture it turned to.
+                let (a, b) = match geo.way((dr, dc)) {
+                    (-1, 0) => ((x, y), (x + s, y)),
+                    (1, 0) => ((x, y + s), (x + s, y + s)),
+                    (0, -1) => ((x, y), (x, y + s)),
+                    _ => ((x + s, y), (x + s, y + s)),
+                };
+                c.line(a, b, width, colour);
             }
         }
     }
 }
 
 /// The board without pieces.
-fn background(board: &Board, geo: Geo) -> Pixmap {
-    let mut c = Canvas::new(WIDTH, HEIGHT, PAPER);
+fn background(board: &Board, geo: Geo, k: &Colours, scale: f32) -> Pixmap {
+    let mut c = Canvas::scaled(WIDTH as f32, HEIGHT as f32, k.paper, scale);
+    let l = &k.lanko;
     let s = geo.cell;
     let diagonal = board.layout == Layout::Diagonal;
     for info in &board.squares {
         let (x, y) = geo.corner(info.row, info.col);
         let fill = match info.role {
-            Role::Field if diagonal && info.dark => DARK,
-            Role::Field | Role::End | Role::Standby | Role::Unused => LIGHT,
-            Role::StripWe | Role::StripNs if diagonal => STRIP_DARK,
-            Role::StripWe | Role::StripNs => STRIP,
-            Role::Middle | Role::Manoeuvre => MIDDLE,
+            Role::Field if diagonal && info.dark => l.dark,
+            Role::Field | Role::End | Role::Standby | Role::Unused => l.light,
+            Role::StripWe | Role::StripNs if diagonal => l.strip[1],
+            Role::StripWe | Role::StripNs => l.strip[0],
+            Role::Middle | Role::Manoeuvre => l.middle,
         };
         c.rect(x, y, s, s, fill);
-        c.frame(x + 0.5, y + 0.5, s - 1.0, s - 1.0, 1.0, rgba(0x3B2F22, 50));
+        c.frame(x + 0.5, y + 0.5, s - 1.0, s - 1.0, 1.0, l.square_edge);
         let (cx, cy) = (x + s / 2.0, y + s / 2.0);
         match info.role {
             Role::Manoeuvre => {
                 let d = s * 0.36;
-                c.line((cx - d, cy - d), (cx + d, cy + d), 2.5, MARK);
-                c.line((cx - d, cy + d), (cx + d, cy - d), 2.5, MARK);
+                c.line((cx - d, cy - d), (cx + d, cy + d), 2.5, l.mark);
+                c.line((cx - d, cy + d), (cx + d, cy - d), 2.5, l.mark);
             }
-            Role::End => c.ring(cx, cy, s * 0.38, 3.0, rgba(0x2F5E50, 230)),
+            Role::End => c.ring(cx, cy, s * 0.38, 3.0, l.end_ring),
             Role::Standby => {
                 let (d, g) = (s * 0.34, s * 0.13);
-                let ink = rgba(0x6B5A45, 190);
                 for k in [-g, g] {
-                    c.line((cx + k, cy - d), (cx + k, cy + d), 2.5, ink);
-                    c.line((cx - d, cy + k), (cx + d, cy + k), 2.5, ink);
+                    c.line((cx + k, cy - d), (cx + k, cy + d), 2.5, l.standby);
+                    c.line((cx - d, cy + k), (cx + d, cy + k), 2.5, l.standby);
                 }
             }
             _ => {}
@@ -310,32 +285,33 @@ fn background(board: &Board, geo: Geo) -> Pixmap {
     let arm = |r: u8, col: u8| {
         board.cell(r, col).is_some() && (rows_we.contains(&r) || cols_ns.contains(&col))
     };
-    rim(&mut c, board, geo, 4.0, rgb(0x2A5A4C), arm);
-    rim(&mut c, board, geo, 4.0, INK, goal);
-    rim(&mut c, board, geo, 4.0, INK, |r, col| {
+    rim(&mut c, board, geo, 4.0, l.strip_rim, arm);
+    rim(&mut c, board, geo, 4.0, k.ink, goal);
+    rim(&mut c, board, geo, 4.0, k.ink, |r, col| {
         board.cell(r, col).is_some()
     });
     for sq in 0..board.len() as Sq {
-        label(&mut c, board, geo, sq);
+        label(&mut c, board, geo, k, sq);
     }
-    // Barriers: thick bars on the edges they close.
+    // Barriers: thick bars on the edges they close, as the picture is turned.
     for (a, b) in &board.barriers {
         let (ia, ib) = (board.info(*a), board.info(*b));
-        let (x, y) = geo.corner(ia.row.max(ib.row), ia.col.max(ib.col));
+        let (pa, pb) = (geo.corner(ia.row, ia.col), geo.corner(ib.row, ib.col));
+        let (x, y) = (pa.0.max(pb.0), pa.1.max(pb.1));
         let inset = 3.0;
-        let (p, q) = if ia.row == ib.row {
+        let (p, q) = if pa.1 == pb.1 {
             ((x, y + inset), (x, y + s - inset))
         } else {
             ((x + inset, y), (x + s - inset, y))
         };
-        c.line(p, q, 10.0, rgb(0xF4EFE6));
-        c.line(p, q, 8.0, BARRIER);
+        c.line(p, q, 10.0, k.paper);
+        c.line(p, q, 8.0, l.barrier);
     }
     c.pixmap
 }
 
 /// A square's label, small in its top-left corner (none on unused squares).
-pub fn label(c: &mut Canvas, board: &Board, geo: Geo, sq: Sq) {
+pub fn label(c: &mut Canvas, board: &Board, geo: Geo, k: &Colours, sq: Sq) {
     let info = board.info(sq);
     if info.role == Role::Unused {
         return;
@@ -347,10 +323,11 @@ pub fn label(c: &mut Canvas, board: &Board, geo: Geo, sq: Sq) {
         Role::End | Role::Standby => true,
         _ => false,
     };
+    let [on_light, on_dark, on_middle] = k.lanko.labels;
     let colour = match info.role {
-        Role::Middle | Role::Manoeuvre => rgb(0xF4EFE6),
-        _ if light => SOFT_INK,
-        _ => rgb(0x241B12),
+        Role::Middle | Role::Manoeuvre => on_middle,
+        _ if light => on_light,
+        _ => on_dark,
     };
     c.text(&info.label, x + 4.0, y + size, size, Align::Left, colour);
 }
@@ -390,7 +367,15 @@ impl Side {
 
 /// A seat's plate beside its side of the board: the seat and name on its team's colour, ringed
 /// with a pointer at the board when the seat is to move. West's and East's read along the side.
-pub fn plate(c: &mut Canvas, geo: Geo, side: Side, text: &str, white: bool, to_move: bool) {
+pub fn plate(
+    c: &mut Canvas,
+    k: &Colours,
+    geo: Geo,
+    side: Side,
+    text: &str,
+    white: bool,
+    to_move: bool,
+) {
     let size = 19.0;
     let max_len = geo.w.min(geo.h) - 40.0;
     let size = if Canvas::text_width(text, size) + 28.0 > max_len {
@@ -402,32 +387,23 @@ pub fn plate(c: &mut Canvas, geo: Geo, side: Side, text: &str, white: bool, to_m
     };
     let (len, thick) = ((Canvas::text_width(text, size) + 28.0).ceil(), 34.0);
     let pad = 8.0;
-    let mut p = Canvas::new(
-        (len + 2.0 * pad) as u32,
-        (thick + 2.0 * pad) as u32,
-        [0, 0, 0, 0],
-    );
+    let (pw, ph) = (len + 2.0 * pad, thick + 2.0 * pad);
+    let mut p = Canvas::scaled(pw, ph, [0, 0, 0, 0], c.scale());
     let (fill, ink, edge) = if white {
-        (WHITE_FILL, rgb(0x1B1B1B), rgb(0x2B2B2B))
+        (k.white[0], k.lanko.plate_ink[0], k.white[1])
     } else {
-        (BLACK_FILL, rgb(0xF4EFE6), rgb(0x000000))
+        (k.black[0], k.lanko.plate_ink[1], k.black[1])
     };
     if to_move {
-        pill(
-            &mut p,
-            pad - 7.0,
-            pad - 7.0,
-            len + 14.0,
-            thick + 14.0,
-            rgba(0x2E9E4F, 90),
-        );
-        pill(&mut p, pad - 5.0, pad - 5.0, len + 10.0, thick + 10.0, TURN);
+        let glow = alpha(k.lanko.turn, 90);
+        pill(&mut p, pad - 7.0, pad - 7.0, len + 14.0, thick + 14.0, glow);
+        let ring = k.lanko.turn;
+        pill(&mut p, pad - 5.0, pad - 5.0, len + 10.0, thick + 10.0, ring);
     }
     pill(&mut p, pad, pad, len, thick, edge);
     pill(&mut p, pad + 2.0, pad + 2.0, len - 4.0, thick - 4.0, fill);
     let baseline = pad + thick / 2.0 + size * 0.36;
     p.text(text, pad + len / 2.0, baseline, size, Align::Center, ink);
-    let (pw, ph) = (p.pixmap.width() as f32, p.pixmap.height() as f32);
     let (mid_x, mid_y) = (geo.x0 + geo.w / 2.0, geo.y0 + geo.h / 2.0);
     // Where the plate goes, at whole pixels so that nothing blurs.
     let reach = pad + thick;
@@ -447,13 +423,7 @@ pub fn plate(c: &mut Canvas, geo: Geo, side: Side, text: &str, white: bool, to_m
             turn(&p.pixmap, true),
         ),
     };
-    blit(
-        &mut c.pixmap,
-        &turned,
-        x.round() as i32,
-        y.round() as i32,
-        255,
-    );
+    c.stamp(&turned, x.round(), y.round(), 255);
 }
 
 /// The pixmap turned a quarter right (`clockwise`) or left, pixel for pixel.
@@ -474,34 +444,6 @@ fn turn(src: &Pixmap, clockwise: bool) -> Pixmap {
         }
     }
     out
-}
-
-/// Draws a (premultiplied) sprite over an opaque pixmap with its top-left corner at (`x`, `y`),
-/// at `opacity` out of 255: a plain source-over loop, several times faster than a pattern fill
-/// for the many small sprites of a board.
-pub fn blit(dst: &mut Pixmap, src: &Pixmap, x: i32, y: i32, opacity: u32) {
-    let (dw, dh) = (dst.width() as i32, dst.height() as i32);
-    let (sw, sh) = (src.width() as i32, src.height() as i32);
-    let (from, to) = (src.data(), dst.data_mut());
-    for sy in 0..sh {
-        let ty = y + sy;
-        if ty < 0 || ty >= dh {
-            continue;
-        }
-        for sx in 0..sw {
-            let tx = x + sx;
-            let i = ((sy * sw + sx) * 4) as usize;
-            let a = from[i + 3] as u32 * opacity / 255;
-            if a == 0 || tx < 0 || tx >= dw {
-                continue;
-            }
-            let j = ((ty * dw + tx) * 4) as usize;
-            for k in 0..3 {
-                let s = from[i + k] as u32 * opacity / 255;
-                to[j + k] = (s + (to[j + k] as u32 * (255 - a) + 127) / 255).min(255) as u8;
-            }
-        }
-    }
 }
 
 /// A filled rounded bar (a pill).

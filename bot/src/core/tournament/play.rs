@@ -604,6 +604,7 @@ fn game_opening(
     }
     out.push(Reply::board(record, 0));
     out.extend(core.next_up(record, rules));
+    core.style_boards(&record.platform, &mut out, None);
     out
 }
 
