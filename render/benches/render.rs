@@ -1,112 +1,59 @@
-//! Rendering benchmarks: drawing a Lanrick board, encoding it, and both, with the PNG's size;
-//! the Croquet course and a Lanko board drawn and encoded; the whole Lanrick game as an
-//! animated GIF, per position.
+//! Rendering benchmarks: each game's busiest board drawn and encoded (and Lanrick's drawing and
+//! encoding apart, and at the other sizes), with the PNGs' sizes in every theme; the tournament
+//! charts; the whole Lanrick game as an animated GIF, per position.
+
+#[path = "../tests/common/busiest.rs"]
+mod busiest;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use muster_render::lanrick::{LanrickView, draw};
-use muster_render::{Style, Theme};
+use muster_render::{Size, Style, Theme};
 use muster_rules::Game;
-use muster_rules::lanrick::{Lanrick, LanrickEvent};
+use muster_rules::lanrick::Lanrick;
 use std::hint::black_box;
 
-/// The game of docs/examples after `n` decisions, with the last decision's events.
-fn after(n: usize) -> (Lanrick, Vec<LanrickEvent>) {
-    let record = include_str!("../../docs/examples/lanrick-whole-game.txt");
-    let mut game = Lanrick::new();
-    let mut events = Vec::new();
-    for text in record
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .take(n)
-    {
-        let seat = game.to_move().expect("to move");
-        events = game.play_text(seat, text).expect("legal");
+/// Each game's busiest board (tests/common/busiest.rs): view + draw + encode at the normal size
+/// in the classic theme, its size; and, for Lanrick, drawing and encoding apart.
+fn boards(c: &mut Criterion) {
+    for (name, png) in busiest::boards() {
+        let sizes: Vec<String> = Theme::ALL
+            .iter()
+            .map(|t| {
+                let style = Style {
+                    theme: *t,
+                    ..Style::default()
+                };
+                format!("{} {} B", t.name(), png(style).len())
+            })
+            .collect();
+        eprintln!("{name}: {}", sizes.join(", "));
+        c.bench_function(&format!("render/{name} view + draw + encode"), |b| {
+            b.iter(|| png(black_box(Style::default())))
+        });
     }
-    (game, events)
-}
-
-fn render(c: &mut Criterion) {
-    // A busy board: a won rendezvous, three steps drawn, the men to take ringed.
-    let (game, events) = after(28);
-    let view = LanrickView::new(&game, &events, ["Alice", "Bob"]);
+    let (game, events) = busiest::lanrick();
+    let view = LanrickView::new(&game, &events, busiest::NAMES);
     let canvas = draw(&view, Style::default());
-    let png = muster_render::encode::png(&canvas.pixmap);
-    eprintln!(
-        "board PNG: {} bytes indexed, {} bytes RGB",
-        png.len(),
-        muster_render::encode::png_rgb(&canvas.pixmap).len()
-    );
     c.bench_function("render/lanrick draw", |b| {
         b.iter(|| draw(black_box(&view), Style::default()))
     });
-    c.bench_function("render/lanrick encode (fixed palette)", |b| {
+    c.bench_function("render/lanrick encode", |b| {
         b.iter(|| muster_render::lanrick::encode(black_box(&canvas), Theme::Classic))
     });
-    c.bench_function("render/lanrick encode (RGB)", |b| {
-        b.iter(|| muster_render::encode::png_rgb(black_box(&canvas.pixmap)))
-    });
-    c.bench_function("render/lanrick view + draw + encode", |b| {
-        b.iter(|| {
-            muster_render::lanrick::png(black_box(&game), black_box(&events), ["Alice", "Bob"])
-        })
-    });
-}
-
-fn course(c: &mut Criterion) {
-    use muster_rules::croquet::Croquet;
-    let record = include_str!("../../docs/examples/croquet-game.txt");
-    let mut game = Croquet::new();
-    let mut events = Vec::new();
-    for text in record
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .take(20)
-    {
-        let seat = game.to_move().expect("to move");
-        events = game.play_text(seat, text).expect("legal");
+    for size in [Size::Small, Size::Large] {
+        let style = Style {
+            size,
+            ..Style::default()
+        };
+        c.bench_function(
+            &format!("render/lanrick {} view + draw + encode", size.name()),
+            |b| {
+                b.iter(|| {
+                    muster_render::lanrick::png_noted(&game, &events, busiest::NAMES, "", style)
+                })
+            },
+        );
     }
-    eprintln!(
-        "course PNG: {} bytes",
-        muster_render::croquet::png(&game, &events, ["Alice", "Bob"]).len()
-    );
-    c.bench_function("render/croquet course draw + encode", |b| {
-        b.iter(|| {
-            muster_render::croquet::png(black_box(&game), black_box(&events), ["Alice", "Bob"])
-        })
-    });
-}
-
-fn lanko(c: &mut Criterion) {
-    use muster_rules::lanko::{Lanko, Variant};
-    // A busy Lanko-88 board: 49 pieces, a three-leg capture with its crosses, N to move.
-    let mut game = Lanko::from_position(
-        Variant::L88,
-        "P.SBSP/...P..Pp/...P....ps/spP..P..p./.b.......p/p......p.b/s........s/p........./......../.SBPSP w - 0",
-    )
-    .expect("position");
-    let seat = game.to_move().expect("to move");
-    let events = game.play_text(seat, "20;22;7;N4").expect("legal");
-    let names = ["Alice", "Bob", "Carol", "Dave"];
-    let view = muster_render::lanko::LankoView::new(&game, &events, names);
-    let canvas = muster_render::lanko::draw(&view, Style::default());
-    eprintln!(
-        "lanko PNG: {} bytes (zlib level 1); {} bytes with a per-image palette and the fast compressor",
-        muster_render::lanko::encode(&canvas, Theme::Classic).len(),
-        muster_render::encode::png(&canvas.pixmap).len(),
-    );
-    c.bench_function("render/lanko draw", |b| {
-        b.iter(|| muster_render::lanko::draw(black_box(&view), Style::default()))
-    });
-    c.bench_function("render/lanko encode", |b| {
-        b.iter(|| muster_render::lanko::encode(black_box(&canvas), Theme::Classic))
-    });
-    c.bench_function("render/lanko view + draw + encode", |b| {
-        b.iter(|| muster_render::lanko::png(black_box(&game), black_box(&events), names))
-    });
-    let start = Lanko::new(Variant::L103);
-    c.bench_function("render/lanko103 start, view + draw + encode", |b| {
-        b.iter(|| muster_render::lanko::png(black_box(&start), &[], names))
-    });
 }
 
 /// A Swiss event's standings of 16 after round 5, and an eight-slot bracket half played.
@@ -259,5 +206,5 @@ fn replay(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, render, course, lanko, charts, replay);
+criterion_group!(benches, boards, charts, replay);
 criterion_main!(benches);

@@ -163,7 +163,7 @@ impl Writer {
                 pixmap.height()
             ));
         }
-        indices_into(pixmap, self.palette, &mut self.current);
+        indices_into(pixmap, self.palette, &mut self.current, 0, None);
         let (rect, transparent, pixels) = if self.previous.is_empty() {
             let whole = Rect {
                 left: 0,
@@ -404,7 +404,6 @@ fn cut(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::encode::indices;
     use crate::{Style, Theme};
     use muster_rules::Game;
 
@@ -425,7 +424,9 @@ mod tests {
         let mut expected = Vec::new();
         for pixmap in frames {
             writer.push(&pixmap).expect("a frame of the right size");
-            expected.push(indices(&pixmap, palette));
+            let mut index = Vec::new();
+            indices_into(&pixmap, palette, &mut index, 0, None);
+            expected.push(index);
             assert_eq!(writer.frames(), expected.len());
         }
         let len = writer.len();

@@ -7,6 +7,7 @@ use muster_rules::croquet::{Croquet, CroquetEvent, PEG, Status, target_name};
 use muster_rules::{Game, Outcome, Seat};
 
 use crate::canvas::{Align, Canvas};
+use crate::encode::Backdrop;
 use crate::style::{Colours, Style, Theme, alpha};
 
 /// Side of one number's cell.
@@ -91,9 +92,8 @@ fn detail(game: &Croquet) -> String {
 }
 
 /// The course without balls in `style`: drawn once per style, then copied for every image.
-fn course(style: Style) -> &'static tiny_skia::Pixmap {
-    static COURSES: [std::sync::OnceLock<tiny_skia::Pixmap>; 9] =
-        [const { std::sync::OnceLock::new() }; 9];
+fn course(style: Style) -> &'static Backdrop {
+    static COURSES: [std::sync::OnceLock<Backdrop>; 9] = [const { std::sync::OnceLock::new() }; 9];
     COURSES[style.theme as usize * 3 + style.size.index()].get_or_init(|| {
         let k = style.theme.colours();
         let mut c = Canvas::scaled(WIDTH as f32, HEIGHT as f32, k.paper, style.size.scale());
@@ -142,7 +142,7 @@ fn course(style: Style) -> &'static tiny_skia::Pixmap {
         let (px, py) = centre(PEG);
         c.rect(px - 5.0, py - 22.0, 10.0, 36.0, k.croquet.peg[0]);
         c.rect(px - 5.0, py - 10.0, 10.0, 6.0, k.croquet.peg[1]);
-        c.pixmap
+        Backdrop::new(c.pixmap)
     })
 }
 
@@ -161,7 +161,7 @@ pub fn draw_noted(
     style: Style,
 ) -> Canvas {
     let k: &Colours = style.theme.colours();
-    let mut c = Canvas::over(course(style).clone(), style.size.scale());
+    let mut c = Canvas::on(course(style), style.size.scale());
     // Dots on each hoop for the players who have taken it.
     for h in (10..=90u8).step_by(10) {
         for (i, seat) in [Seat::WHITE, Seat::BLACK].into_iter().enumerate() {
@@ -321,7 +321,7 @@ pub fn png_noted(
     style: Style,
 ) -> Vec<u8> {
     let canvas = draw_noted(game, events, names, note, style);
-    crate::encode::png_with(&canvas.pixmap, palette(style.theme))
+    crate::encode::png_of(&canvas, palette(style.theme))
 }
 
 /// A one-line description for screen readers.

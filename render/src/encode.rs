@@ -6,7 +6,10 @@
 //! one colour are mapped once. That is about half the size of the RGB encoding
 //! (docs/performance.md). [`png_rgb`] keeps the exact colours.
 
+mod deflate;
+
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use tiny_skia::Pixmap;
 
@@ -199,94 +202,195 @@ impl Palette {
 }
 
 /// Encodes an opaque pixmap as an 8-bit indexed PNG against a fixed [`Palette`]: a pixel takes
-/// the index of its left or upper neighbour when it has the same colour, else the table's.
+/// the index of its left or upper neighbour when it has the same colour, else the table's; the
+/// rows unfiltered, compressed by [`deflate::zlib`], made for boards.
 pub fn png_with(pixmap: &Pixmap, palette: &Palette) -> Vec<u8> {
-    write(
-        pixmap.width(),
-        pixmap.height(),
-        &indices(pixmap, palette),
-        png::ColorType::Indexed,
-        Some(palette.bytes()),
-        png::Filter::Adaptive,
-        png::DeflateCompression::FdeflateUltraFast,
-    )
+    png_over(pixmap, palette, None)
 }
 
-/// [`png_with`], compressed with zlib at `level` (1 to 9) on unfiltered rows instead of the
-/// fast PNG-tuned compressor. Boards full of small text (Lanko's square labels) come out about a
-/// quarter smaller, for about half a millisecond more at level 1.
-pub fn png_with_zlib(pixmap: &Pixmap, palette: &Palette, level: u8) -> Vec<u8> {
-    write(
-        pixmap.width(),
-        pixmap.height(),
-        &indices(pixmap, palette),
-        png::ColorType::Indexed,
-        Some(palette.bytes()),
-        png::Filter::NoFilter,
-        png::DeflateCompression::Level(level.clamp(1, 9)),
-    )
+/// [`png_with`] for a board drawn on a [`Backdrop`] (if the canvas has one): what still shows
+/// the backdrop takes the backdrop's indices, worked out once.
+pub fn png_of(canvas: &crate::canvas::Canvas, palette: &Palette) -> Vec<u8> {
+    png_over(&canvas.pixmap, palette, canvas.backdrop())
 }
 
-/// The palette index of every pixel, row by row.
-pub(crate) fn indices(pixmap: &Pixmap, palette: &Palette) -> Vec<u8> {
-    let mut data = Vec::new();
-    indices_into(pixmap, palette, &mut data);
-    data
-}
-
-/// [`indices`] into `data`, which is resized to the pixmap's and keeps its allocation (a replay
-/// maps one frame after another into the same buffer). A colour's index is the table's, so a
-/// stretch of pixels equal to the row above takes that row's indices, and a run of one colour
-/// is looked up once.
-pub(crate) fn indices_into(pixmap: &Pixmap, palette: &Palette, data: &mut Vec<u8>) {
-    /// Pixels compared with the row above at once.
-    const STRETCH: usize = 16;
+fn png_over(
+    pixmap: &Pixmap,
+    palette: &Palette,
+    backdrop: Option<(&Backdrop, &[(u32, u32)])>,
+) -> Vec<u8> {
     let (w, h) = (pixmap.width() as usize, pixmap.height() as usize);
+    // Each row after its filter byte (none).
+    let mut rows = Vec::new();
+    let base = backdrop
+        .filter(|(b, _)| b.pixmap.width() == pixmap.width() && b.pixmap.height() == pixmap.height())
+        .map(|(b, dirty)| Base {
+            pixmap: &b.pixmap,
+            index: b.index(palette),
+            dirty,
+        });
+    indices_into(pixmap, palette, &mut rows, 1, base);
+    let stream = deflate::zlib(&rows, w + 1);
+    let mut out = Vec::with_capacity(stream.len() + palette.len() * 3 + 64);
+    out.extend_from_slice(b"\x89PNG\r\n\x1a\n");
+    let mut header = Vec::with_capacity(13);
+    header.extend_from_slice(&(w as u32).to_be_bytes());
+    header.extend_from_slice(&(h as u32).to_be_bytes());
+    // 8 bits a pixel, palette colour, deflate, adaptive filtering's method, no interlace.
+    header.extend_from_slice(&[8, 3, 0, 0, 0]);
+    chunk(&mut out, b"IHDR", &header);
+    chunk(&mut out, b"PLTE", &palette.bytes());
+    chunk(&mut out, b"IDAT", &stream);
+    chunk(&mut out, b"IEND", &[]);
+    out
+}
+
+/// The part of every board of a style that never changes (paper, squares, coordinates),
+/// drawn once, with its palette indices worked out on first use: a board drawn on it is
+/// encoded by comparing with it, and what still shows it takes its indices.
+pub struct Backdrop {
+    /// The pixels.
+    pub pixmap: Pixmap,
+    index: OnceLock<Vec<u8>>,
+}
+
+impl Backdrop {
+    /// A backdrop of these pixels.
+    pub fn new(pixmap: Pixmap) -> Backdrop {
+        Backdrop {
+            pixmap,
+            index: OnceLock::new(),
+        }
+    }
+
+    /// Its indices in `palette` (the same palette every time: a backdrop belongs to one
+    /// theme), each row after a filter byte as a PNG's are.
+    fn index(&self, palette: &Palette) -> &[u8] {
+        self.index.get_or_init(|| {
+            let mut index = Vec::new();
+            indices_into(&self.pixmap, palette, &mut index, 1, None);
+            index
+        })
+    }
+}
+
+/// Appends a PNG chunk: its length, type, data and CRC-32.
+fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
+    out.extend_from_slice(&(data.len() as u32).to_be_bytes());
+    out.extend_from_slice(kind);
+    out.extend_from_slice(data);
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(kind);
+    crc.update(data);
+    out.extend_from_slice(&crc.finalize().to_be_bytes());
+}
+
+/// Whether two stretches of [`STRETCH`] pixels are equal: their words' differences or-ed
+/// together, without a branch or a call (comparing the arrays calls `memcmp`, which cost more
+/// than the comparison).
+#[inline]
+fn same(p: &[u8], q: &[u8]) -> bool {
+    let mut diff = 0u64;
+    for (a, b) in p.chunks_exact(8).zip(q.chunks_exact(8)) {
+        let a = u64::from_le_bytes(a.try_into().unwrap_or([0; 8]));
+        let b = u64::from_le_bytes(b.try_into().unwrap_or([0; 8]));
+        diff |= a ^ b;
+    }
+    diff == 0 && p.len() == q.len()
+}
+
+/// Pixels compared at once.
+const STRETCH: usize = 16;
+
+/// What a board was drawn on: the backdrop's pixels and indices (laid out as the board's, a
+/// filter byte before each row), and each row's columns drawn on since (from, to).
+#[derive(Clone, Copy)]
+pub(crate) struct Base<'a> {
+    pixmap: &'a Pixmap,
+    index: &'a [u8],
+    dirty: &'a [(u32, u32)],
+}
+
+/// The palette index of every pixel, row by row, into `data`, which is resized and keeps its
+/// allocation (a replay maps one frame after another into the same buffer); each row begins
+/// with `lead` zero bytes (PNG's filter byte). A stretch of pixels equal to the same stretch of
+/// `base` (a backdrop's pixels and indices, laid out as `data`) takes its indices; one equal to
+/// the row above takes that row's; others are looked up in the palette's table, a run of one
+/// colour once.
+pub(crate) fn indices_into(
+    pixmap: &Pixmap,
+    palette: &Palette,
+    data: &mut Vec<u8>,
+    lead: usize,
+    base: Option<Base<'_>>,
+) {
+    let (w, h) = (pixmap.width() as usize, pixmap.height() as usize);
+    let stride = w + lead;
     let px = pixmap.data();
     data.clear();
-    data.resize(w * h, 0);
-    let mut last = (u32::MAX, 0u8);
-    // Looks each pixel up, but once for a run of one colour.
-    let mut lookup = |out: &mut [u8], pixels: &[u8]| {
+    data.resize(stride * h, 0);
+    // Looks each pixel up in the table: no pixel waits for the one before, so the lookups
+    // overlap.
+    let lookup = |out: &mut [u8], pixels: &[u8]| {
         for (o, p) in out.iter_mut().zip(pixels.chunks_exact(4)) {
-            // Red, green and blue as a little-endian word, alpha masked off.
-            let c = u32::from_le_bytes([p[0], p[1], p[2], 0]);
-            if c != last.0 {
-                let bucket = (c >> 3 & 0x1F) << 10 | (c >> 11 & 0x1F) << 5 | (c >> 19 & 0x1F);
-                last = (c, palette.lut[bucket as usize]);
-            }
-            *o = last.1;
+            let bucket =
+                (p[0] as usize >> 3) << 10 | (p[1] as usize >> 3) << 5 | (p[2] as usize >> 3);
+            *o = palette.lut[bucket];
         }
     };
-    lookup(&mut data[..w], &px[..w * 4]);
-    for y in 1..h {
-        let (done, rest) = data.split_at_mut(y * w);
-        let (above, out) = (&done[(y - 1) * w..], &mut rest[..w]);
-        let (pixels_above, pixels) = (
-            &px[(y - 1) * w * 4..y * w * 4],
-            &px[y * w * 4..(y + 1) * w * 4],
-        );
-        let mut stretches = out
-            .chunks_exact_mut(STRETCH)
-            .zip(above.chunks_exact(STRETCH))
-            .zip(
-                pixels
-                    .chunks_exact(STRETCH * 4)
-                    .zip(pixels_above.chunks_exact(STRETCH * 4)),
-            );
-        for ((out, above), (p, q)) in stretches.by_ref() {
-            let (p, q): (&[u8; STRETCH * 4], &[u8; STRETCH * 4]) = (
-                p.try_into().expect("a stretch"),
-                q.try_into().expect("a stretch"),
-            );
-            if p == q {
-                out.copy_from_slice(above);
-            } else {
-                lookup(out, p);
+    let row_bytes = w * 4;
+    for y in 0..h {
+        let (done, rest) = data.split_at_mut(y * stride);
+        let out = &mut rest[lead..lead + w];
+        let pixels = &px[y * row_bytes..(y + 1) * row_bytes];
+        // What the row can copy: the backdrop's row, and the row above.
+        let backdrop = base.map(|b| {
+            (
+                &b.pixmap.data()[y * row_bytes..(y + 1) * row_bytes],
+                &b.index[y * stride + lead..y * stride + lead + w],
+            )
+        });
+        // Only what was drawn on differs from the backdrop.
+        let (mut from, mut to) = (0, w);
+        if let (Some(b), Some((_, index))) = (base, backdrop) {
+            let (a, z) = b.dirty.get(y).copied().unwrap_or((0, w as u32));
+            out.copy_from_slice(index);
+            if a >= z {
+                continue;
+            }
+            (from, to) = ((a as usize) / STRETCH * STRETCH, (z as usize).min(w));
+        }
+        let above = (y > 0).then(|| {
+            (
+                &px[(y - 1) * row_bytes..y * row_bytes],
+                &done[(y - 1) * stride + lead..(y - 1) * stride + lead + w],
+            )
+        });
+        if from == 0 && to == w {
+            // Whole rows first (one `memcmp` each).
+            if let Some((_, i)) = backdrop.filter(|(p, _)| pixels == *p) {
+                out.copy_from_slice(i);
+                continue;
+            }
+            if let Some((_, i)) = above.filter(|(p, _)| pixels == *p) {
+                out.copy_from_slice(i);
+                continue;
             }
         }
-        let tail = w / STRETCH * STRETCH;
-        lookup(&mut out[tail..], &pixels[tail * 4..]);
+        let mut x = from;
+        while x + STRETCH <= to {
+            let (bytes, cells) = (x * 4..(x + STRETCH) * 4, x..x + STRETCH);
+            let p = &pixels[bytes.clone()];
+            if let Some((_, i)) = backdrop.filter(|(b, _)| same(p, &b[bytes.clone()])) {
+                out[cells.clone()].copy_from_slice(&i[cells]);
+            } else if let Some((_, i)) = above.filter(|(a, _)| same(p, &a[bytes.clone()])) {
+                out[cells.clone()].copy_from_slice(&i[cells]);
+            } else {
+                lookup(&mut out[cells], p);
+            }
+            x += STRETCH;
+        }
+        lookup(&mut out[x..to], &pixels[x * 4..to * 4]);
     }
 }
 
@@ -375,7 +479,7 @@ mod tests {
             if i % 9 == 0 {
                 let view = crate::lanrick::LanrickView::new(&game, &events, ["Alice", "Bob"]);
                 let pixmap = crate::lanrick::draw(&view, crate::Style::default()).pixmap;
-                indices_into(&pixmap, palette, &mut data);
+                indices_into(&pixmap, palette, &mut data, 0, None);
                 assert!(
                     data == reference(&pixmap, palette),
                     "after decision {}",
@@ -398,7 +502,7 @@ mod tests {
                 crate::lanko::palette(crate::Theme::Classic),
                 crate::croquet::palette(crate::Theme::Classic),
             ] {
-                indices_into(&pixmap, palette, &mut data);
+                indices_into(&pixmap, palette, &mut data, 0, None);
                 assert!(data == reference(&pixmap, palette), "{w}×{h}");
             }
         }

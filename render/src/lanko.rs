@@ -138,7 +138,7 @@ pub fn draw(view: &LankoView, style: Style) -> Canvas {
     let k = style.theme.colours();
     let geo = art.geo;
     let s = geo.cell;
-    let mut c = Canvas::over(art.background.clone(), style.size.scale());
+    let mut c = Canvas::on(&art.background, style.size.scale());
     for (i, text) in view.plates.iter().enumerate() {
         art::plate(
             &mut c,
@@ -319,13 +319,9 @@ pub fn palette(theme: Theme) -> &'static crate::encode::Palette {
     })
 }
 
-/// How hard the boards are compressed: zlib's level 1 keeps the 88 square labels and 50-odd
-/// pieces of a board under 40 KB, where the fast compressor of the other boards gives 46–49 KB.
-const ZLIB_LEVEL: u8 = 1;
-
 /// Encodes a board drawn in `theme` with the theme's palette.
 pub fn encode(canvas: &Canvas, theme: Theme) -> Vec<u8> {
-    crate::encode::png_with_zlib(&canvas.pixmap, palette(theme), ZLIB_LEVEL)
+    crate::encode::png_of(canvas, palette(theme))
 }
 
 /// The board of `game` after `events` (the last decision's) as a PNG in the default style, with

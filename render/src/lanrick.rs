@@ -7,7 +7,7 @@ use muster_rules::Seat;
 use muster_rules::lanrick::{Lanrick, LanrickEvent, Phase, Square, Squares, squares};
 use muster_rules::{EndReason, Game, Outcome};
 
-use crate::canvas::{Align, Canvas};
+use crate::canvas::{Align, Canvas, Sprite};
 use crate::style::{Colours, Size, Style, Theme, Turn, alpha};
 
 /// Side of one square, in pixels (at the normal size).
@@ -234,8 +234,8 @@ impl Frame {
 /// two men, drawn once per style and then copied (the lila-gif approach, in
 /// docs/performance.md).
 struct Sprites {
-    background: tiny_skia::Pixmap,
-    men: [tiny_skia::Pixmap; 2],
+    background: crate::encode::Backdrop,
+    men: [Sprite; 2],
 }
 
 /// The theme's palette, from boards showing everything the theme draws: the colours of every
@@ -339,14 +339,14 @@ fn sprites(style: Style) -> &'static Sprites {
             );
         }
         Sprites {
-            background: c.pixmap,
+            background: crate::encode::Backdrop::new(c.pixmap),
             men: [man(k, Seat::WHITE, scale), man(k, Seat::BLACK, scale)],
         }
     })
 }
 
 /// One man on a transparent square, with his shadow.
-fn man(k: &Colours, seat: Seat, scale: f32) -> tiny_skia::Pixmap {
+fn man(k: &Colours, seat: Seat, scale: f32) -> Sprite {
     let mut m = Canvas::scaled(SQUARE, SQUARE, [0, 0, 0, 0], scale);
     let (x, y, r) = (SQUARE / 2.0, SQUARE / 2.0, SQUARE * 0.33);
     m.disc(x + 1.5, y + 2.5, r, k.shadow);
@@ -358,7 +358,7 @@ fn man(k: &Colours, seat: Seat, scale: f32) -> tiny_skia::Pixmap {
         m.ring(x, y, r - 3.0, 2.0, k.black[2]);
         m.ring(x, y, r, 2.0, k.black[1]);
     }
-    m.pixmap
+    Sprite::new(m.pixmap)
 }
 
 /// Draws the view in `style` on a new canvas.
@@ -367,7 +367,7 @@ pub fn draw(view: &LanrickView, style: Style) -> Canvas {
     let k = style.theme.colours();
     let frame = Frame::of(style);
     let centre = |sq: Square| frame.centre(sq);
-    let mut c = Canvas::over(art.background.clone(), style.size.scale());
+    let mut c = Canvas::on(&art.background, style.size.scale());
     if let Some(mark) = view.mark {
         // The rendezvous: the mark's block of nine squares, cut by the board's edge.
         let (cx, cy) = centre(mark);
@@ -445,7 +445,7 @@ pub fn draw(view: &LanrickView, style: Style) -> Canvas {
 
 /// Encodes a board drawn in `theme` with the theme's palette.
 pub fn encode(canvas: &Canvas, theme: Theme) -> Vec<u8> {
-    crate::encode::png_with(&canvas.pixmap, palette(theme))
+    crate::encode::png_of(canvas, palette(theme))
 }
 
 /// The board of `game` after `events` as a PNG, in the default style.

@@ -11,84 +11,15 @@ use muster_render::encode::decode_rgb;
 use muster_render::style::Turn;
 use muster_render::{Size, Style, Theme};
 use muster_rules::Game;
-use muster_rules::lanko::{Lanko, Variant};
+use muster_rules::lanko::Variant;
 
-const NAMES: [&str; 2] = ["Alice", "Bob"];
-const LANKO_NAMES: [&str; 4] = ["Alice", "Bob", "Carol", "Dave"];
+use common::busiest::{LANKO_NAMES, NAMES, lanko, lanrick, lanrick1880};
 
 fn style(theme: Theme, bottom: usize) -> Style {
     Style {
         theme,
         bottom,
         size: Size::Normal,
-    }
-}
-
-/// Plays `moves` from the start of a game; the game and the last decision's events.
-fn played<G: Game>(mut game: G, moves: &[&str]) -> (G, Vec<G::Event>) {
-    let mut events = Vec::new();
-    for text in moves {
-        let seat = game.to_move().expect("to move");
-        events = game.play_text(seat, text).expect("legal");
-    }
-    (game, events)
-}
-
-/// The whole Lanrick game of docs/examples up to its 28th decision: Black has won the
-/// rendezvous and must take one of White's ringed men.
-fn lanrick_capture() -> (
-    muster_rules::lanrick::Lanrick,
-    Vec<muster_rules::lanrick::LanrickEvent>,
-) {
-    let record = include_str!("../../docs/examples/lanrick-whole-game.txt");
-    let moves: Vec<&str> = record
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .take(28)
-        .collect();
-    played(muster_rules::lanrick::Lanrick::new(), &moves)
-}
-
-/// Lanrick 1880: White may shift the mark, Black's man on c6 would be carried.
-fn lanrick1880_shift() -> (
-    muster_rules::lanrick1880::Lanrick1880,
-    Vec<muster_rules::lanrick1880::Event>,
-) {
-    played(
-        muster_rules::lanrick1880::Lanrick1880::new(),
-        &["W:a1,c1,e1,g1,h2 B:a8,c8,e8,g8,h7", "d4", "*d5", "c8-c6"],
-    )
-}
-
-/// A Lanko board of `variant` after a capture (the 103 and 88 ones of the golden suite) or,
-/// for Lanko-68, a finished game with castles of both colours at home.
-fn lanko(variant: Variant) -> (Lanko, Vec<muster_rules::lanko::LankoEvent>) {
-    let (position, text) = match variant {
-        Variant::L88 => (
-            "P.SBSP/...P..Pp/...P....ps/spP..P..p./.b.......p/p......p.b/s........s/p........./......../.SBPSP w - 0",
-            Some("20;22;7;N4"),
-        ),
-        Variant::L103 => (
-            "PS.S./.P./p.P.../..PBp/.....p./.....Bpbp/p....sS/pb.../ps...p/PP./PS..P e - 0",
-            Some("E1;N5;X1"),
-        ),
-        Variant::L68 => (
-            ".P.S/..B./....../P........./.....b..../....sB..../......s.../....../..../.... n - 0",
-            None,
-        ),
-    };
-    let mut game = Lanko::from_position(variant, position).expect("position");
-    match text {
-        Some(text) => {
-            let seat = game.to_move().expect("to move");
-            let events = game.play_text(seat, text).expect("legal");
-            (game, events)
-        }
-        None => {
-            game.agree_draw().expect("not over yet");
-            (game, Vec::new())
-        }
     }
 }
 
@@ -99,8 +30,8 @@ fn lanko_png(variant: Variant, style: Style) -> Vec<u8> {
 
 #[test]
 fn lanrick_boards_in_every_theme_and_orientation() {
-    let (game, events) = lanrick_capture();
-    let (old, old_events) = lanrick1880_shift();
+    let (game, events) = lanrick();
+    let (old, old_events) = lanrick1880();
     for theme in Theme::ALL {
         for (bottom, side) in [(0, "white"), (1, "black")] {
             let style = style(theme, bottom);
@@ -114,14 +45,7 @@ fn lanrick_boards_in_every_theme_and_orientation() {
 
 #[test]
 fn croquet_courses_in_every_theme_read_the_same_whoever_is_at_the_bottom() {
-    let record = include_str!("../../docs/examples/croquet-game.txt");
-    let steps: Vec<&str> = record
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .take(4)
-        .collect();
-    let (game, events) = played(muster_rules::croquet::Croquet::new(), &steps);
+    let (game, events) = common::busiest::croquet();
     for theme in Theme::ALL {
         let png = muster_render::croquet::png_noted(&game, &events, NAMES, "", style(theme, 0));
         check(&format!("croquet-{}", theme.name()), &png);
@@ -151,7 +75,7 @@ fn lanko_boards_in_every_theme_and_with_each_seat_at_the_bottom() {
 
 #[test]
 fn sizes_draw_the_same_board_smaller_and_larger() {
-    let (game, events) = lanrick_capture();
+    let (game, events) = lanrick();
     for size in [Size::Small, Size::Large] {
         let style = Style {
             size,
@@ -174,6 +98,21 @@ fn sizes_draw_the_same_board_smaller_and_larger() {
         check(&format!("lanrick-{}", size.name()), &png);
         let lanko = lanko_png(Variant::L88, style);
         check(&format!("lanko88-{}", size.name()), &lanko);
+    }
+}
+
+#[test]
+fn the_busiest_boards_stay_small() {
+    // What docs/performance.md reports: at most 30 KB at the normal size, in every theme.
+    for (name, png) in common::busiest::boards() {
+        for theme in Theme::ALL {
+            let bytes = png(style(theme, 0)).len();
+            assert!(
+                bytes <= 30 * 1024,
+                "{name} in {}: {bytes} bytes",
+                theme.name()
+            );
+        }
     }
 }
 
@@ -209,4 +148,52 @@ fn a_turned_lanko_board_keeps_the_seat_asked_for_at_the_bottom() {
         "the seat to move's plate is at the bottom: rows {:?}",
         (rows_with_ring.first(), rows_with_ring.last())
     );
+}
+
+#[test]
+fn a_board_encoded_against_its_backdrop_is_the_board_as_drawn() {
+    // The encoder takes what was not drawn on from the backdrop's indices: every pixel must
+    // still be the one drawn (the same file as encoding every pixel afresh).
+    use muster_render::encode::png_with;
+    let (lr, lr_events) = lanrick();
+    let (old, old_events) = lanrick1880();
+    let (cq, cq_events) = common::busiest::croquet();
+    for theme in Theme::ALL {
+        for bottom in 0..4 {
+            let style = Style {
+                theme,
+                bottom,
+                size: Size::ALL[bottom % 3],
+            };
+            let view = muster_render::lanrick::LanrickView::new(&lr, &lr_events, NAMES);
+            let c = muster_render::lanrick::draw(&view, style);
+            let palette = muster_render::lanrick::palette(theme);
+            assert!(c.backdrop().is_some());
+            assert_eq!(
+                muster_render::lanrick::encode(&c, theme),
+                png_with(&c.pixmap, palette)
+            );
+            let view = muster_render::lanrick1880::view(&old, &old_events, NAMES);
+            let c = muster_render::lanrick::draw(&view, style);
+            assert_eq!(
+                muster_render::lanrick::encode(&c, theme),
+                png_with(&c.pixmap, palette)
+            );
+            let c = muster_render::croquet::draw_noted(&cq, &cq_events, NAMES, "a note", style);
+            assert_eq!(
+                muster_render::encode::png_of(&c, muster_render::croquet::palette(theme)),
+                png_with(&c.pixmap, muster_render::croquet::palette(theme))
+            );
+            for variant in Variant::ALL {
+                let (game, events) = lanko(variant);
+                let view = muster_render::lanko::LankoView::new(&game, &events, LANKO_NAMES);
+                let c = muster_render::lanko::draw(&view, style);
+                assert_eq!(
+                    muster_render::lanko::encode(&c, theme),
+                    png_with(&c.pixmap, muster_render::lanko::palette(theme)),
+                    "{variant:?} in {theme:?} with {bottom} at the bottom"
+                );
+            }
+        }
+    }
 }

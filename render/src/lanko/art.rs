@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use muster_rules::lanko::{Board, Kind, Layout, Piece, Role, Sq, Variant};
 use tiny_skia::Pixmap;
 
-use crate::canvas::{Align, Canvas};
+use crate::canvas::{Align, Canvas, Sprite};
 use crate::style::{Colours, Style, Turn, alpha};
 
 /// Room for the board: 10 columns of 56 px, or 11 of 51 px.
@@ -85,13 +85,13 @@ impl Geo {
 /// A board's background and pieces, drawn once per style.
 pub struct Art {
     pub geo: Geo,
-    pub background: Pixmap,
+    pub background: crate::encode::Backdrop,
     /// The pieces, White's then Black's, in the order big, small, pawn.
-    pub pieces: [[Pixmap; 3]; 2],
+    pub pieces: [[Sprite; 3]; 2],
 }
 
 impl Art {
-    pub fn piece(&self, p: Piece) -> &Pixmap {
+    pub fn piece(&self, p: Piece) -> &Sprite {
         let k = match p.kind {
             Kind::Big => 0,
             Kind::Small => 1,
@@ -123,7 +123,7 @@ pub fn art(variant: Variant, style: Style) -> &'static Art {
         };
         Art {
             geo,
-            background: background(board, geo, k, scale),
+            background: crate::encode::Backdrop::new(background(board, geo, k, scale)),
             pieces: [set(true), set(false)],
         }
     })
@@ -168,7 +168,7 @@ pub fn lower(kind: Kind) -> f32 {
 
 /// One piece on a transparent square: White light with a dark outline, Black dark with a light
 /// one.
-fn piece_sprite(k: &Colours, cell: f32, scale: f32, p: Piece) -> Pixmap {
+fn piece_sprite(k: &Colours, cell: f32, scale: f32, p: Piece) -> Sprite {
     let mut c = Canvas::scaled(cell, cell, [0, 0, 0, 0], scale);
     let (cx, cy) = (cell / 2.0, cell / 2.0 + lower(p.kind));
     if p.white {
@@ -180,7 +180,7 @@ fn piece_sprite(k: &Colours, cell: f32, scale: f32, p: Piece) -> Pixmap {
         let inner = outline(p.kind, cell, cx, cy, -3.0);
         c.polygon(&inner, k.black[0], Some((2.2, k.lanko.piece_inner)));
     }
-    c.pixmap
+    Sprite::new(c.pixmap)
 }
 
 /// A five-pointed star, for a castle at home.
@@ -350,7 +350,7 @@ fn span(
 }
 
 /// Which side of the board a seat sits on.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Side {
     South,
     West,
@@ -388,42 +388,86 @@ pub fn plate(
     let (len, thick) = ((Canvas::text_width(text, size) + 28.0).ceil(), 34.0);
     let pad = 8.0;
     let (pw, ph) = (len + 2.0 * pad, thick + 2.0 * pad);
-    let mut p = Canvas::scaled(pw, ph, [0, 0, 0, 0], c.scale());
-    let (fill, ink, edge) = if white {
-        (k.white[0], k.lanko.plate_ink[0], k.white[1])
-    } else {
-        (k.black[0], k.lanko.plate_ink[1], k.black[1])
-    };
-    if to_move {
-        let glow = alpha(k.lanko.turn, 90);
-        pill(&mut p, pad - 7.0, pad - 7.0, len + 14.0, thick + 14.0, glow);
-        let ring = k.lanko.turn;
-        pill(&mut p, pad - 5.0, pad - 5.0, len + 10.0, thick + 10.0, ring);
-    }
-    pill(&mut p, pad, pad, len, thick, edge);
-    pill(&mut p, pad + 2.0, pad + 2.0, len - 4.0, thick - 4.0, fill);
-    let baseline = pad + thick / 2.0 + size * 0.36;
-    p.text(text, pad + len / 2.0, baseline, size, Align::Center, ink);
+    let sprite = plate_sprite(
+        PlateKey {
+            text: text.to_string(),
+            size: size.to_bits(),
+            colours: k as *const Colours as usize,
+            scale: c.scale().to_bits(),
+            side,
+            white,
+            to_move,
+        },
+        || {
+            let mut p = Canvas::scaled(pw, ph, [0, 0, 0, 0], c.scale());
+            let (fill, ink, edge) = if white {
+                (k.white[0], k.lanko.plate_ink[0], k.white[1])
+            } else {
+                (k.black[0], k.lanko.plate_ink[1], k.black[1])
+            };
+            if to_move {
+                let glow = alpha(k.lanko.turn, 90);
+                pill(&mut p, pad - 7.0, pad - 7.0, len + 14.0, thick + 14.0, glow);
+                let ring = k.lanko.turn;
+                pill(&mut p, pad - 5.0, pad - 5.0, len + 10.0, thick + 10.0, ring);
+            }
+            pill(&mut p, pad, pad, len, thick, edge);
+            pill(&mut p, pad + 2.0, pad + 2.0, len - 4.0, thick - 4.0, fill);
+            let baseline = pad + thick / 2.0 + size * 0.36;
+            p.text(text, pad + len / 2.0, baseline, size, Align::Center, ink);
+            Sprite::new(match side {
+                // Turned a quarter left: reads from bottom to top.
+                Side::West => turn(&p.pixmap, false),
+                // Turned a quarter right: reads from top to bottom.
+                Side::East => turn(&p.pixmap, true),
+                Side::North | Side::South => p.pixmap,
+            })
+        },
+    );
     let (mid_x, mid_y) = (geo.x0 + geo.w / 2.0, geo.y0 + geo.h / 2.0);
     // Where the plate goes, at whole pixels so that nothing blurs.
     let reach = pad + thick;
-    let (x, y, turned) = match side {
-        Side::North => (mid_x - pw / 2.0, geo.y0 - 4.0 - reach, p.pixmap),
-        Side::South => (mid_x - pw / 2.0, geo.y0 + geo.h + 4.0 - pad, p.pixmap),
-        // Turned a quarter left: reads from bottom to top.
-        Side::West => (
-            geo.x0 - 4.0 - reach,
-            mid_y - pw / 2.0,
-            turn(&p.pixmap, false),
-        ),
-        // Turned a quarter right: reads from top to bottom.
-        Side::East => (
-            geo.x0 + geo.w + 4.0 + reach - ph,
-            mid_y - pw / 2.0,
-            turn(&p.pixmap, true),
-        ),
+    let (x, y) = match side {
+        Side::North => (mid_x - pw / 2.0, geo.y0 - 4.0 - reach),
+        Side::South => (mid_x - pw / 2.0, geo.y0 + geo.h + 4.0 - pad),
+        Side::West => (geo.x0 - 4.0 - reach, mid_y - pw / 2.0),
+        Side::East => (geo.x0 + geo.w + 4.0 + reach - ph, mid_y - pw / 2.0),
     };
-    c.stamp(&turned, x.round(), y.round(), 255);
+    c.stamp(&sprite, x.round(), y.round(), 255);
+}
+
+/// What a seat's plate looks like: its text and size, the theme's colours (by address: the
+/// themes are constants), the scale, which side it is on, its team and whether it is to move.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct PlateKey {
+    text: String,
+    size: u32,
+    colours: usize,
+    scale: u32,
+    side: Side,
+    white: bool,
+    to_move: bool,
+}
+
+/// The plate of `key`, drawn by `make` the first time it is asked for. A game's plates change
+/// only with the seat to move and a declaration, so a few hundred kept cover every game being
+/// played; past that the cache starts again.
+fn plate_sprite(key: PlateKey, make: impl FnOnce() -> Sprite) -> std::sync::Arc<Sprite> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex};
+    const KEPT: usize = 512;
+    static CACHE: OnceLock<Mutex<HashMap<PlateKey, Arc<Sprite>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(found) = cache.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+        return Arc::clone(found);
+    }
+    let made = Arc::new(make());
+    let mut cache = cache.lock().unwrap_or_else(|p| p.into_inner());
+    if cache.len() >= KEPT {
+        cache.clear();
+    }
+    cache.insert(key, Arc::clone(&made));
+    made
 }
 
 /// The pixmap turned a quarter right (`clockwise`) or left, pixel for pixel.

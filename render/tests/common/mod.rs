@@ -1,4 +1,8 @@
-//! What the golden-image suites share: comparing a rendered PNG with its golden image.
+//! What the golden-image suites share: comparing a rendered PNG with its golden image, and the
+//! busiest position of each game.
+#![allow(dead_code)]
+
+pub mod busiest;
 
 use muster_render::encode::decode_rgb;
 
