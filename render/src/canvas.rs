@@ -451,6 +451,13 @@ impl Canvas {
         }
     }
 
+    /// Draws a caption line centred on an image `width` wide, its baseline at `y`, at `size`
+    /// or smaller if that is what fits.
+    pub fn caption(&mut self, text: &str, width: u32, y: f32, size: f32, c: [u8; 4]) {
+        let size = Canvas::fit(width, text, size);
+        self.text(text, width as f32 / 2.0, y, size, Align::Center, c);
+    }
+
     /// Draws `text` with its baseline at `y`. Glyphs are rasterised once per character, size
     /// and quarter-pixel offset, then blended from the cache.
     pub fn text(&mut self, text: &str, x: f32, y: f32, size: f32, align: Align, c: [u8; 4]) {

@@ -246,22 +246,8 @@ pub fn draw_noted(
     let base = TOP + CELL * ROWS as f32;
     let head = headline(game, names);
     let det = crate::noted(&detail(game), note);
-    c.text(
-        &head,
-        WIDTH as f32 / 2.0,
-        base + 36.0,
-        Canvas::fit(WIDTH, &head, 23.0),
-        Align::Center,
-        k.ink,
-    );
-    c.text(
-        &det,
-        WIDTH as f32 / 2.0,
-        base + 70.0,
-        Canvas::fit(WIDTH, &det, 18.0),
-        Align::Center,
-        k.soft_ink,
-    );
+    c.caption(&head, WIDTH, base + 36.0, 23.0, k.ink);
+    c.caption(&det, WIDTH, base + 70.0, 18.0, k.soft_ink);
     c
 }
 
@@ -270,13 +256,9 @@ pub fn draw_noted(
 pub fn palette(theme: Theme) -> &'static crate::encode::Palette {
     static PALETTES: [std::sync::OnceLock<crate::encode::Palette>; 3] =
         [const { std::sync::OnceLock::new() }; 3];
-    PALETTES[theme as usize].get_or_init(|| {
-        let style = Style {
-            theme,
-            ..Style::default()
-        };
+    crate::encode::themed(&PALETTES, theme, |style| {
         let names = ["Abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ"];
-        let samples: Vec<Canvas> = [
+        [
             "17/20/n 20/20/h3 w - 0,0",
             "95/100/n 103/100/m! b 4 0,0",
             "43/50/m! 38/40/n b 2 0,3",
@@ -297,13 +279,11 @@ pub fn palette(theme: Theme) -> &'static crate::encode::Palette {
                 to: 42,
             }];
             [
-                draw_noted(&g, &step, names, "", style),
-                draw_noted(&g, &back, names, "", style),
+                draw_noted(&g, &step, names, "", style).pixmap,
+                draw_noted(&g, &back, names, "", style).pixmap,
             ]
         })
-        .collect();
-        let pixmaps: Vec<&tiny_skia::Pixmap> = samples.iter().map(|c| &c.pixmap).collect();
-        crate::encode::Palette::from_samples(&pixmaps)
+        .collect()
     })
 }
 

@@ -168,6 +168,22 @@ fn bucket(c: u32) -> usize {
     (((c >> 19) & 0x1F) << 10 | ((c >> 11) & 0x1F) << 5 | ((c >> 3) & 0x1F)) as usize
 }
 
+/// The palette of `theme` kept in `cache` (one for each theme), made the first time from the
+/// boards `samples` draws in that theme: every colour a game's boards and replays use.
+pub(crate) fn themed(
+    cache: &'static [OnceLock<Palette>; 3],
+    theme: crate::style::Theme,
+    samples: impl FnOnce(crate::style::Style) -> Vec<Pixmap>,
+) -> &'static Palette {
+    cache[theme as usize].get_or_init(|| {
+        let style = crate::style::Style {
+            theme,
+            ..Default::default()
+        };
+        Palette::from_samples(&samples(style).iter().collect::<Vec<_>>())
+    })
+}
+
 impl Palette {
     /// The 256 most common colours of `samples` (images showing everything the theme draws),
     /// with a lookup table sending every colour to its nearest entry; each palette colour maps

@@ -10,7 +10,7 @@ mod words;
 use muster_rules::lanko::{Kind, Lanko, LankoEvent, Piece, Sq, TABLE, Variant};
 use muster_rules::{Game, Seat};
 
-use crate::canvas::{Align, Canvas};
+use crate::canvas::Canvas;
 use crate::style::{Style, Theme, alpha};
 use art::art;
 pub use art::{HEIGHT, WIDTH};
@@ -232,22 +232,8 @@ pub fn draw(view: &LankoView, style: Style) -> Canvas {
         cross(&mut c, sq, k.lanko.burn);
     }
     let base = HEIGHT as f32 - art::CAPTION;
-    c.text(
-        &view.headline,
-        WIDTH as f32 / 2.0,
-        base + 32.0,
-        Canvas::fit(WIDTH, &view.headline, 24.0),
-        Align::Center,
-        k.ink,
-    );
-    c.text(
-        &view.detail,
-        WIDTH as f32 / 2.0,
-        base + 64.0,
-        Canvas::fit(WIDTH, &view.detail, 19.0),
-        Align::Center,
-        k.soft_ink,
-    );
+    c.caption(&view.headline, WIDTH, base + 32.0, 24.0, k.ink);
+    c.caption(&view.detail, WIDTH, base + 64.0, 19.0, k.soft_ink);
     c
 }
 
@@ -256,11 +242,7 @@ pub fn draw(view: &LankoView, style: Style) -> Canvas {
 pub fn palette(theme: Theme) -> &'static crate::encode::Palette {
     static PALETTES: [std::sync::OnceLock<crate::encode::Palette>; 3] =
         [const { std::sync::OnceLock::new() }; 3];
-    PALETTES[theme as usize].get_or_init(|| {
-        let style = Style {
-            theme,
-            ..Style::default()
-        };
+    crate::encode::themed(&PALETTES, theme, |style| {
         let names = [
             "Abcdefghijk",
             "Lmnopqrstu",
@@ -315,7 +297,7 @@ pub fn palette(theme: Theme) -> &'static crate::encode::Palette {
                 boards.push(draw(&view, style).pixmap);
             }
         }
-        crate::encode::Palette::from_samples(&boards.iter().collect::<Vec<_>>())
+        boards
     })
 }
 

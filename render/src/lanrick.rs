@@ -243,7 +243,7 @@ struct Sprites {
 pub fn palette(theme: Theme) -> &'static crate::encode::Palette {
     static PALETTES: [std::sync::OnceLock<crate::encode::Palette>; 3] =
         [const { std::sync::OnceLock::new() }; 3];
-    PALETTES[theme as usize].get_or_init(|| {
+    crate::encode::themed(&PALETTES, theme, |style| {
         let sq = |s: &str| s.parse::<Square>().expect("a square");
         let mut sample = LanrickView {
             white: ["a1", "c3", "d4", "h5", "e8"].map(sq).to_vec(),
@@ -261,10 +261,6 @@ pub fn palette(theme: Theme) -> &'static crate::encode::Palette {
             headline: "Abcdefghijklm (White) won the rendezvous: take a ringed man".into(),
             detail: "Rendezvous c3–e5 (mark d4) · Taken: White 0, Black 0 nopqrstuvwxyz".into(),
         };
-        let style = Style {
-            theme,
-            ..Style::default()
-        };
         // The rendezvous over field and border squares, being played for or not.
         let mut boards = Vec::new();
         for (mark, live) in [
@@ -279,7 +275,7 @@ pub fn palette(theme: Theme) -> &'static crate::encode::Palette {
             sample.live_rendezvous = live;
             boards.push(draw(&sample, style).pixmap);
         }
-        crate::encode::Palette::from_samples(&boards.iter().collect::<Vec<_>>())
+        boards
     })
 }
 
@@ -424,22 +420,8 @@ pub fn draw(view: &LanrickView, style: Style) -> Canvas {
         c.line((x - d, y + d), (x + d, y - d), 7.0, k.call);
     }
     let base = MARGIN * 2.0 + SQUARE * 8.0;
-    c.text(
-        &view.headline,
-        WIDTH as f32 / 2.0,
-        base + 30.0,
-        Canvas::fit(WIDTH, &view.headline, 25.0),
-        Align::Center,
-        k.ink,
-    );
-    c.text(
-        &view.detail,
-        WIDTH as f32 / 2.0,
-        base + 66.0,
-        Canvas::fit(WIDTH, &view.detail, 20.0),
-        Align::Center,
-        k.soft_ink,
-    );
+    c.caption(&view.headline, WIDTH, base + 30.0, 25.0, k.ink);
+    c.caption(&view.detail, WIDTH, base + 66.0, 20.0, k.soft_ink);
     c
 }
 
