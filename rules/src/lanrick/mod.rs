@@ -12,6 +12,7 @@
 //! ```
 
 mod board;
+pub(crate) mod common;
 mod notation;
 pub(crate) mod position;
 pub(crate) mod turns;
@@ -25,6 +26,7 @@ pub use turns::{MAX_STEPS, ManRule, Path, Step};
 
 use crate::game::{EndReason, Game, NotationError, Outcome, PlayError};
 use crate::seat::{Seat, Table, Team};
+use common::{Common, list};
 
 /// Men each player has (Rule 1).
 pub const MEN: u32 = 5;
@@ -178,15 +180,11 @@ struct Counted {
 /// A game of Lanrick, Third Edition.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Lanrick {
-    men: [Squares; 2],
-    mark: Option<Square>,
-    taken: [u8; 2],
+    /// What both editions keep: men, mark, taken, side, result, positions counted.
+    c: Common<Counted>,
     phase: Phase,
-    side: Seat,
     opening: bool,
     last_loser: Option<Seat>,
-    outcome: Option<Outcome>,
-    seen: Vec<Counted>,
 }
 
 impl Default for Lanrick {
@@ -208,57 +206,17 @@ fn team(seat: Seat) -> Team {
     Table::TWO_PLAYERS.team_of(seat)
 }
 
-fn list(set: Squares) -> String {
-    squares(set)
-        .map(|s| s.to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 impl Lanrick {
+    common::accessors!();
+
     /// A new game: White places the first man (L3-10).
     pub fn new() -> Lanrick {
         Lanrick {
-            men: [0, 0],
-            mark: None,
-            taken: [0, 0],
+            c: Common::new(),
             phase: Phase::Placement,
-            side: Seat::WHITE,
             opening: false,
             last_loser: None,
-            outcome: None,
-            seen: Vec::new(),
         }
-    }
-
-    /// The squares of `seat`'s men.
-    pub fn men(&self, seat: Seat) -> Squares {
-        self.men[seat.index()]
-    }
-
-    /// All occupied squares.
-    pub fn occupied(&self) -> Squares {
-        self.men[0] | self.men[1]
-    }
-
-    /// The mark's square; it stays until the next mark is set (L3-13).
-    pub fn mark(&self) -> Option<Square> {
-        self.mark
-    }
-
-    /// The rendezvous: the mark's square and its eight neighbours (L3-1).
-    pub fn rendezvous(&self) -> Option<Squares> {
-        self.mark.map(Square::zone)
-    }
-
-    /// How many of the adversary's men `seat` has taken.
-    pub fn taken(&self, seat: Seat) -> u8 {
-        self.taken[seat.index()]
-    }
-
-    /// The current phase.
-    pub fn phase(&self) -> Phase {
-        self.phase
     }
 
     /// Who lost the last rendezvous, once one has been won.
@@ -277,7 +235,7 @@ impl Lanrick {
             if self.opening {
                 OPENING_BUDGET
             } else {
-                self.men(self.side).count_ones() as u8
+                self.men(self.c.side).count_ones() as u8
             }
         })
     }
@@ -286,7 +244,7 @@ impl Lanrick {
     pub fn men_for_border(&self) -> Squares {
         match self.phase {
             Phase::Wanderers => self.wanderers(),
-            Phase::Equalise | Phase::Return => self.men(self.side) & FIELD,
+            Phase::Equalise | Phase::Return => self.men(self.c.side) & FIELD,
             _ => 0,
         }
     }
@@ -297,7 +255,7 @@ impl Lanrick {
         if self.phase != Phase::Play {
             return Vec::new();
         }
-        let seat = self.side;
+        let seat = self.c.side;
         turns::next_steps(
             self.men(seat),
             self.men(other(seat)),
@@ -313,11 +271,11 @@ impl Lanrick {
         if self.phase != Phase::Mark {
             return 0;
         }
-        let own = self.men(self.side);
+        let own = self.men(self.c.side);
         let first = squares(FIELD)
             .filter(|m| m.zone() & own == 0)
             .fold(0, |a, m| a | m.bit());
-        let reach = turns::reachable_marks(own, self.men(other(self.side)));
+        let reach = turns::reachable_marks(own, self.men(other(self.c.side)));
         match first & !reach {
             0 if first == 0 => FIELD,
             0 => first,
@@ -326,24 +284,17 @@ impl Lanrick {
     }
 
     fn all_in(&self, seat: Seat) -> bool {
-        let men = self.men(seat);
-        self.rendezvous().is_some_and(|z| men != 0 && men & !z == 0)
+        self.c.all_in(seat)
     }
 
     /// The loser's men that are neither in the rendezvous nor on the border (Rule 6).
     fn wanderers(&self) -> Squares {
-        let zone = self.rendezvous().unwrap_or(0);
-        self.men(other(self.side)) & !zone & FIELD
-    }
-
-    fn can_step(&self, seat: Seat) -> bool {
-        let free = !self.occupied();
-        squares(self.men(seat)).any(|s| s.zone() & free != 0)
+        self.c.wanderers(other(self.c.side))
     }
 
     /// The player named first in Rule 8: fewer men on the board, else the last loser (L3-8).
     fn rule8_first(&self) -> Seat {
-        let (w, b) = (self.men[0].count_ones(), self.men[1].count_ones());
+        let (w, b) = (self.c.men[0].count_ones(), self.c.men[1].count_ones());
         match w.cmp(&b) {
             std::cmp::Ordering::Less => Seat::WHITE,
             std::cmp::Ordering::Greater => Seat::BLACK,
@@ -353,17 +304,15 @@ impl Lanrick {
 
     fn counted(&self) -> Counted {
         Counted {
-            men: self.men,
-            mark: self.mark,
-            side: self.side,
+            men: self.c.men,
+            mark: self.c.mark,
+            side: self.c.side,
         }
     }
 
     /// Counts the current position; a third occurrence in the round draws (L3-12).
     fn count_position(&mut self, events: &mut Vec<LanrickEvent>) {
-        let now = self.counted();
-        self.seen.push(now);
-        if self.seen.iter().filter(|p| **p == now).count() >= 3 {
+        if self.c.count(self.counted()) {
             self.finish(Outcome::Draw {
                 reason: EndReason::Repetition,
             });
@@ -374,14 +323,14 @@ impl Lanrick {
     }
 
     fn finish(&mut self, outcome: Outcome) {
-        self.outcome = Some(outcome);
+        self.c.outcome = Some(outcome);
         self.phase = Phase::Over;
     }
 
     fn win_rendezvous(&mut self, seat: Seat, events: &mut Vec<LanrickEvent>) {
         self.last_loser = Some(other(seat));
         self.phase = Phase::Capture;
-        self.side = seat;
+        self.c.side = seat;
         events.push(LanrickEvent::RendezvousWon { seat });
     }
 
@@ -390,12 +339,12 @@ impl Lanrick {
     fn next_return(&mut self, preferred: Seat) {
         self.phase = Phase::Return;
         if self.men(preferred) & FIELD != 0 {
-            self.side = preferred;
+            self.c.side = preferred;
         } else if self.men(other(preferred)) & FIELD != 0 {
-            self.side = other(preferred);
+            self.c.side = other(preferred);
         } else {
             self.phase = Phase::Mark;
-            self.side = self.rule8_first();
+            self.c.side = self.rule8_first();
         }
     }
 
@@ -406,21 +355,21 @@ impl Lanrick {
                 Phase::Wanderers if self.wanderers() == 0 => self.phase = Phase::Equalise,
                 Phase::Equalise => {
                     let (w, b) = (
-                        (self.men[0] & FIELD).count_ones(),
-                        (self.men[1] & FIELD).count_ones(),
+                        (self.c.men[0] & FIELD).count_ones(),
+                        (self.c.men[1] & FIELD).count_ones(),
                     );
                     if w == b {
                         // Equal fields: on to the returns, or the next mark (Rule 8).
                         self.next_return(self.rule8_first());
                     } else {
-                        self.side = if w > b { Seat::WHITE } else { Seat::BLACK };
+                        self.c.side = if w > b { Seat::WHITE } else { Seat::BLACK };
                     }
                     return;
                 }
-                Phase::Play if !self.can_step(self.side) => {
-                    events.push(LanrickEvent::Passed { seat: self.side });
+                Phase::Play if !self.c.can_step(self.c.side) => {
+                    events.push(LanrickEvent::Passed { seat: self.c.side });
                     self.opening = false;
-                    self.side = other(self.side);
+                    self.c.side = other(self.c.side);
                     self.count_position(events);
                 }
                 _ => return,
@@ -433,7 +382,7 @@ impl Lanrick {
     }
 
     fn apply(&mut self, mv: &LanrickMove) -> Result<Vec<LanrickEvent>, PlayError> {
-        let seat = self.side;
+        let seat = self.c.side;
         let rival = other(seat);
         let occupied = self.occupied();
         let mut events = Vec::new();
@@ -449,21 +398,21 @@ impl Lanrick {
                         "{sq} is already occupied; choose an empty border square"
                     )));
                 }
-                self.men[seat.index()] |= sq.bit();
+                self.c.men[seat.index()] |= sq.bit();
                 events.push(LanrickEvent::Placed { seat, square: *sq });
-                if self.men.iter().all(|m| m.count_ones() == MEN) {
+                if self.c.men.iter().all(|m| m.count_ones() == MEN) {
                     self.phase = Phase::Mark;
-                    self.side = Seat::WHITE;
+                    self.c.side = Seat::WHITE;
                 } else {
-                    self.side = rival;
+                    self.c.side = rival;
                 }
             }
             (Phase::Mark, LanrickMove::Mark(sq)) => {
                 self.check_mark(*sq)?;
-                self.mark = Some(*sq);
-                self.seen.clear();
+                self.c.mark = Some(*sq);
+                self.c.seen.clear();
                 self.phase = Phase::Play;
-                self.side = rival;
+                self.c.side = rival;
                 self.opening = true;
                 events.push(LanrickEvent::MarkSet { seat, square: *sq });
                 if self.all_in(rival) {
@@ -486,7 +435,7 @@ impl Lanrick {
                     ManRule::SameLine,
                 )
                 .map_err(Self::illegal)?;
-                self.men[seat.index()] = checked.own;
+                self.c.men[seat.index()] = checked.own;
                 self.opening = false;
                 events.extend(steps.iter().map(|s| LanrickEvent::Stepped {
                     seat,
@@ -496,30 +445,16 @@ impl Lanrick {
                 if checked.won {
                     self.win_rendezvous(seat, &mut events);
                 } else {
-                    self.side = rival;
+                    self.c.side = rival;
                     self.count_position(&mut events);
                     self.settle(&mut events);
                 }
             }
             (Phase::Capture, LanrickMove::Take(sq)) => {
-                if self.men(rival) & sq.bit() == 0 {
-                    return Err(Self::illegal(if self.men(seat) & sq.bit() != 0 {
-                        format!(
-                            "the man on {sq} is your own: take one of {}'s men",
-                            name(rival)
-                        )
-                    } else {
-                        format!("there is no man on {sq}: take one of {}'s men", name(rival))
-                    }));
+                if let Some(why) = self.c.take_refusal(seat, *sq) {
+                    return Err(Self::illegal(why));
                 }
-                if self.rendezvous().unwrap_or(0) & sq.bit() != 0 {
-                    return Err(Self::illegal(format!(
-                        "the man on {sq} is in the rendezvous: take one who is not in ({}) (Rule 6)",
-                        list(self.men(rival) & !self.rendezvous().unwrap_or(0))
-                    )));
-                }
-                self.men[rival.index()] &= !sq.bit();
-                self.taken[seat.index()] += 1;
+                self.c.take(seat, *sq);
                 events.push(LanrickEvent::Took { seat, square: *sq });
                 if self.taken(seat) >= TO_WIN {
                     self.finish(Outcome::Winner {
@@ -539,7 +474,7 @@ impl Lanrick {
                     seat
                 };
                 self.check_to_border(*step, owner)?;
-                self.men[owner.index()] ^= step.from.bit() ^ step.to.bit();
+                self.c.shift_man(owner, *step);
                 let reason = match self.phase {
                     Phase::Wanderers => BorderReason::Wanderer,
                     Phase::Equalise => BorderReason::Equalise,
@@ -578,7 +513,7 @@ impl Lanrick {
         if self.legal_marks() & sq.bit() != 0 {
             return Ok(());
         }
-        let own = self.men(self.side);
+        let own = self.men(self.c.side);
         let inside = own & sq.zone();
         if inside != 0 {
             let men = if inside.count_ones() == 1 {
@@ -591,7 +526,7 @@ impl Lanrick {
                 list(inside)
             )));
         }
-        let how = turns::winning_turn(own, self.men(other(self.side)), sq)
+        let how = turns::winning_turn(own, self.men(other(self.c.side)), sq)
             .map(|steps| {
                 steps
                     .iter()
@@ -648,7 +583,7 @@ impl Lanrick {
 
     /// Every legal move in a fixed order (see the rules document).
     fn moves(&self) -> Vec<LanrickMove> {
-        let seat = self.side;
+        let seat = self.c.side;
         match self.phase {
             Phase::Placement => squares(BORDER & !self.occupied())
                 .map(LanrickMove::Place)
@@ -668,40 +603,17 @@ impl Lanrick {
                 .map(|(_, p)| LanrickMove::Turn(p.steps().to_vec()))
                 .collect()
             }
-            Phase::Capture => {
-                let zone = self.rendezvous().unwrap_or(0);
-                squares(self.men(other(seat)) & !zone)
-                    .map(LanrickMove::Take)
-                    .collect()
-            }
-            Phase::Wanderers | Phase::Equalise | Phase::Return => squares(self.men_for_border())
-                .flat_map(|from| {
-                    squares(border_destinations(from, self.occupied()))
-                        .map(move |to| LanrickMove::ToBorder(Step { from, to }))
-                })
+            Phase::Capture => squares(self.c.takeable(other(seat)))
+                .map(LanrickMove::Take)
+                .collect(),
+            Phase::Wanderers | Phase::Equalise | Phase::Return => self
+                .c
+                .border_moves(self.men_for_border())
+                .into_iter()
+                .map(LanrickMove::ToBorder)
                 .collect(),
             Phase::Over => Vec::new(),
         }
-    }
-
-    fn board_rows(&self) -> Vec<String> {
-        (0..8u8)
-            .rev()
-            .map(|rank| {
-                (0..8u8)
-                    .map(|file| {
-                        let bit = Square::new(file, rank).map_or(0, Square::bit);
-                        if self.men[0] & bit != 0 {
-                            'W'
-                        } else if self.men[1] & bit != 0 {
-                            'B'
-                        } else {
-                            '.'
-                        }
-                    })
-                    .collect()
-            })
-            .collect()
     }
 }
 
@@ -709,36 +621,10 @@ impl Game for Lanrick {
     type Move = LanrickMove;
     type Event = LanrickEvent;
 
-    fn table(&self) -> &'static Table {
-        &Table::TWO_PLAYERS
-    }
-
-    fn to_move(&self) -> Option<Seat> {
-        (self.phase != Phase::Over).then_some(self.side)
-    }
-
-    fn phase_name(&self) -> &'static str {
-        self.phase.name()
-    }
-
-    fn legal_moves(&self) -> Vec<LanrickMove> {
-        self.moves()
-    }
-
-    fn play(&mut self, seat: Seat, mv: &LanrickMove) -> Result<Vec<LanrickEvent>, PlayError> {
-        crate::game::play_checked(self, seat, |next| next.apply(mv))
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        self.outcome
-    }
+    common::game_methods!();
 
     fn parse_move(&self, text: &str) -> Result<LanrickMove, NotationError> {
         notation::resolve(self.phase, &parse_written(text)?, text)
-    }
-
-    fn format_move(&self, mv: &LanrickMove) -> String {
-        notation::format(mv)
     }
 
     fn position(&self) -> String {
@@ -746,36 +632,12 @@ impl Game for Lanrick {
     }
 
     fn state_json(&self) -> serde_json::Value {
-        json!({
-            "board": self.board_rows(),
-            "mark": self.mark.map(|m| m.to_string()),
-            "taken": {"white": self.taken[0], "black": self.taken[1]},
-            "budget": self.budget(),
-            "last_loser": self.last_loser.map(|s| self.table().seat_name(s)),
-        })
-    }
-
-    fn agree_draw(&mut self) -> Result<(), PlayError> {
-        if self.outcome.is_some() {
-            return Err(PlayError::GameOver);
-        }
-        self.finish(Outcome::AGREED);
-        Ok(())
-    }
-
-    fn resign(&mut self, seat: Seat) -> Result<(), PlayError> {
-        if self.outcome.is_some() {
-            return Err(PlayError::GameOver);
-        }
-        self.finish(Outcome::resignation(self.table(), seat));
-        Ok(())
-    }
-
-    fn time_out(&mut self, seat: Seat) -> Result<(), PlayError> {
-        if self.outcome.is_some() {
-            return Err(PlayError::GameOver);
-        }
-        self.finish(Outcome::time(self.table(), seat));
-        Ok(())
+        let mut state = self.c.state_json();
+        state.insert("budget".into(), json!(self.budget()));
+        state.insert(
+            "last_loser".into(),
+            json!(self.last_loser.map(|s| self.table().seat_name(s))),
+        );
+        serde_json::Value::Object(state)
     }
 }

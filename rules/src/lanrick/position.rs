@@ -16,6 +16,7 @@
 use std::fmt;
 
 use super::board::{FIELD, Square, Squares};
+use super::common::Common;
 use super::{Counted, Lanrick, MEN, Phase, TO_WIN, other};
 use crate::game::{EndReason, Outcome};
 use crate::seat::{Seat, Team};
@@ -68,8 +69,8 @@ pub(crate) fn board_field(men: [Squares; 2]) -> String {
 }
 
 pub(super) fn write(g: &Lanrick) -> String {
-    let board = board_field(g.men);
-    let side = match g.outcome {
+    let board = board_field(g.c.men);
+    let side = match g.c.outcome {
         Some(Outcome::Winner { team, .. }) => {
             if team == Team::WHITE {
                 'w'
@@ -78,16 +79,16 @@ pub(super) fn write(g: &Lanrick) -> String {
             }
         }
         Some(Outcome::Draw { .. }) => '=',
-        None => seat_char(g.side),
+        None => seat_char(g.c.side),
     };
-    let mark = g.mark.map_or("-".to_string(), |m| m.to_string());
+    let mark = g.c.mark.map_or("-".to_string(), |m| m.to_string());
     let opening = if g.is_opening_turn() { "2" } else { "-" };
     let loser = g.last_loser.map_or('-', seat_char);
     format!(
         "{board} {} {side} {mark} {}-{} {opening} {loser}",
         g.phase.name(),
-        g.taken[0],
-        g.taken[1]
+        g.c.taken[0],
+        g.c.taken[1]
     )
 }
 
@@ -212,15 +213,17 @@ impl Lanrick {
             return Err(PositionError(errors));
         }
         let game = Lanrick {
-            men,
-            mark,
-            taken,
+            c: Common {
+                men,
+                mark,
+                taken,
+                side,
+                outcome,
+                seen: Vec::new(),
+            },
             phase,
-            side,
             opening,
             last_loser,
-            outcome,
-            seen: Vec::new(),
         };
         game.validate(&mut errors);
         if !errors.is_empty() {
@@ -228,17 +231,17 @@ impl Lanrick {
         }
         let mut game = game;
         if game.phase == Phase::Play {
-            game.seen.push(Counted {
-                men: game.men,
-                mark: game.mark,
-                side: game.side,
+            game.c.seen.push(Counted {
+                men: game.c.men,
+                mark: game.c.mark,
+                side: game.c.side,
             });
         }
         Ok(game)
     }
 
     fn validate(&self, errors: &mut Vec<String>) {
-        let (w, b) = (self.men[0].count_ones(), self.men[1].count_ones());
+        let (w, b) = (self.c.men[0].count_ones(), self.c.men[1].count_ones());
         let names = ["White", "Black"];
         if self.phase == Phase::Placement {
             if self.occupied() & FIELD != 0 {
@@ -249,19 +252,19 @@ impl Lanrick {
                 errors.push(format!(
                     "{w} white and {b} black men cannot be a placement position"
                 ));
-            } else if self.side != expected {
+            } else if self.c.side != expected {
                 errors.push(format!(
                     "with {w} white and {b} black men placed, it is {}'s turn to place",
                     names[expected.index()]
                 ));
             }
-            if self.taken != [0, 0] || self.mark.is_some() || self.last_loser.is_some() {
+            if self.c.taken != [0, 0] || self.c.mark.is_some() || self.last_loser.is_some() {
                 errors.push("nothing is taken, marked or lost during placement".into());
             }
             return;
         }
         for (i, count) in [w, b].into_iter().enumerate() {
-            let expected = MEN - self.taken[1 - i] as u32;
+            let expected = MEN - self.c.taken[1 - i] as u32;
             if count != expected {
                 errors.push(format!(
                     "{} has {count} men on the board but should have {expected} after the takings",
@@ -270,14 +273,14 @@ impl Lanrick {
             }
         }
         let over = self.phase == Phase::Over;
-        if !over && self.taken.iter().any(|t| *t >= TO_WIN) {
+        if !over && self.c.taken.iter().any(|t| *t >= TO_WIN) {
             errors.push("a player who has taken four men has won: the phase must be over".into());
         }
         if self.opening && self.phase != Phase::Play {
             errors.push("the two-square opening turn only exists in the play phase".into());
         }
         let needs_mark = !matches!(self.phase, Phase::Mark | Phase::Over);
-        if needs_mark && self.mark.is_none() {
+        if needs_mark && self.c.mark.is_none() {
             errors.push(format!("the {} phase needs a mark", self.phase.name()));
         }
         let needs_loser = matches!(
@@ -293,11 +296,13 @@ impl Lanrick {
         if self.phase == Phase::Mark && self.occupied() & FIELD != 0 {
             errors.push("the mark is set only when every man is on the border".into());
         }
-        if self.mark.is_none() || !errors.is_empty() {
+        if self.c.mark.is_none() || !errors.is_empty() {
             return;
         }
         let winner_phase = matches!(self.phase, Phase::Capture | Phase::Wanderers);
-        if winner_phase && (!self.all_in(self.side) || self.last_loser != Some(other(self.side))) {
+        if winner_phase
+            && (!self.all_in(self.c.side) || self.last_loser != Some(other(self.c.side)))
+        {
             errors.push(format!(
                 "in the {} phase the side to move has won the rendezvous: all his men are in it",
                 self.phase.name()
@@ -312,7 +317,7 @@ impl Lanrick {
             }
             Phase::Equalise => {
                 let field = |s: Seat| (self.men(s) & FIELD).count_ones();
-                if field(self.side) <= field(other(self.side)) {
+                if field(self.c.side) <= field(other(self.c.side)) {
                     errors.push(
                         "in the equalise phase the side to move has more men in the field".into(),
                     );
@@ -320,7 +325,7 @@ impl Lanrick {
             }
             Phase::Return => {
                 let field = |s: Seat| (self.men(s) & FIELD).count_ones();
-                if field(self.side) == 0 {
+                if field(self.c.side) == 0 {
                     errors
                         .push("in the return phase the side to move has a man in the field".into());
                 }

@@ -19,6 +19,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::game::{EndReason, Game, NotationError, Outcome, PlayError};
+use crate::lanrick::common::{self, Common, list};
 use crate::lanrick::position::{board_field, read_board};
 use crate::lanrick::turns::{self, ManRule};
 use crate::lanrick::{
@@ -163,27 +164,16 @@ struct Counted {
 /// A game of Lanrick, first version.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Lanrick1880 {
-    men: [Squares; 2],
-    mark: Option<Square>,
-    taken: [u8; 2],
+    /// What both editions keep: men, mark, taken, side, result, positions counted.
+    c: Common<Counted>,
     phase: Phase,
-    side: Seat,
     shifter: Option<Seat>,
-    outcome: Option<Outcome>,
-    seen: Vec<Counted>,
 }
 
 impl Default for Lanrick1880 {
     fn default() -> Self {
         Lanrick1880::new()
     }
-}
-
-fn list(set: Squares) -> String {
-    squares(set)
-        .map(|s| s.to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// `man on e4` or `men on e4, e5`.
@@ -204,48 +194,15 @@ fn one_step(from: Square, to: Square) -> Option<Direction> {
 }
 
 impl Lanrick1880 {
+    common::accessors!();
+
     /// A new game: White sets up the men (L0-1).
     pub fn new() -> Lanrick1880 {
         Lanrick1880 {
-            men: [0, 0],
-            mark: None,
-            taken: [0, 0],
+            c: Common::new(),
             phase: Phase::Setup,
-            side: Seat::WHITE,
             shifter: None,
-            outcome: None,
-            seen: Vec::new(),
         }
-    }
-
-    /// The squares of `seat`'s men.
-    pub fn men(&self, seat: Seat) -> Squares {
-        self.men[seat.index()]
-    }
-
-    /// Every occupied square.
-    pub fn occupied(&self) -> Squares {
-        self.men[0] | self.men[1]
-    }
-
-    /// The mark (the rendezvous's centre).
-    pub fn mark(&self) -> Option<Square> {
-        self.mark
-    }
-
-    /// The rendezvous: the 3×3 block around the mark.
-    pub fn rendezvous(&self) -> Option<Squares> {
-        self.mark.map(Square::zone)
-    }
-
-    /// Men `seat` has taken.
-    pub fn taken(&self, seat: Seat) -> u8 {
-        self.taken[seat.index()]
-    }
-
-    /// The phase.
-    pub fn phase(&self) -> Phase {
-        self.phase
     }
 
     /// Who may still shift the mark this round (L0-4).
@@ -255,7 +212,7 @@ impl Lanrick1880 {
 
     /// The budget of the player to move in play: his men on the board (L0-3).
     pub fn budget(&self) -> Option<u8> {
-        (self.phase == Phase::Play).then(|| self.men(self.side).count_ones() as u8)
+        (self.phase == Phase::Play).then(|| self.men(self.c.side).count_ones() as u8)
     }
 
     /// In the play phase, the steps that may follow `prefix` in the turn of the player to move
@@ -264,7 +221,7 @@ impl Lanrick1880 {
         if self.phase != Phase::Play {
             return Vec::new();
         }
-        let seat = self.side;
+        let seat = self.c.side;
         turns::next_steps(
             self.men(seat),
             self.men(seat.opponent()),
@@ -282,8 +239,8 @@ impl Lanrick1880 {
 
     /// Where the player to move could shift the mark now, with why not for the others.
     fn shift_refusal(&self, to: Square) -> Option<String> {
-        let seat = self.side;
-        let Some(mark) = self.mark else {
+        let seat = self.c.side;
+        let Some(mark) = self.c.mark else {
             return Some("there is no mark to shift".into());
         };
         if self.phase != Phase::Play || self.shifter != Some(seat) {
@@ -333,7 +290,7 @@ impl Lanrick1880 {
 
     /// The squares the mark may be shifted to now (L0-4).
     pub fn legal_shifts(&self) -> Vec<Square> {
-        let Some(mark) = self.mark else {
+        let Some(mark) = self.c.mark else {
             return Vec::new();
         };
         let mut out: Vec<Square> = Direction::ALL
@@ -351,7 +308,7 @@ impl Lanrick1880 {
         if self.phase != Phase::Choose {
             return 0;
         }
-        let mine = self.men(self.side);
+        let mine = self.men(self.c.side);
         let free = squares(FIELD)
             .filter(|c| c.zone() & mine == 0)
             .fold(0, |a, c| a | c.bit());
@@ -359,34 +316,26 @@ impl Lanrick1880 {
     }
 
     fn all_in(&self, seat: Seat) -> bool {
-        let men = self.men(seat);
-        self.rendezvous().is_some_and(|z| men != 0 && men & !z == 0)
+        self.c.all_in(seat)
     }
 
     fn wanderers(&self) -> Squares {
-        let zone = self.rendezvous().unwrap_or(0);
-        self.men(self.side.opponent()) & !zone & FIELD
-    }
-
-    fn can_step(&self, seat: Seat) -> bool {
-        let free = !self.occupied();
-        squares(self.men(seat)).any(|s| s.zone() & free != 0)
+        self.c.wanderers(self.c.side.opponent())
     }
 
     fn finish(&mut self, outcome: Outcome) {
-        self.outcome = Some(outcome);
+        self.c.outcome = Some(outcome);
         self.phase = Phase::Over;
     }
 
     fn count_position(&mut self, events: &mut Vec<Event>) {
         let now = Counted {
-            men: self.men,
-            mark: self.mark,
-            side: self.side,
+            men: self.c.men,
+            mark: self.c.mark,
+            side: self.c.side,
             shifter: self.shifter,
         };
-        self.seen.push(now);
-        if self.seen.iter().filter(|p| **p == now).count() >= 3 {
+        if self.c.count(now) {
             self.finish(Outcome::Draw {
                 reason: EndReason::Repetition,
             });
@@ -398,21 +347,21 @@ impl Lanrick1880 {
 
     fn win_rendezvous(&mut self, seat: Seat, events: &mut Vec<Event>) {
         self.phase = Phase::Capture;
-        self.side = seat;
+        self.c.side = seat;
         self.shifter = None;
         events.push(Event::RendezvousWon { seat });
     }
 
     /// After a turn or shift by the side to move: checks the rendezvous (L0-5) and passes on.
     fn after_turn(&mut self, events: &mut Vec<Event>) {
-        let (me, them) = (self.side, self.side.opponent());
+        let (me, them) = (self.c.side, self.c.side.opponent());
         if self.all_in(me) {
             return self.win_rendezvous(me, events);
         }
         if self.all_in(them) {
             return self.win_rendezvous(them, events);
         }
-        self.side = them;
+        self.c.side = them;
         self.count_position(events);
         self.settle(events);
     }
@@ -423,12 +372,12 @@ impl Lanrick1880 {
             match self.phase {
                 Phase::Wanderers if self.wanderers() == 0 => {
                     self.phase = Phase::Choose;
-                    self.side = self.side.opponent();
+                    self.c.side = self.c.side.opponent();
                     return;
                 }
-                Phase::Play if !self.can_step(self.side) && self.legal_shifts().is_empty() => {
-                    events.push(Event::Passed { seat: self.side });
-                    self.side = self.side.opponent();
+                Phase::Play if !self.c.can_step(self.c.side) && self.legal_shifts().is_empty() => {
+                    events.push(Event::Passed { seat: self.c.side });
+                    self.c.side = self.c.side.opponent();
                     self.count_position(events);
                 }
                 _ => return,
@@ -437,7 +386,7 @@ impl Lanrick1880 {
     }
 
     fn apply(&mut self, mv: &Move) -> Result<Vec<Event>, PlayError> {
-        let seat = self.side;
+        let seat = self.c.side;
         let rival = seat.opponent();
         let mut events = Vec::new();
         match (self.phase, mv) {
@@ -462,9 +411,9 @@ impl Lanrick1880 {
                         list(white & black)
                     )));
                 }
-                self.men = [*white, *black];
+                self.c.men = [*white, *black];
                 self.phase = Phase::Choose;
-                self.side = Seat::BLACK;
+                self.c.side = Seat::BLACK;
                 events.push(Event::SetUp);
             }
             (Phase::Choose, Move::Choose(centre)) => {
@@ -480,10 +429,10 @@ impl Lanrick1880 {
                         men_on(mine)
                     )));
                 }
-                self.mark = Some(*centre);
-                self.seen.clear();
+                self.c.mark = Some(*centre);
+                self.c.seen.clear();
                 self.phase = Phase::Play;
-                self.side = rival;
+                self.c.side = rival;
                 self.shifter = Some(rival);
                 events.push(Event::Chosen {
                     seat,
@@ -501,7 +450,7 @@ impl Lanrick1880 {
                 if let Some(why) = self.shift_refusal(*to) {
                     return Err(illegal(why));
                 }
-                let from = self.mark.unwrap_or(*to);
+                let from = self.c.mark.unwrap_or(*to);
                 let dir = one_step(from, *to).unwrap_or(Direction::N);
                 let carried_men = self.carried();
                 let mut carried = Vec::new();
@@ -510,14 +459,14 @@ impl Lanrick1880 {
                     let moved = squares(moving)
                         .filter_map(|s| s.go(dir, 1))
                         .fold(0, |a, t| a | t.bit());
-                    self.men[side.index()] = (self.men(side) & !moving) | moved;
+                    self.c.men[side.index()] = (self.men(side) & !moving) | moved;
                 }
                 for s in squares(carried_men) {
                     if let Some(t) = s.go(dir, 1) {
                         carried.push((s, t));
                     }
                 }
-                self.mark = Some(*to);
+                self.c.mark = Some(*to);
                 events.push(Event::Shifted {
                     seat,
                     from,
@@ -539,7 +488,7 @@ impl Lanrick1880 {
                     ManRule::Once,
                 )
                 .map_err(illegal)?;
-                self.men[seat.index()] = checked.own;
+                self.c.men[seat.index()] = checked.own;
                 if self.shifter == Some(seat) {
                     self.shifter = None;
                 }
@@ -551,28 +500,10 @@ impl Lanrick1880 {
                 self.after_turn(&mut events);
             }
             (Phase::Capture, Move::Take(sq)) => {
-                let zone = self.rendezvous().unwrap_or(0);
-                if self.men(rival) & sq.bit() == 0 {
-                    return Err(illegal(if self.men(seat) & sq.bit() != 0 {
-                        format!(
-                            "the man on {sq} is your own: take one of {}'s men",
-                            rival.colour()
-                        )
-                    } else {
-                        format!(
-                            "there is no man on {sq}: take one of {}'s men",
-                            rival.colour()
-                        )
-                    }));
+                if let Some(why) = self.c.take_refusal(seat, *sq) {
+                    return Err(illegal(why));
                 }
-                if zone & sq.bit() != 0 {
-                    return Err(illegal(format!(
-                        "the man on {sq} is in the rendezvous: take one who is not in ({}) (Rule 6)",
-                        list(self.men(rival) & !zone)
-                    )));
-                }
-                self.men[rival.index()] &= !sq.bit();
-                self.taken[seat.index()] += 1;
+                self.c.take(seat, *sq);
                 events.push(Event::Took { seat, square: *sq });
                 if self.men(rival) == 0 {
                     self.finish(Outcome::Winner {
@@ -602,7 +533,7 @@ impl Lanrick1880 {
                         list(allowed)
                     )));
                 }
-                self.men[rival.index()] ^= step.from.bit() ^ step.to.bit();
+                self.c.shift_man(rival, *step);
                 events.push(Event::ToBorder {
                     seat,
                     from: step.from,
@@ -623,7 +554,7 @@ impl Lanrick1880 {
     }
 
     fn moves(&self) -> Vec<Move> {
-        let seat = self.side;
+        let seat = self.c.side;
         match self.phase {
             // Every way of setting ten men on 28 squares: far too many to list (see the rules
             // document); `legal_move_count` gives their number.
@@ -646,14 +577,14 @@ impl Lanrick1880 {
                 );
                 out
             }
-            Phase::Capture => squares(self.men(seat.opponent()) & !self.rendezvous().unwrap_or(0))
+            Phase::Capture => squares(self.c.takeable(seat.opponent()))
                 .map(Move::Take)
                 .collect(),
-            Phase::Wanderers => squares(self.wanderers())
-                .flat_map(|from| {
-                    squares(border_destinations(from, self.occupied()))
-                        .map(move |to| Move::ToBorder(Step { from, to }))
-                })
+            Phase::Wanderers => self
+                .c
+                .border_moves(self.wanderers())
+                .into_iter()
+                .map(Move::ToBorder)
                 .collect(),
             Phase::Over => Vec::new(),
         }
@@ -667,20 +598,6 @@ impl Lanrick1880 {
         } else {
             self.moves().len() as u64
         }
-    }
-
-    fn board_rows(&self) -> Vec<String> {
-        board_field(self.men)
-            .split('/')
-            .map(|rank| {
-                rank.chars()
-                    .flat_map(|c| match c.to_digit(10) {
-                        Some(n) => vec!['.'; n as usize],
-                        None => vec![c],
-                    })
-                    .collect()
-            })
-            .collect()
     }
 
     /// Reads a position string: `<board> <phase> <side> <mark> <taken> <shifter>`.
@@ -745,18 +662,20 @@ impl Lanrick1880 {
             _ => None,
         };
         let mut game = Lanrick1880 {
-            men,
-            mark,
-            taken,
+            c: Common {
+                men,
+                mark,
+                taken,
+                side,
+                outcome,
+                seen: Vec::new(),
+            },
             phase,
-            side,
             shifter,
-            outcome,
-            seen: Vec::new(),
         };
         game.validate()?;
         if phase == Phase::Play {
-            game.seen.push(Counted {
+            game.c.seen.push(Counted {
                 men,
                 mark,
                 side,
@@ -769,7 +688,7 @@ impl Lanrick1880 {
     /// Checks that a position read from a string is one the rules can reach in its phase.
     fn validate(&self) -> Result<(), String> {
         let phase = self.phase;
-        if let Some(m) = self.mark
+        if let Some(m) = self.c.mark
             && m.is_border()
         {
             return Err(format!(
@@ -777,8 +696,8 @@ impl Lanrick1880 {
             ));
         }
         if phase == Phase::Setup {
-            let empty = self.occupied() == 0 && self.mark.is_none() && self.taken == [0, 0];
-            if !empty || self.side != Seat::WHITE || self.shifter.is_some() {
+            let empty = self.occupied() == 0 && self.c.mark.is_none() && self.c.taken == [0, 0];
+            if !empty || self.c.side != Seat::WHITE || self.shifter.is_some() {
                 return Err(
                     "before the set-up the board is empty, there is no mark, and White is to move"
                         .into(),
@@ -786,21 +705,21 @@ impl Lanrick1880 {
             }
             return Ok(());
         }
-        if self.men[0] & self.men[1] != 0 {
+        if self.c.men[0] & self.c.men[1] != 0 {
             return Err("a square holds two men".into());
         }
         let needs_mark = matches!(phase, Phase::Play | Phase::Capture | Phase::Wanderers);
-        if needs_mark && self.mark.is_none() {
+        if needs_mark && self.c.mark.is_none() {
             return Err(format!("the {} phase needs a mark", phase.name()));
         }
-        if phase != Phase::Over && (self.men[0] == 0 || self.men[1] == 0) {
+        if phase != Phase::Over && (self.c.men[0] == 0 || self.c.men[1] == 0) {
             return Err("a player with no men has lost: the phase must be over".into());
         }
         match phase {
             Phase::Play if self.all_in(Seat::WHITE) || self.all_in(Seat::BLACK) => {
                 Err("a player has all his men in the rendezvous: it has been won".into())
             }
-            Phase::Capture | Phase::Wanderers if !self.all_in(self.side) => Err(format!(
+            Phase::Capture | Phase::Wanderers if !self.all_in(self.c.side) => Err(format!(
                 "in the {} phase the side to move has won the rendezvous: all his men are in it",
                 phase.name()
             )),
@@ -816,7 +735,7 @@ impl Lanrick1880 {
 
     fn write_position(&self) -> String {
         let letter = |s: Seat| if s == Seat::WHITE { "w" } else { "b" };
-        let side = match self.outcome {
+        let side = match self.c.outcome {
             Some(Outcome::Winner { team, .. }) => {
                 if team.index() == 0 {
                     "w"
@@ -825,15 +744,15 @@ impl Lanrick1880 {
                 }
             }
             Some(Outcome::Draw { .. }) => "=",
-            None => letter(self.side),
+            None => letter(self.c.side),
         };
         format!(
             "{} {} {side} {} {}-{} {}",
-            board_field(self.men),
+            board_field(self.c.men),
             self.phase.name(),
-            self.mark.map_or("-".into(), |m| m.to_string()),
-            self.taken[0],
-            self.taken[1],
+            self.c.mark.map_or("-".into(), |m| m.to_string()),
+            self.c.taken[0],
+            self.c.taken[1],
             self.shifter.map_or("-", letter)
         )
     }
@@ -843,36 +762,10 @@ impl Game for Lanrick1880 {
     type Move = Move;
     type Event = Event;
 
-    fn table(&self) -> &'static Table {
-        &Table::TWO_PLAYERS
-    }
-
-    fn to_move(&self) -> Option<Seat> {
-        (self.phase != Phase::Over).then_some(self.side)
-    }
-
-    fn phase_name(&self) -> &'static str {
-        self.phase.name()
-    }
-
-    fn legal_moves(&self) -> Vec<Move> {
-        self.moves()
-    }
-
-    fn play(&mut self, seat: Seat, mv: &Move) -> Result<Vec<Event>, PlayError> {
-        crate::game::play_checked(self, seat, |next| next.apply(mv))
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        self.outcome
-    }
+    common::game_methods!();
 
     fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
         notation::parse(self.phase, text)
-    }
-
-    fn format_move(&self, mv: &Move) -> String {
-        notation::format(mv)
     }
 
     fn position(&self) -> String {
@@ -880,36 +773,12 @@ impl Game for Lanrick1880 {
     }
 
     fn state_json(&self) -> serde_json::Value {
-        json!({
-            "board": self.board_rows(),
-            "mark": self.mark.map(|m| m.to_string()),
-            "taken": {"white": self.taken[0], "black": self.taken[1]},
-            "budget": self.budget(),
-            "shifter": self.shifter.map(|s| self.table().seat_name(s)),
-        })
-    }
-
-    fn agree_draw(&mut self) -> Result<(), PlayError> {
-        if self.outcome.is_some() {
-            return Err(PlayError::GameOver);
-        }
-        self.finish(Outcome::AGREED);
-        Ok(())
-    }
-
-    fn resign(&mut self, seat: Seat) -> Result<(), PlayError> {
-        if self.outcome.is_some() {
-            return Err(PlayError::GameOver);
-        }
-        self.finish(Outcome::resignation(self.table(), seat));
-        Ok(())
-    }
-
-    fn time_out(&mut self, seat: Seat) -> Result<(), PlayError> {
-        if self.outcome.is_some() {
-            return Err(PlayError::GameOver);
-        }
-        self.finish(Outcome::time(self.table(), seat));
-        Ok(())
+        let mut state = self.c.state_json();
+        state.insert("budget".into(), json!(self.budget()));
+        state.insert(
+            "shifter".into(),
+            json!(self.shifter.map(|s| self.table().seat_name(s))),
+        );
+        serde_json::Value::Object(state)
     }
 }
