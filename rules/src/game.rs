@@ -57,6 +57,17 @@ pub enum TeamResult {
     Draw,
 }
 
+impl TeamResult {
+    /// The result as a score: 1 for a win, ½ for a draw, 0 for a loss.
+    pub fn score(self) -> f64 {
+        match self {
+            TeamResult::Win => 1.0,
+            TeamResult::Draw => 0.5,
+            TeamResult::Loss => 0.0,
+        }
+    }
+}
+
 impl Outcome {
     /// A draw agreed by the players.
     pub const AGREED: Outcome = Outcome::Draw {

@@ -293,6 +293,12 @@ impl Lanko {
         *n
     }
 
+    /// Plays `mv`, one of [`Game::legal_moves`], without checking it again (the search's
+    /// moves come from the move generator).
+    pub(crate) fn play_unchecked(&mut self, mv: &LankoMove) {
+        self.apply(mv);
+    }
+
     /// The legal moves of `seat`, as its declaration allows.
     fn legal_for(&self, seat: Seat) -> Vec<LankoMove> {
         legal(self.board(), &self.cells, seat, self.declared[seat.index()])
