@@ -209,6 +209,18 @@ async fn serve_chats(
     }
     // One core's timers serve every adapter: one scheduler for the process.
     tokio::spawn(crate::clock::scheduler::run(std::sync::Arc::clone(&base)));
+    // The bot's searches, on one thread of their own: the players keep the other core.
+    {
+        let core = std::sync::Arc::clone(&base);
+        let stopping = crate::signals::install().subscribe();
+        std::thread::Builder::new()
+            .name("muster-bot".into())
+            .spawn(move || {
+                core.resume_bots();
+                core.bot_worker(|| *stopping.borrow());
+            })
+            .map_err(|e| format!("cannot start the bot's thread: {e}"))?;
+    }
     let discord = async {
         match discord {
             Some(d) => crate::discord::serve(std::sync::Arc::clone(&base), d).await,
@@ -436,7 +448,72 @@ pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
         Command::Replay(r) => machine_command("replay", r, stdin, out, err),
         Command::Moves(r) => machine_command("moves", r, stdin, out, err),
         Command::Analyse(r) => machine_command("analyse", r, stdin, out, err),
+        Command::Bestmove {
+            record,
+            level,
+            millis,
+            iterations,
+            seed,
+        } => {
+            let budget = match (level.as_deref(), millis, iterations) {
+                (Some(word), _, _) => match muster_rules::search::Level::parse(word) {
+                    Some(l) if muster_rules::search::Level::NAMED.contains(&l) => l.budget(),
+                    _ => {
+                        let why = format!("--level {word}: the levels are easy, good and strong");
+                        return fail_usage(err, "bestmove", &why);
+                    }
+                },
+                (None, Some(ms), _) => muster_rules::search::Budget::millis(ms.max(1), u64::MAX),
+                (None, None, Some(n)) => muster_rules::search::Budget::iterations(n.max(1)),
+                (None, None, None) => muster_rules::search::Level::Good.budget(),
+            };
+            bestmove(record, budget, seed, stdin, out, err)
+        }
     }
+}
+
+/// `bestmove`: the record replayed as `replay` does, then the bot's best move there
+/// (docs/machine-interface.md).
+fn bestmove(
+    args: crate::cli_args::Record,
+    budget: muster_rules::search::Budget,
+    seed: u64,
+    stdin: &mut dyn Read,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let id: GameId = match args.game.parse() {
+        Ok(id) => id,
+        Err(e) => return fail_usage(err, "bestmove", &e.to_string()),
+    };
+    let record = match read_record(args.file.as_deref(), stdin) {
+        Ok(r) => r,
+        Err(msg) => {
+            let _ = writeln!(err, "muster bestmove: {msg}");
+            return USAGE_ERROR;
+        }
+    };
+    let replay = machine::replay(id, &record);
+    if replay.exit_code() != 0 {
+        let _ = writeln!(out, "{}", replay.to_json());
+        return replay.exit_code();
+    }
+    let started = std::time::Instant::now();
+    let Some(found) = muster_rules::search::best_any(&replay.game, budget, seed) else {
+        let _ = writeln!(
+            err,
+            "muster bestmove: the game is over: there is no move to make"
+        );
+        return USAGE_ERROR;
+    };
+    let value = serde_json::json!({
+        "move": found.decision,
+        "value": (found.value * 1000.0).round() / 1000.0,
+        "iterations": found.iterations,
+        "millis": started.elapsed().as_millis() as u64,
+    });
+    let _ = writeln!(out, "{value}");
+    0
 }
 
 /// `replay`, `moves`, `analyse`: the machine interface (docs/machine-interface.md).

@@ -13,6 +13,8 @@ Machine interface (docs/machine-interface.md):
   muster moves --game <id> [FILE]    play a record, print the legal moves as JSON
   muster analyse --game croquet [FILE]
                                      play a record, print the perfect-play value and best moves
+  muster bestmove --game <id> [--level L | --millis N | --iterations N] [--seed S] [FILE]
+                                     play a record, print the bot's best move as JSON
 
 A record has one move per line in the game's notation; blank lines and lines starting with #
 are skipped; without FILE (or with -) it is read from standard input.
@@ -57,6 +59,23 @@ pub enum Command {
     /// Play a Croquet record, print the perfect-play value and best moves as JSON
     #[command(alias = "analyze")]
     Analyse(Record),
+    /// Play a game record, print the bot's best move there as JSON
+    Bestmove {
+        #[command(flatten)]
+        record: Record,
+        /// The bot's level: easy, good or strong
+        #[arg(long, value_name = "LEVEL", conflicts_with_all = ["millis", "iterations"])]
+        level: Option<String>,
+        /// Search for this many milliseconds
+        #[arg(long, value_name = "N", conflicts_with = "iterations")]
+        millis: Option<u64>,
+        /// Search this many iterations (reproducible with --seed)
+        #[arg(long, value_name = "N")]
+        iterations: Option<u64>,
+        /// The search's seed (default 1)
+        #[arg(long, value_name = "S", default_value_t = 1)]
+        seed: u64,
+    },
     /// Write a snapshot of the store (Muster not running on it)
     Backup {
         /// The data directory (default: the settings' `data_dir`)

@@ -67,6 +67,8 @@ impl Console {
     /// A tournament board's place is a console channel named after it, open at once.
     fn deliver(&self, out: &mut dyn Write) -> std::io::Result<()> {
         loop {
+            // The bot's decisions owed by now come with the rest.
+            self.core.play_bots();
             let notices = self.core.notices(PLATFORM);
             if notices.is_empty() {
                 return Ok(());
@@ -110,6 +112,7 @@ impl Console {
         self.core.fire_due();
         self.core.resume_ratings(PLATFORM);
         self.core.resume_tournaments(PLATFORM);
+        self.core.resume_bots();
         self.deliver(out)
     }
 

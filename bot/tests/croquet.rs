@@ -107,17 +107,23 @@ fn hints_name_the_best_step_only_against_the_bot() {
         t,
         "P:Hint: `!move 1` — alice plays 1: 0 → 1. With it you can force a win, whatever the bot does."
     );
-    // Between people, no hints; for Lanrick, none either.
+    // Between people, no hints in a rated game; in a casual one they are given.
     say(&core, "alice", "p", "new croquet @bob");
     say(&core, "bob", "p", "accept");
-    assert!(texts(&say(&core, "alice", "p", "hint")).contains("only in games against the bot"));
-    say(&core, "alice", "l", "new lanrick @bob");
-    assert!(texts(&say(&core, "alice", "l", "hint")).contains("not for Lanrick"));
-    // The bot only plays croquet.
-    assert!(texts(&say(&core, "carol", "x", "new lanrick bot")).contains("does not play Lanrick"));
+    assert!(
+        texts(&say(&core, "alice", "p", "hint"))
+            .contains("Hints are given in games against the bot and in casual games")
+    );
+    say(&core, "alice", "q", "new croquet @bob casual");
+    say(&core, "bob", "q", "accept");
+    assert_eq!(
+        texts(&say(&core, "alice", "q", "hint")),
+        "P:Hint: `!move 1` — alice plays 1: 0 → 1. With it you can force a win, whatever your opponent does."
+    );
+    // A level the bot does not have is named with those it has.
     assert!(
         texts(&say(&core, "carol", "x", "new croquet bot:grandmaster"))
-            .contains("the levels are easy, good and perfect")
+            .contains("the levels are easy, good and strong (perfect, in Croquet)")
     );
 }
 

@@ -89,7 +89,7 @@ fn options_become_the_core_s_words_in_its_order() {
     let d = data(serde_json::json!({"id": "4", "name": "new", "type": 1,
         "options": [{"name": "game", "type": 4, "value": 0}, {"name": "bot", "type": 4, "value": 2},
                     {"name": "players", "type": 4, "value": 3}]}));
-    assert_eq!(one(&defs, &d), "new lanrick bot:perfect for 3");
+    assert_eq!(one(&defs, &d), "new lanrick bot:strong for 3");
     // A choice index Discord could not have sent is refused rather than guessed.
     let d = data(serde_json::json!({"id": "5", "name": "new", "type": 1,
         "options": [{"name": "game", "type": 4, "value": 9}]}));

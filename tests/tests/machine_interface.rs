@@ -232,3 +232,72 @@ fn lanrick1880_replays_shifts_and_lists_moves() {
             .contains("at most once a turn")
     );
 }
+
+#[test]
+fn bestmove_replays_the_record_then_names_a_legal_move_reproducibly() {
+    let record = "a1\nh8\nc1\n";
+    let args = [
+        "bestmove",
+        "--game",
+        "lanrick",
+        "--iterations",
+        "300",
+        "--seed",
+        "7",
+    ];
+    let one = muster(&args, record);
+    assert_eq!(one.code, 0, "{}", one.stderr);
+    let v: serde_json::Value = serde_json::from_str(one.stdout.trim()).expect("one JSON line");
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys, ["move", "value", "iterations", "millis"]);
+    assert_eq!(v["iterations"], 300);
+    let value = v["value"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&value), "{value}");
+    // The same record, budget and seed: the same move.
+    let two = muster(&args, record);
+    let w: serde_json::Value = serde_json::from_str(two.stdout.trim()).unwrap();
+    assert_eq!(v["move"], w["move"]);
+    // The move is legal where the record ends.
+    let mv = v["move"].as_str().unwrap();
+    let check = muster(&["replay", "--game", "lanrick"], &format!("{record}{mv}\n"));
+    assert_eq!(check.code, 0, "{mv}: {}", check.stdout);
+    // Every game, at a level, by time.
+    for (game, rec) in [
+        ("lanrick1880", ""),
+        ("lanko88", ""),
+        ("lanko103", ""),
+        ("croquet", "1\n"),
+    ] {
+        let run = muster(&["bestmove", "--game", game, "--millis", "150"], rec);
+        assert_eq!(run.code, 0, "{game}: {}", run.stderr);
+        let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+        let mv = v["move"].as_str().unwrap();
+        let check = muster(&["replay", "--game", game], &format!("{rec}{mv}\n"));
+        assert_eq!(check.code, 0, "{game} {mv}: {}", check.stdout);
+    }
+    let run = muster(&["bestmove", "--game", "lanko68", "--level", "easy"], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+#[test]
+fn bestmove_exits_as_replay_does() {
+    // An illegal line: the replay object with its error, status 1.
+    let run = muster(&["bestmove", "--game", "lanrick"], "a1\nz9\n");
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout.contains("\"error\":{\"line\":2"),
+        "{}",
+        run.stdout
+    );
+    // A finished game: nothing to move, status 2.
+    let record = include_str!("../../docs/examples/lanrick-whole-game.txt");
+    let run = muster(&["bestmove", "--game", "lanrick"], record);
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(run.stderr.contains("the game is over"), "{}", run.stderr);
+    // A level the bot does not have; an unknown game.
+    assert_eq!(
+        muster(&["bestmove", "--game", "lanrick", "--level", "wise"], "").code,
+        2
+    );
+    assert_eq!(muster(&["bestmove", "--game", "chess"], "").code, 2);
+}

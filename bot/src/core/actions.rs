@@ -294,17 +294,11 @@ fn new(
     for token in opponents {
         if let Some(level) = super::bot::parse(&token.to_ascii_lowercase()) {
             let level = match level {
-                Ok(l) => l,
+                Ok(l) => l.unwrap_or_else(|| super::bot::default_level(id)),
                 Err(e) => return private(e),
             };
-            if !super::bot::plays(id) {
-                return private(format!(
-                    "The bot does not play {} yet; it plays Arithmetical Croquet (`new croquet bot`).",
-                    id.title()
-                ));
-            }
             let Some(hand) = free.next() else { break };
-            sit(&mut seats, &hand, super::bot::player(level), true);
+            sit(&mut seats, &hand, super::bot::player(level, id), true);
             continue;
         }
         let user = resolve_user(req, token);
@@ -509,7 +503,13 @@ fn bot_turns(record: &mut GameRecord, game: &mut AnyGame) -> Vec<AnyEvent> {
         else {
             break;
         };
-        let Some(text) = super::bot::choose(game, level, &record.id, record.moves.len()) else {
+        // A search takes a while: the bot decides after this command is answered.
+        if super::bot::searches(game.id()) {
+            break;
+        }
+        let Some(text) = super::bot::decide(game, level, &record.id, record.moves.len())
+            .map(|found| found.decision)
+        else {
             break;
         };
         match game.play_text(seat, &text) {
@@ -974,6 +974,14 @@ fn resign(
     if let Err(e) = game.resign(s) {
         return private(format!("{e}."));
     }
-    let said = format!("{} resigns.", who(&record, &game, s));
+    // The bot resigns a hopeless game (docs/ai.md) as a good loser.
+    let bot = record
+        .player(seat)
+        .is_some_and(|p| super::bot::level_of(&p.id).is_some());
+    let said = if bot {
+        format!("{} resigns. Well played!", who(&record, &game, s))
+    } else {
+        format!("{} resigns.", who(&record, &game, s))
+    };
     finish(core, key, record, &game, Ending::Resigned { seat }, said)
 }

@@ -1,94 +1,84 @@
-//! The bot as an opponent. It plays Croquet from the perfect-play table, at three levels:
-//! `perfect` always keeps the best result, `good` does so three times in four, and `easy` picks
-//! any legal step. Its choices come from a generator seeded by the game and the move number, so
-//! a game replays the same way.
+//! The bot as an opponent, in every game. Croquet it plays from the perfect-play table at
+//! once (`easy` any legal step, `good` the best three times in four, `strong` — `perfect` in
+//! Croquet's words — always); Lanrick, its first version and Lanko it plays by search
+//! ([`muster_rules::search`]) at the levels of docs/ai.md: `easy`, `good`, `strong`, or
+//! `bot:<ms>` for a time budget. A search takes up to a few seconds, so it is made after the
+//! move that gave the bot its turn has been answered ([`super::bot_moves`]). Its chance comes
+//! from a generator seeded by the game and the move number, so a game at an iteration level
+//! replays the same way.
 
 use muster_rules::croquet::solve::{self, Value};
 use muster_rules::croquet::{Croquet, Step};
+use muster_rules::search::Found;
 use muster_rules::{AnyGame, Game, GameId};
+
+pub use muster_rules::search::Level;
 
 use crate::store::Player;
 
-/// How well the bot plays.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Level {
-    /// Any legal step.
-    Easy,
-    /// The best step three times in four, else any.
-    Good,
-    /// Always a step that keeps the best result.
-    Perfect,
-}
-
-impl Level {
-    /// Every level, weakest first.
-    pub const ALL: [Level; 3] = [Level::Easy, Level::Good, Level::Perfect];
-
-    /// The level's name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Level::Easy => "easy",
-            Level::Good => "good",
-            Level::Perfect => "perfect",
-        }
-    }
-}
-
-/// The bot's player id prefix; the level follows (`bot:perfect`).
+/// The bot's player id prefix; the level follows (`bot:strong`, `bot:750`).
 pub const ID: &str = "bot";
 
 /// Reads `bot` or `bot:<level>`; `None` if the token does not name the bot.
-pub fn parse(token: &str) -> Option<Result<Level, String>> {
+pub fn parse(token: &str) -> Option<Result<Option<Level>, String>> {
     let rest = token.strip_prefix(ID)?;
-    let level = match rest.strip_prefix(':').unwrap_or(rest) {
-        "" | "perfect" => Ok(Level::Perfect),
-        "good" | "medium" => Ok(Level::Good),
-        "easy" => Ok(Level::Easy),
-        other if rest.starts_with(':') => Err(format!(
-            "`bot:{}`: the levels are easy, good and perfect",
-            super::words::excerpt(other, 24)
-        )),
-        _ => return None,
-    };
-    Some(level)
+    match rest.strip_prefix(':') {
+        None if rest.is_empty() => Some(Ok(None)),
+        None => None,
+        Some(word) => Some(Level::parse(word).map(Some).ok_or_else(|| {
+            format!(
+                "`bot:{}`: the levels are easy, good and strong (perfect, in Croquet), or a \
+                 number of milliseconds from {} to {}, such as `bot:500`",
+                super::words::excerpt(word, 24),
+                muster_rules::search::MILLIS.start(),
+                muster_rules::search::MILLIS.end()
+            )
+        })),
+    }
 }
 
-/// The player entry for the bot at `level`.
-pub fn player(level: Level) -> Player {
+/// The level the bot plays `game` at when none is named: perfect in Croquet, good elsewhere.
+pub fn default_level(game: GameId) -> Level {
+    if game == GameId::Croquet {
+        Level::Strong
+    } else {
+        Level::Good
+    }
+}
+
+/// The player entry for the bot at `level` in `game` (Croquet calls its strongest `perfect`):
+/// `bot:good` named `Muster (good)`, `bot:500` named `Muster (500 ms)`.
+pub fn player(level: Level, game: GameId) -> Player {
+    let word = match level {
+        Level::Strong if game == GameId::Croquet => "perfect".to_string(),
+        other => other.name(),
+    };
+    let shown = match level {
+        Level::Millis(ms) => format!("{ms} ms"),
+        _ => word.clone(),
+    };
     Player {
-        id: format!("{ID}:{}", level.name()),
-        name: format!("Muster ({})", level.name()),
+        id: format!("{ID}:{word}"),
+        name: format!("Muster ({shown})"),
     }
 }
 
 /// The bot's level, if `id` is the bot's.
 pub fn level_of(id: &str) -> Option<Level> {
-    parse(id).and_then(Result::ok)
-}
-
-/// Whether the bot can play `game`.
-pub fn plays(game: GameId) -> bool {
-    game == GameId::Croquet
-}
-
-/// A small seeded generator (SplitMix64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
+    match parse(id)? {
+        Ok(level) => level.or(Some(Level::Strong)),
+        Err(_) => None,
     }
 }
 
-fn seed(game_id: &str, ply: usize) -> u64 {
+/// Whether the bot decides `game` by search (after the move before it has been answered),
+/// not at once from a table.
+pub fn searches(game: GameId) -> bool {
+    game != GameId::Croquet
+}
+
+/// The seed of the bot's decision after `ply` decisions of the game `game_id`.
+pub fn seed(game_id: &str, ply: usize) -> u64 {
     game_id
         .bytes()
         .fold(ply as u64 ^ 0xA076_1D64_78BD_642F, |h, b| {
@@ -96,32 +86,9 @@ fn seed(game_id: &str, ply: usize) -> u64 {
         })
 }
 
-/// The bot's move in `game`, as notation; `None` if it has none (or does not play the game).
-pub fn choose(game: &AnyGame, level: Level, game_id: &str, ply: usize) -> Option<String> {
-    let AnyGame::Croquet(g) = game else {
-        return None;
-    };
-    let step = choose_croquet(g, level, &mut Rng(seed(game_id, ply)))?;
-    Some(step.0.to_string())
-}
-
-fn choose_croquet(g: &Croquet, level: Level, rng: &mut Rng) -> Option<Step> {
-    let legal = g.legal_steps();
-    if legal.is_empty() {
-        return None;
-    }
-    let (_, best) = solve::analyse(g);
-    let perfect = match level {
-        Level::Perfect => true,
-        Level::Good => rng.below(4) != 0,
-        Level::Easy => false,
-    };
-    let pool = if perfect && !best.is_empty() {
-        &best
-    } else {
-        &legal
-    };
-    Some(pool[rng.below(pool.len())])
+/// The bot's decision in `game` at `level`; `None` if it has none.
+pub fn decide(game: &AnyGame, level: Level, game_id: &str, ply: usize) -> Option<Found> {
+    muster_rules::search::decide(game, level, seed(game_id, ply))
 }
 
 /// A hint for the player to move: the best step, what it does, and the result it keeps. Among

@@ -7,6 +7,7 @@ mod actions;
 mod appearance;
 pub mod board;
 pub mod bot;
+mod bot_moves;
 pub mod command;
 mod dashboard;
 mod lanko_words;
@@ -180,6 +181,8 @@ pub struct Core {
     prefix: String,
     clock: Arc<dyn Clock>,
     timers: Arc<Timers>,
+    /// Channels where the bot may have a decision to make.
+    bots: Arc<bot_moves::BotQueue>,
 }
 
 impl Core {
@@ -196,6 +199,7 @@ impl Core {
             prefix: prefix.to_string(),
             clock,
             timers: Arc::new(Timers::default()),
+            bots: bot_moves::shared(),
         }
     }
 
@@ -293,6 +297,7 @@ impl Core {
             prefix: prefix.to_string(),
             clock: Arc::clone(&self.clock),
             timers: Arc::clone(&self.timers),
+            bots: Arc::clone(&self.bots),
         }
     }
 
@@ -387,6 +392,7 @@ impl Core {
                 prefix: self.prefix.clone(),
                 clock: Arc::clone(&self.clock),
                 timers: Arc::clone(&self.timers),
+                bots: Arc::clone(&self.bots),
             };
             let mut replies = scratch.decide(req);
             scratch.style_boards(&req.platform, &mut replies, Some(&req.user.id));
@@ -399,6 +405,10 @@ impl Core {
         };
         if result.is_ok() && staged.touched() {
             self.reschedule(&key);
+            // The bot decides after this command has been answered.
+            if let Some(written) = staged.written() {
+                self.bot_due(&written);
+            }
             // A game that ended is rated, and reports to its event, now that its end is stored.
             // The rating changes end the command's own answer, after the result they follow.
             if let Some(ended) = staged.ended() {
@@ -597,6 +607,14 @@ impl Core {
         let Some(player) = record.player(seat.index()) else {
             return Vec::new();
         };
+        if bot::level_of(&player.id).is_some() {
+            // The bot is not pinged: it says when it has decided.
+            return vec![Reply::Text(format!(
+                "{} is thinking ({}).",
+                player.name,
+                words::seat_title(game, seat)
+            ))];
+        }
         let user = User::from(player);
         let mut text = format!(
             "your turn ({}) — {}.",

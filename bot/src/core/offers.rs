@@ -262,16 +262,14 @@ pub(super) fn has_bot(record: &GameRecord) -> bool {
 }
 
 pub(super) fn hint(core: &Core, req: &Request, record: &GameRecord, game: &AnyGame) -> Replies {
-    let AnyGame::Croquet(g) = game else {
+    if record.tournament.is_some() {
+        return private("There are no hints in tournament games: they would be help from outside.");
+    }
+    if !has_bot(record) && !record.casual {
         return private(format!(
-            "Hints are given for Arithmetical Croquet, which Muster has solved; not for {}.",
-            game.id().title()
+            "Hints are given in games against the bot and in casual games (`{}new … casual`); in a rated game they would be help from outside.",
+            core.prefix
         ));
-    };
-    if !has_bot(record) {
-        return private(
-            "Hints are given only in games against the bot: in a game between people they would be help from outside.",
-        );
     }
     let Some(seat) = game.to_move() else {
         return private("The game is over.");
@@ -281,36 +279,70 @@ pub(super) fn hint(core: &Core, req: &Request, record: &GameRecord, game: &AnyGa
         .is_some_and(|p| p.id != req.user.id)
         && record.is_player(&req.user.id)
     {
-        return private("Hints are for your own decision; it is the bot's turn.");
+        return private("Hints are for your own decision; it is not your turn.");
     }
-    let Some((step, value, after)) = super::bot::hint(g) else {
-        return private("There is no step to hint at.");
-    };
     let name = |s: Seat| {
         record
             .player(s.index())
             .map_or_else(|| Core::seat_name(game, s), |p| p.name.clone())
     };
-    let mut probe = g.clone();
-    let events: Vec<AnyEvent> = match muster_rules::Game::play(&mut probe, seat, &step) {
-        Ok(ev) => ev.into_iter().map(AnyEvent::Croquet).collect(),
-        Err(_) => Vec::new(),
+    if let AnyGame::Croquet(g) = game {
+        let Some((step, value, _)) = super::bot::hint(g) else {
+            return private("There is no step to hint at.");
+        };
+        let mut probe = g.clone();
+        let events: Vec<AnyEvent> = match muster_rules::Game::play(&mut probe, seat, &step) {
+            Ok(ev) => ev.into_iter().map(AnyEvent::Croquet).collect(),
+            Err(_) => Vec::new(),
+        };
+        let what = words::events(&events, &name, game).join(" ");
+        let other = if has_bot(record) {
+            "the bot"
+        } else {
+            "your opponent"
+        };
+        let outlook = match value {
+            muster_rules::croquet::solve::Value::Win => {
+                format!("With it you can force a win, whatever {other} does.")
+            }
+            muster_rules::croquet::solve::Value::Loss => {
+                let mut who = other.to_string();
+                if let Some(first) = who.get_mut(..1) {
+                    first.make_ascii_uppercase();
+                }
+                format!("{who} can force a win whatever you play; this is among the best tries.")
+            }
+            muster_rules::croquet::solve::Value::Draw => {
+                "With best play on both sides the game is drawn.".to_string()
+            }
+        };
+        return private(format!(
+            "Hint: `{}move {}` — {what} {outlook}",
+            core.prefix, step.0
+        ));
+    }
+    // A few hundred milliseconds of search (docs/ai.md, "Hints").
+    let seed = super::bot::seed(&record.id, record.moves.len()) ^ 0x4849_4E54;
+    let budget = muster_rules::search::Budget::millis(HINT_MILLIS, 200_000);
+    let Some(found) = muster_rules::search::best_any(game, budget, seed) else {
+        return private("There is no decision to hint at.");
     };
-    let _ = after;
+    let mut probe = game.clone();
+    let events = probe.play_text(seat, &found.decision).unwrap_or_default();
     let what = words::events(&events, &name, game).join(" ");
-    let outlook = match value {
-        muster_rules::croquet::solve::Value::Win => {
-            "With it you can force a win, whatever the bot does."
-        }
-        muster_rules::croquet::solve::Value::Loss => {
-            "The bot can force a win whatever you play; this is among the best tries."
-        }
-        muster_rules::croquet::solve::Value::Draw => {
-            "With best play on both sides the game is drawn."
-        }
-    };
     private(format!(
-        "Hint: `{}move {}` — {what} {outlook}",
-        core.prefix, step.0
+        "Hint: `{}move {}` — {what} The search gives it {} in {} playouts.",
+        core.prefix,
+        found.decision,
+        chance(found.value),
+        found.iterations
     ))
+}
+
+/// How long a hint searches, in milliseconds.
+const HINT_MILLIS: u64 = 300;
+
+/// A value for the player as words: `a 63 % chance`.
+fn chance(value: f64) -> String {
+    format!("a {:.0} % chance", (value * 100.0).clamp(0.0, 100.0))
 }

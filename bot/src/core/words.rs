@@ -401,7 +401,7 @@ pub fn help(topic: Option<&str>, prefix: &str) -> String {
              • `{p}board` · `{p}moves` · `{p}history` · `{p}export` · `{p}replay` — look at the game · `{p}board flip|dark|large…` — how your boards look\n\
              • `{p}resign` · `{p}draw` · `{p}takeback` — with the opponent's consent where needed · `{p}declare` — Lanko\n\
              • `{p}new lanko88 @a @b @c` — Lanko for 2, 3 or 4 players (also lanko68, lanko103)\n\
-             • `{p}new croquet bot[:easy|good|perfect]` — play the bot · `{p}hint` — its advice, in games against it\n\
+             • `{p}new lanrick bot[:easy|good|strong]` — play the bot, in any game · `{p}hint` — its advice, against it or in casual games\n\
              • `{p}new lanrick @bob clock 3d` — a timed game (`clock 10d+1d`: a bank and an increment; `clock none`) · `{p}claim` — the win when the opponent's time ran out (`timeout claim` games)\n\
              • `{p}notify` — your reminders (`mention`, `dm`, `off`, `remind 24h 1h`, `quiet 22:00-07:00 Europe/Berlin`) · `{p}vacation [start [days]|end]` — your clocks stand still\n\
              • `{p}rating [@player] [game]` · `{p}leaderboard <game>` · `{p}ratings export` — ratings; `casual` in `new` for an unrated game\n\
@@ -410,7 +410,7 @@ pub fn help(topic: Option<&str>, prefix: &str) -> String {
         ),
         Some(t) => match t.trim_start_matches(prefix) {
             "new" => format!(
-                "`{p}new <game> [@opponent|bot[:level]] [as white|black] [clock 3d|10d+1d|none] [timeout claim]` starts a game in this channel. Name an opponent to challenge them (they `accept` or `decline`), name the bot (croquet; levels easy, good, perfect), or name nobody and the other seat is open: anyone may `join`. Games: lanrick, lanrick1880, croquet, lanko88, lanko68, lanko103. Lanko takes up to three others (`@a @b @c` sit W, N, E); with one other, each holds both seats of a colour; with two, the second holds W and E alone. For open seats say how many players: `{p}new lanko88 for 2|3|4`. Time: `clock 3d` gives each move 3 days (the clock is full again after each move), `clock 10d+1d` a bank of 10 days with a day added after each move (never above 10 days), `clock 5m+3s` for live play, `clock none` no clock; without it the channel's default applies. When a clock runs out the seat to move loses on time (a forfeit if it never moved); with `timeout claim` the opponent may `claim` the win instead."
+                "`{p}new <game> [@opponent|bot[:level]] [as white|black] [clock 3d|10d+1d|none] [timeout claim]` starts a game in this channel. Name an opponent to challenge them (they `accept` or `decline`), name the bot (`bot`, or `bot:easy|good|strong`, or `bot:500` for a search of 500 ms; in Croquet `strong` is perfect play), or name nobody and the other seat is open: anyone may `join`. Games: lanrick, lanrick1880, croquet, lanko88, lanko68, lanko103. Lanko takes up to three others (`@a @b @c` sit W, N, E); with one other, each holds both seats of a colour; with two, the second holds W and E alone. For open seats say how many players: `{p}new lanko88 for 2|3|4`. Time: `clock 3d` gives each move 3 days (the clock is full again after each move), `clock 10d+1d` a bank of 10 days with a day added after each move (never above 10 days), `clock 5m+3s` for live play, `clock none` no clock; without it the channel's default applies. When a clock runs out the seat to move loses on time (a forfeit if it never moved); with `timeout claim` the opponent may `claim` the win instead."
             ),
             "join" => format!(
                 "`{p}join [seat]` takes an open seat of this channel's game; the game starts when every seat is taken."
@@ -446,7 +446,7 @@ pub fn help(topic: Option<&str>, prefix: &str) -> String {
                 "`{p}takeback` asks to take back the last move; the opponent answers `{p}takeback accept` or `{p}takeback decline`."
             ),
             "hint" => format!(
-                "`{p}hint` gives the best step in Arithmetical Croquet, with what it leads to, in games against the bot (Muster has solved the game)."
+                "`{p}hint` gives your best decision, with what it does: in Arithmetical Croquet the perfect step (Muster has solved the game), elsewhere the bot's search after 300 ms, with the chance it gives it. Hints are given in games against the bot and in casual games, never in rated or tournament games."
             ),
             "games" => {
                 format!(

@@ -45,7 +45,7 @@ pub const CHOICES: [(&str, &[(&str, &str)]); 11] = [
         &[
             ("Easy", "bot:easy"),
             ("Good", "bot:good"),
-            ("Perfect", "bot:perfect"),
+            ("Strong (perfect play in Croquet)", "bot:strong"),
         ],
     ),
     (

@@ -124,6 +124,20 @@ impl GameStore for MemoryStore {
             .collect())
     }
 
+    fn bot_games(&self) -> Result<Vec<GameRecord>, StoreError> {
+        let inner = self.lock();
+        Ok(inner
+            .live
+            .values()
+            .filter_map(|b| read(b).ok())
+            .filter(|r| {
+                r.seats
+                    .iter()
+                    .any(|s| s.player.as_ref().is_some_and(|p| p.id.starts_with("bot:")))
+            })
+            .collect())
+    }
+
     fn games_of(&self, player_id: &str) -> Result<Vec<GameRecord>, StoreError> {
         let inner = self.lock();
         let mut games: Vec<GameRecord> = inner

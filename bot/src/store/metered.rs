@@ -64,6 +64,9 @@ impl GameStore for Metered {
     fn timed_games(&self) -> Result<Vec<GameRecord>, StoreError> {
         self.timed("timed_games", |s| s.timed_games())
     }
+    fn bot_games(&self) -> Result<Vec<GameRecord>, StoreError> {
+        self.timed("bot_games", |s| s.bot_games())
+    }
     fn games_of(&self, player_id: &str) -> Result<Vec<GameRecord>, StoreError> {
         self.timed("games_of", |s| s.games_of(player_id))
     }

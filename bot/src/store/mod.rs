@@ -163,6 +163,9 @@ pub trait GameStore: Send + Sync {
     /// Every live game with a time control, on every platform (unreadable ones left out), in no
     /// particular order: what the clock scheduler watches.
     fn timed_games(&self) -> Result<Vec<GameRecord>, StoreError>;
+    /// Every live game with the bot at the table, on every platform (unreadable ones left out),
+    /// in no particular order: where a restarted bot may owe a move.
+    fn bot_games(&self) -> Result<Vec<GameRecord>, StoreError>;
     /// Finished games with `player_id` at the table, newest first.
     fn games_of(&self, player_id: &str) -> Result<Vec<GameRecord>, StoreError>;
     /// A finished game by id.

@@ -240,6 +240,21 @@ impl GameStore for SledStore {
         Ok(games)
     }
 
+    fn bot_games(&self) -> Result<Vec<GameRecord>, StoreError> {
+        // Records without the bot are passed over without being decoded.
+        const MARK: &[u8] = b"\"id\":\"bot:";
+        let mut games = Vec::new();
+        for item in self.live.iter() {
+            let (_, bytes) = item.map_err(io)?;
+            if bytes.windows(MARK.len()).any(|w| w == MARK)
+                && let Ok(r) = decode(&bytes)
+            {
+                games.push(r);
+            }
+        }
+        Ok(games)
+    }
+
     fn games_of(&self, player_id: &str) -> Result<Vec<GameRecord>, StoreError> {
         let prefix = format!("{player_id}\u{1f}").into_bytes();
         let mut games = Vec::new();

@@ -214,6 +214,10 @@ impl GameStore for Staged {
         self.inner.timed_games()
     }
 
+    fn bot_games(&self) -> Result<Vec<GameRecord>, StoreError> {
+        self.inner.bot_games()
+    }
+
     fn games_of(&self, player_id: &str) -> Result<Vec<GameRecord>, StoreError> {
         self.inner.games_of(player_id)
     }

@@ -110,8 +110,8 @@ pub fn play(id: GameId, white: Player, black: Player, seed: u64, max_plies: usiz
     play_from(AnyGame::new(id), white, black, seed, max_plies)
 }
 
-/// A match's score for its first player, with a 95 % interval (normal approximation) and the
-/// Elo differences they mean.
+/// A match's score for its first player, with a 95 % interval (Wilson's, which stays honest
+/// at a score of 0 or 1) and the Elo differences they mean.
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub struct Score {
     /// Games played.
@@ -126,14 +126,17 @@ pub struct Score {
 impl Score {
     /// The score of `points` in `games` games.
     pub fn of(points: f64, games: u32) -> Score {
+        const Z: f64 = 1.96;
         let n = f64::from(games.max(1));
         let mean = points / n;
-        let half = 1.96 * (mean * (1.0 - mean) / n).sqrt();
+        let shrink = 1.0 + Z * Z / n;
+        let centre = (mean + Z * Z / (2.0 * n)) / shrink;
+        let half = Z / shrink * (mean * (1.0 - mean) / n + Z * Z / (4.0 * n * n)).sqrt();
         Score {
             games,
             mean,
-            low: (mean - half).max(0.0),
-            high: (mean + half).min(1.0),
+            low: (centre - half).max(0.0),
+            high: (centre + half).min(1.0),
         }
     }
 
@@ -151,7 +154,9 @@ mod tests {
     fn a_score_s_interval_and_elo() {
         let s = Score::of(75.0, 100);
         assert!((s.mean - 0.75).abs() < 1e-9);
-        assert!((s.low - 0.665).abs() < 1e-3 && (s.high - 0.835).abs() < 1e-3);
+        assert!((s.low - 0.657).abs() < 1e-3 && (s.high - 0.825).abs() < 1e-3);
+        let all = Score::of(100.0, 100);
+        assert!((all.low - 0.963).abs() < 1e-3 && (all.high - 1.0).abs() < 1e-9);
         assert!((Score::elo(0.75) - 190.8).abs() < 0.1);
         assert_eq!(Score::elo(0.5), 0.0);
         assert_eq!(Player::parse("it300"), Some(Player::Iterations(300)));

@@ -1,0 +1,185 @@
+//! The bot's decisions in the games it searches (Lanrick, its first version, Lanko). A search
+//! takes up to a few seconds, so it is not made inside the command that gave the bot its turn:
+//! that command is answered at once, and the channel is queued. The bot then decides as a
+//! player would — its move (or its resignation, when the game is hopeless) goes through the
+//! command core like anyone's, stored by compare-and-swap together with its announcement, kept
+//! as a receipt until an adapter has posted it — so that a restart neither loses nor repeats a
+//! bot move. The console makes the queued decisions after each command; `muster serve` on one
+//! worker thread of its own, so that searches never take more than one core from the players.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Condvar, Mutex};
+
+use super::timers::{NOTICE, Notice, Target};
+use super::{Core, Reply, Request, User};
+use crate::store::{ChannelKey, GameRecord, Status};
+
+/// The channels where the bot may have a decision to make, oldest first.
+#[derive(Default)]
+pub struct BotQueue {
+    due: Mutex<VecDeque<ChannelKey>>,
+    wake: Condvar,
+}
+
+impl BotQueue {
+    fn push(&self, key: ChannelKey) {
+        let mut due = self.due.lock().unwrap_or_else(|p| p.into_inner());
+        if !due.contains(&key) {
+            due.push_back(key);
+        }
+        self.wake.notify_one();
+    }
+
+    fn pop(&self) -> Option<ChannelKey> {
+        self.due
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .pop_front()
+    }
+
+    /// Waits for a channel (at most `patience`).
+    fn wait(&self, patience: std::time::Duration) -> Option<ChannelKey> {
+        let due = self.due.lock().unwrap_or_else(|p| p.into_inner());
+        let (mut due, _) = self
+            .wake
+            .wait_timeout_while(due, patience, |d| d.is_empty())
+            .unwrap_or_else(|p| p.into_inner());
+        due.pop_front()
+    }
+}
+
+/// The search bot to decide in `record`'s game, if it is a search bot's turn: its seat's
+/// player and level.
+fn bot_to_move(record: &GameRecord) -> Option<(usize, crate::store::Player, super::bot::Level)> {
+    if record.status != Status::Active || record.ending.is_some() {
+        return None;
+    }
+    let game = record.game_id().ok()?;
+    if !super::bot::searches(game) {
+        return None;
+    }
+    let seat = record.rebuild().ok()?.to_move()?.index();
+    let player = record.player(seat)?.clone();
+    let level = super::bot::level_of(&player.id)?;
+    Some((seat, player, level))
+}
+
+/// The id of the receipt the bot's decision after `ply` decisions is announced under.
+fn notice_id(game: &str, ply: usize) -> String {
+    format!("{NOTICE}bot.{game}.{ply}")
+}
+
+impl Core {
+    /// Queues the channel of `record` if the bot is to decide there.
+    pub(super) fn bot_due(&self, record: &GameRecord) {
+        if bot_to_move(record).is_some() {
+            self.bots
+                .push(ChannelKey::new(&record.platform, &record.channel));
+        }
+    }
+
+    /// Queues every live game in which the bot is to decide (at start: a decision the bot owed
+    /// when Muster stopped is made now).
+    pub fn resume_bots(&self) {
+        if let Ok(games) = self.base.bot_games() {
+            for record in games {
+                self.bot_due(&record);
+            }
+        }
+    }
+
+    /// Makes every queued decision of the bot, one after another (the console, after each
+    /// command, so that a script reads in order).
+    pub fn play_bots(&self) {
+        while let Some(key) = self.bots.pop() {
+            self.play_bot(&key);
+        }
+    }
+
+    /// Makes the bot's queued decisions as they come, on the calling thread, until `stop`
+    /// says so (checked at least every second): `muster serve`'s bot worker.
+    pub fn bot_worker(&self, stop: impl Fn() -> bool) {
+        while !stop() {
+            if let Some(key) = self.bots.wait(std::time::Duration::from_secs(1)) {
+                self.play_bot(&key);
+            }
+        }
+    }
+
+    /// The bot's decision in the channel `key`, if it is to decide there: searched, then made
+    /// as the bot's command — a move, or a resignation when the game is hopeless
+    /// (docs/ai.md) — stored with its announcement, which goes to the outbox.
+    pub fn play_bot(&self, key: &ChannelKey) {
+        let Ok(Some(record)) = self.store.load(key) else {
+            return;
+        };
+        let Some((_, player, level)) = bot_to_move(&record) else {
+            return;
+        };
+        let Ok(game) = record.rebuild() else { return };
+        let started = std::time::Instant::now();
+        let ply = record.moves.len();
+        let Some(found) = super::bot::decide(&game, level, &record.id, ply) else {
+            return;
+        };
+        let resign = ply >= 12 && muster_rules::search::hopeless(&game, found.value);
+        tracing::info!(
+            game = %record.id,
+            level = %level.name(),
+            decision = %found.decision,
+            value = found.value,
+            iterations = found.iterations,
+            ms = started.elapsed().as_millis() as u64,
+            resign,
+            "the bot decided"
+        );
+        let text = if resign {
+            "resign".to_string()
+        } else {
+            format!("move {}", found.decision)
+        };
+        let req = Request {
+            platform: key.platform.clone(),
+            channel: key.channel.clone(),
+            user: User::from(&player),
+            text,
+            mentions: Vec::new(),
+            policy: Default::default(),
+        };
+        let id = notice_id(&record.id, ply);
+        let receipt = self.run(&req, Some((&id, None)));
+        let (public, private): (Vec<Reply>, Vec<Reply>) = receipt
+            .replies
+            .into_iter()
+            .partition(|r| !matches!(r, Reply::Private(_)));
+        if !private.is_empty() {
+            tracing::warn!(game = %record.id, replies = ?private, "the bot's decision was refused");
+        }
+        if public.is_empty() {
+            self.notice_sent(&key.platform, &id);
+            return;
+        }
+        self.timers.post(Notice {
+            platform: key.platform.clone(),
+            target: Target::Channel(key.channel.clone()),
+            replies: public,
+            fallback: None,
+            receipt: Some(id),
+        });
+    }
+
+    /// Whether a decision of the bot is queued (the console waits for none to be).
+    pub fn bots_pending(&self) -> bool {
+        !self
+            .bots
+            .due
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .is_empty()
+    }
+}
+
+/// A queue shared by a core and the cores made from it.
+pub(super) fn shared() -> Arc<BotQueue> {
+    Arc::new(BotQueue::default())
+}
