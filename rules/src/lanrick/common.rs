@@ -12,6 +12,19 @@ use super::turns::Step;
 use crate::game::{Outcome, PlayError};
 use crate::seat::Seat;
 
+/// Where a round stands, in words both editions share (the search values a position by it).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Stage {
+    /// Playing for the rendezvous.
+    Racing,
+    /// The winner of the rendezvous is to take a man.
+    Taking,
+    /// The winner is to move the loser's wanderers to the border.
+    Wanderers,
+    /// Anything else: placing or setting out men, choosing the rendezvous, the end.
+    Between,
+}
+
 /// The state both editions share; `K` is what an edition counts for the repetition rule.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub(crate) struct Common<K> {
@@ -271,6 +284,21 @@ macro_rules! accessors {
         /// The current phase.
         pub fn phase(&self) -> Phase {
             self.phase
+        }
+
+        /// The state both editions share.
+        pub(crate) fn common(&self) -> &common::Common<Counted> {
+            &self.c
+        }
+
+        /// Where the round stands.
+        pub(crate) fn stage(&self) -> common::Stage {
+            match self.phase {
+                Phase::Play => common::Stage::Racing,
+                Phase::Capture => common::Stage::Taking,
+                Phase::Wanderers => common::Stage::Wanderers,
+                _ => common::Stage::Between,
+            }
         }
     };
 }

@@ -171,7 +171,7 @@ impl Serialize for Square {
 
 /// A position counted for the repetition rule (L3-12): board, mark and player to move, in play.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-struct Counted {
+pub(crate) struct Counted {
     men: [Squares; 2],
     mark: Option<Square>,
     side: Seat,

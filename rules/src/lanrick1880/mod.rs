@@ -154,7 +154,7 @@ pub enum Event {
 
 /// A position counted for repetition (L0-7, L3-12), with the shifting privilege.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-struct Counted {
+pub(crate) struct Counted {
     men: [Squares; 2],
     mark: Option<Square>,
     side: Seat,

@@ -5,6 +5,7 @@
 
 use super::{Position, Rng, logistic};
 use crate::Game;
+use crate::lanrick::common::{Common, Stage};
 use crate::lanrick::{
     Axis, BORDER, Direction, Lanrick, LanrickMove, ManRule, Phase, Square, Squares, Step, squares,
 };
@@ -200,6 +201,24 @@ pub(crate) fn race(men: [Squares; 2], mark: Square, to_move: Seat) -> f64 {
     need(1) - need(0) + tempo
 }
 
+/// White's value of a position of either edition (docs/ai.md): `per_man` for each man taken
+/// ahead, 0.9 for the side about to take a man, and while racing the race to the rendezvous;
+/// 1, ½ or 0 once the game is over.
+pub(crate) fn evaluate<K: PartialEq + Copy>(c: &Common<K>, stage: Stage, per_man: f64) -> f64 {
+    if let Some(outcome) = c.outcome {
+        return outcome.result_for(crate::seat::Team::WHITE).score();
+    }
+    let taken = f64::from(c.taken[0]) - f64::from(c.taken[1]);
+    let side = if c.side == Seat::WHITE { 1.0 } else { -1.0 };
+    let now = match (stage, c.mark) {
+        (Stage::Taking, _) => 0.9 * side,
+        (Stage::Wanderers, _) => 0.2 * side,
+        (Stage::Racing, Some(mark)) => 0.5 * (race(c.men, mark, c.side) / 2.0).tanh(),
+        _ => 0.0,
+    };
+    logistic(per_man * taken + now)
+}
+
 impl Position for LanrickSearch {
     type Choice = Choice;
 
@@ -316,30 +335,7 @@ impl Position for LanrickSearch {
     }
 
     fn value(&self) -> f64 {
-        let g = &self.game;
-        if let Some(outcome) = g.outcome() {
-            return outcome.result_for(crate::seat::Team::WHITE).score();
-        }
-        let taken = g.taken(Seat::WHITE) as f64 - g.taken(Seat::BLACK) as f64;
-        let side = if g.to_move() == Some(Seat::WHITE) {
-            1.0
-        } else {
-            -1.0
-        };
-        let phase = match g.phase() {
-            // The winner of the rendezvous is about to take a man, and then move wanderers.
-            Phase::Capture => 0.9 * side,
-            Phase::Wanderers => 0.2 * side,
-            Phase::Play => match g.mark() {
-                Some(mark) => {
-                    let men = [g.men(Seat::WHITE), g.men(Seat::BLACK)];
-                    0.5 * (race(men, mark, g.to_move().unwrap_or(Seat::WHITE)) / 2.0).tanh()
-                }
-                None => 0.0,
-            },
-            _ => 0.0,
-        };
-        logistic(1.1 * taken + phase)
+        evaluate(self.game.common(), self.game.stage(), 1.1)
     }
 
     fn playout_pick(&self, choices: &[Choice], rng: &mut Rng) -> usize {

@@ -3,8 +3,8 @@
 //! Black's, so that each set of squares is reached one way only. A turn is searched step by
 //! step as in the Third Edition (each man once), a shift of the mark is one choice.
 
-use super::lanrick::{Choice, Turn, distance, race, spread};
-use super::{Position, Rng, logistic};
+use super::lanrick::{Choice, Turn, distance, evaluate, spread};
+use super::{Position, Rng};
 use crate::Game;
 use crate::lanrick::{BORDER, ManRule, Square, Squares, squares};
 use crate::lanrick1880::{Lanrick1880, Move, Phase};
@@ -179,29 +179,7 @@ impl Position for Lanrick1880Search {
     }
 
     fn value(&self) -> f64 {
-        let g = &self.game;
-        if let Some(outcome) = g.outcome() {
-            return outcome.result_for(crate::seat::Team::WHITE).score();
-        }
-        let taken = g.taken(Seat::WHITE) as f64 - g.taken(Seat::BLACK) as f64;
-        let side = if g.to_move() == Some(Seat::WHITE) {
-            1.0
-        } else {
-            -1.0
-        };
-        let phase = match g.phase() {
-            Phase::Capture => 0.9 * side,
-            Phase::Wanderers => 0.2 * side,
-            Phase::Play => match g.mark() {
-                Some(mark) => {
-                    let men = [g.men(Seat::WHITE), g.men(Seat::BLACK)];
-                    0.5 * (race(men, mark, g.to_move().unwrap_or(Seat::WHITE)) / 2.0).tanh()
-                }
-                None => 0.0,
-            },
-            _ => 0.0,
-        };
-        logistic(0.9 * taken + phase)
+        evaluate(self.game.common(), self.game.stage(), 0.9)
     }
 
     fn playout_pick(&self, choices: &[Choice], rng: &mut Rng) -> usize {
