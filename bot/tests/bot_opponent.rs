@@ -236,3 +236,69 @@ fn the_bot_resigns_a_hopeless_game_politely() {
         "{said}"
     );
 }
+
+#[test]
+fn a_decision_searched_before_a_takeback_is_searched_again_for_the_new_position() {
+    let store = Arc::new(MemoryStore::default());
+    let core = Core::new(store.clone(), "!");
+    let key = ChannelKey::new("console", "general");
+    say(&core, "alice", "new lanrick bot:easy");
+    say(&core, "alice", "move b1");
+    // The bot searches the position after b1; while it thinks, alice takes b1 back (the bot
+    // agrees at once) and places her man elsewhere.
+    let searched = core.bot_search(&key).expect("the bot is to decide");
+    let out = texts(&say(&core, "alice", "takeback"));
+    assert_eq!(record(&store).moves.len(), 0, "{out}");
+    let out = texts(&say(&core, "alice", "move g1"));
+    assert!(out.contains("is thinking"), "{out}");
+    assert_eq!(record(&store).moves, ["g1"]);
+    // The decision searched for b1 is not made after g1: the bot searches again.
+    core.bot_decide(&key, searched);
+    assert_eq!(record(&store).moves, ["g1"], "the old decision was dropped");
+    let said = bot_said(&core);
+    assert!(said.contains("Muster (easy) placed a man"), "{said}");
+    let r = record(&store);
+    assert_eq!(r.moves.len(), 2);
+    assert_eq!(r.moves[0], "g1");
+    let mut game = AnyGame::new(r.game_id().unwrap());
+    for text in &r.moves {
+        let seat = game.to_move().unwrap();
+        game.play_text(seat, text).unwrap();
+    }
+}
+
+#[test]
+fn hints_are_refused_in_rated_lanrick_and_lanko_games_and_given_in_casual_ones() {
+    let store = Arc::new(MemoryStore::default());
+    let core = Core::new(store.clone(), "!");
+    let in_channel =
+        |user: &str, channel: &str, text: &str| texts(&core.handle(&request(user, channel, text)));
+    in_channel("alice", "rated", "new lanrick @bob");
+    in_channel("bob", "rated", "accept");
+    let out = in_channel("alice", "rated", "hint");
+    assert!(
+        out.contains("Hints are given in games against the bot and in casual games"),
+        "{out}"
+    );
+    in_channel("alice", "four", "new lanko88 @bob @carol @dan");
+    for user in ["bob", "carol", "dan"] {
+        in_channel(user, "four", "accept");
+    }
+    let out = in_channel("alice", "four", "hint");
+    assert!(out.contains("Hints are given"), "{out}");
+    in_channel("alice", "casual", "new lanko88 @bob @carol @dan casual");
+    for user in ["bob", "carol", "dan"] {
+        in_channel(user, "casual", "accept");
+    }
+    let hint = in_channel("alice", "casual", "hint");
+    let decision = hint
+        .strip_prefix("Hint: `!move ")
+        .and_then(|rest| rest.split_once('`'))
+        .map(|(d, _)| d.to_string())
+        .unwrap_or_else(|| panic!("{hint}"));
+    let out = in_channel("alice", "casual", &format!("move {decision}"));
+    assert!(
+        !out.contains("not your turn") && out.contains("[board"),
+        "{out}"
+    );
+}

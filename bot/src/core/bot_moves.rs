@@ -48,6 +48,15 @@ impl BotQueue {
     }
 }
 
+/// A decision the bot has searched and not yet made: the game and its decisions when the
+/// search began, the bot's seat's player and the command it will give.
+pub struct BotDecision {
+    game: String,
+    moves: Vec<String>,
+    player: crate::store::Player,
+    text: String,
+}
+
 /// The search bot to decide in `record`'s game, if it is a search bot's turn: its seat's
 /// player and level.
 fn bot_to_move(record: &GameRecord) -> Option<(usize, crate::store::Player, super::bot::Level)> {
@@ -110,18 +119,20 @@ impl Core {
     /// as the bot's command — a move, or a resignation when the game is hopeless
     /// (docs/ai.md) — stored with its announcement, which goes to the outbox.
     pub fn play_bot(&self, key: &ChannelKey) {
-        let Ok(Some(record)) = self.store.load(key) else {
-            return;
-        };
-        let Some((_, player, level)) = bot_to_move(&record) else {
-            return;
-        };
-        let Ok(game) = record.rebuild() else { return };
+        if let Some(decision) = self.bot_search(key) {
+            self.bot_decide(key, decision);
+        }
+    }
+
+    /// The search for the bot's decision in the channel `key`, if it is to decide there (the
+    /// first half of [`Core::play_bot`], which may take seconds).
+    pub fn bot_search(&self, key: &ChannelKey) -> Option<BotDecision> {
+        let record = self.store.load(key).ok()??;
+        let (_, player, level) = bot_to_move(&record)?;
+        let game = record.rebuild().ok()?;
         let started = std::time::Instant::now();
         let ply = record.moves.len();
-        let Some(found) = super::bot::decide(&game, level, &record.id, ply) else {
-            return;
-        };
+        let found = super::bot::decide(&game, level, &record.id, ply)?;
         let resign = ply >= 12 && muster_rules::search::hopeless(&game, found.value);
         tracing::info!(
             game = %record.id,
@@ -138,22 +149,46 @@ impl Core {
         } else {
             format!("move {}", found.decision)
         };
+        Some(BotDecision {
+            game: record.id,
+            moves: record.moves,
+            player,
+            text,
+        })
+    }
+
+    /// Makes the bot's searched `decision` in the channel `key` (the second half of
+    /// [`Core::play_bot`]). If the game changed while the bot was thinking (a takeback and
+    /// another move, a resignation), the decision is dropped and the channel queued again,
+    /// so that the bot never plays a move searched for another position.
+    pub fn bot_decide(&self, key: &ChannelKey, decision: BotDecision) {
+        let unchanged = self
+            .store
+            .load(key)
+            .ok()
+            .flatten()
+            .is_some_and(|now| now.id == decision.game && now.moves == decision.moves);
+        if !unchanged {
+            tracing::info!(game = %decision.game, "the game changed while the bot was thinking");
+            self.bots.push(key.clone());
+            return;
+        }
         let req = Request {
             platform: key.platform.clone(),
             channel: key.channel.clone(),
-            user: User::from(&player),
-            text,
+            user: User::from(&decision.player),
+            text: decision.text,
             mentions: Vec::new(),
             policy: Default::default(),
         };
-        let id = notice_id(&record.id, ply);
+        let id = notice_id(&decision.game, decision.moves.len());
         let receipt = self.run(&req, Some((&id, None)));
         let (public, private): (Vec<Reply>, Vec<Reply>) = receipt
             .replies
             .into_iter()
             .partition(|r| !matches!(r, Reply::Private(_)));
         if !private.is_empty() {
-            tracing::warn!(game = %record.id, replies = ?private, "the bot's decision was refused");
+            tracing::warn!(game = %decision.game, replies = ?private, "the bot's decision was refused");
         }
         if public.is_empty() {
             self.notice_sent(&key.platform, &id);

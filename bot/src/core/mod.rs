@@ -8,6 +8,7 @@ mod appearance;
 pub mod board;
 pub mod bot;
 mod bot_moves;
+pub use bot_moves::BotDecision;
 pub mod command;
 mod dashboard;
 mod lanko_words;
