@@ -23,6 +23,7 @@ fn main() {
     let mut rng = Rng::new(seed);
     let (mut points, mut draws, mut stopped) = (0.0, 0, 0);
     let mut time = [(Duration::ZERO, 0u32); 2];
+    let per = |t: (Duration, u32)| t.0.as_secs_f64() * 1000.0 / f64::from(t.1.max(1));
     for g in 0..games {
         // The first player takes White's side (or team) in even games.
         let a_team = if g % 2 == 0 { Team::WHITE } else { Team::BLACK };
@@ -45,10 +46,16 @@ fn main() {
             time[into].0 += played.thinking[from].0;
             time[into].1 += played.thinking[from].1;
         }
-        eprintln!("game {} {} plies: {s} for {}", g + 1, played.plies, args[1]);
+        eprintln!(
+            "game {} {} plies: {s} for {}; ms a decision so far: {:.1} / {:.1}",
+            g + 1,
+            played.plies,
+            args[1],
+            per(time[0]),
+            per(time[1])
+        );
     }
     let s = Score::of(points, games);
-    let per = |t: (Duration, u32)| t.0.as_secs_f64() * 1000.0 / f64::from(t.1.max(1));
     println!(
         "{id} {} vs {}: {games} games, score {:.3} (95 % {:.3}–{:.3}), {draws} drawn ({stopped} stopped at 600 plies), Elo {:+.0} ({:+.0} to {:+.0}); ms a decision: {:.1} / {:.1}",
         args[1],

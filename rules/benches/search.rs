@@ -1,0 +1,41 @@
+//! The search (docs/ai.md): one decision of 1,000 iterations from a position in the middle of
+//! a game of each searched game, reached by seeded random play, so that the figure is the cost
+//! of an iteration (tree walk, widening, a 40-choice playout and its valuation). Figures go in
+//! docs/performance.md.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use muster_rules::search::{Budget, Rng, best_any, random_any};
+use muster_rules::{AnyGame, GameId};
+use std::hint::black_box;
+
+/// The position after `plies` random decisions from the start (seeded).
+fn middle(id: GameId, plies: usize) -> AnyGame {
+    let mut game = AnyGame::new(id);
+    let mut rng = Rng::new(7);
+    for _ in 0..plies {
+        let Some(seat) = game.to_move() else { break };
+        let text = random_any(&game, rng.next_u64()).expect("a decision");
+        game.play_text(seat, &text).expect("a legal decision");
+    }
+    assert!(game.to_move().is_some(), "the game goes on");
+    game
+}
+
+fn search(c: &mut Criterion) {
+    let mut group = c.benchmark_group("search");
+    group.sample_size(10);
+    for (id, plies) in [
+        (GameId::Lanrick, 30),
+        (GameId::Lanrick1880, 30),
+        (GameId::Lanko88, 40),
+    ] {
+        let game = middle(id, plies);
+        group.bench_function(format!("{id}: 1,000 iterations"), |b| {
+            b.iter(|| best_any(black_box(&game), Budget::iterations(1_000), 1))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, search);
+criterion_main!(benches);
