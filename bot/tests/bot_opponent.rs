@@ -49,6 +49,17 @@ fn record(store: &MemoryStore) -> muster_bot::store::GameRecord {
         .expect("a game")
 }
 
+/// Replays `r`'s record through the rules: every decision in it, the bot's included, is legal.
+fn replays(r: &muster_bot::store::GameRecord) {
+    let mut game = AnyGame::new(r.game_id().unwrap());
+    for text in &r.moves {
+        let seat = game.to_move().unwrap();
+        if let Err(e) = game.play_text(seat, text) {
+            panic!("`{text}` in {:?} is refused: {e:?}", r.moves);
+        }
+    }
+}
+
 /// Plays alice's side with the first legal move until the game ends or `plies` decisions
 /// were made; every bot decision must have been accepted and announced.
 fn play_against(core: &Core, store: &MemoryStore, plies: usize) {
@@ -99,11 +110,7 @@ fn the_bot_answers_a_lanrick_move_after_it_and_every_decision_is_legal() {
     play_against(&core, &store, 160);
     // The whole record replays: every decision, the bot's included, was legal.
     let r = record(&store);
-    let mut game = AnyGame::new(r.game_id().unwrap());
-    for text in &r.moves {
-        let seat = game.to_move().unwrap();
-        game.play_text(seat, text).unwrap();
-    }
+    replays(&r);
 }
 
 #[test]
@@ -122,6 +129,7 @@ fn the_bot_opens_as_white_and_plays_the_first_version() {
         r.moves
     );
     play_against(&core, &store, 60);
+    replays(&record(&store));
 }
 
 #[test]
@@ -135,6 +143,7 @@ fn bots_hold_lanko_seats_beside_people() {
     let names: Vec<String> = (0..4).map(|i| r.player(i).unwrap().name.clone()).collect();
     assert_eq!(names, ["alice", "wes", "Muster (easy)", "Muster (easy)"]);
     play_against(&core, &store, 40);
+    replays(&record(&store));
 }
 
 #[test]
@@ -260,11 +269,7 @@ fn a_decision_searched_before_a_takeback_is_searched_again_for_the_new_position(
     let r = record(&store);
     assert_eq!(r.moves.len(), 2);
     assert_eq!(r.moves[0], "g1");
-    let mut game = AnyGame::new(r.game_id().unwrap());
-    for text in &r.moves {
-        let seat = game.to_move().unwrap();
-        game.play_text(seat, text).unwrap();
-    }
+    replays(&r);
 }
 
 #[test]
