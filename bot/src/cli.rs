@@ -472,6 +472,25 @@ pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
     }
 }
 
+/// The record named by `args` (its game and file, `-` or none for standard input), replayed;
+/// a game or file that cannot be read is said on `err` and gives the usage error's status.
+fn replayed(
+    command: &str,
+    args: &crate::cli_args::Record,
+    stdin: &mut dyn Read,
+    err: &mut dyn Write,
+) -> Result<machine::Replay, u8> {
+    let id: GameId = match args.game.parse() {
+        Ok(id) => id,
+        Err(e) => return Err(fail_usage(err, command, &e.to_string())),
+    };
+    let record = read_record(args.file.as_deref(), stdin).map_err(|msg| {
+        let _ = writeln!(err, "muster {command}: {msg}");
+        USAGE_ERROR
+    })?;
+    Ok(machine::replay(id, &record))
+}
+
 /// `bestmove`: the record replayed as `replay` does, then the bot's best move there
 /// (docs/machine-interface.md).
 fn bestmove(
@@ -482,18 +501,10 @@ fn bestmove(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
-    let id: GameId = match args.game.parse() {
-        Ok(id) => id,
-        Err(e) => return fail_usage(err, "bestmove", &e.to_string()),
+    let replay = match replayed("bestmove", &args, stdin, err) {
+        Ok(replay) => replay,
+        Err(code) => return code,
     };
-    let record = match read_record(args.file.as_deref(), stdin) {
-        Ok(r) => r,
-        Err(msg) => {
-            let _ = writeln!(err, "muster bestmove: {msg}");
-            return USAGE_ERROR;
-        }
-    };
-    let replay = machine::replay(id, &record);
     if replay.exit_code() != 0 {
         let _ = writeln!(out, "{}", replay.to_json());
         return replay.exit_code();
@@ -524,18 +535,10 @@ fn machine_command(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
-    let id: GameId = match args.game.parse() {
-        Ok(id) => id,
-        Err(e) => return fail_usage(err, command, &e.to_string()),
+    let replay = match replayed(command, &args, stdin, err) {
+        Ok(replay) => replay,
+        Err(code) => return code,
     };
-    let record = match read_record(args.file.as_deref(), stdin) {
-        Ok(r) => r,
-        Err(msg) => {
-            let _ = writeln!(err, "muster {command}: {msg}");
-            return USAGE_ERROR;
-        }
-    };
-    let replay = machine::replay(id, &record);
     let value = match command {
         "replay" => replay.to_json(),
         "moves" => replay.moves_json(),
@@ -543,7 +546,8 @@ fn machine_command(
             Some(v) => v,
             None => {
                 let why = format!(
-                    "analyse is for croquet, which has a perfect-play solver; not for {id}"
+                    "analyse is for croquet, which has a perfect-play solver; not for {}",
+                    replay.game.id()
                 );
                 return fail_usage(err, command, &why);
             }
