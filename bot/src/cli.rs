@@ -455,19 +455,26 @@ pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
             iterations,
             seed,
         } => {
-            let budget = match (level.as_deref(), millis, iterations) {
-                (Some(word), _, _) => match muster_rules::search::Level::parse(word) {
-                    Some(l) if muster_rules::search::Level::NAMED.contains(&l) => l.budget(),
+            use muster_rules::search::{Budget, Level};
+            // A level's budget depends on the game (known once the record is read); a time
+            // budget starts now.
+            let budget: Box<dyn Fn(GameId) -> Budget> = match (level.as_deref(), millis, iterations)
+            {
+                (Some(word), _, _) => match Level::parse(word) {
+                    Some(l) if Level::NAMED.contains(&l) => Box::new(move |id| l.budget(id)),
                     _ => {
                         let why = format!("--level {word}: the levels are easy, good and strong");
                         return fail_usage(err, "bestmove", &why);
                     }
                 },
-                (None, Some(ms), _) => muster_rules::search::Budget::millis(ms.max(1), u64::MAX),
-                (None, None, Some(n)) => muster_rules::search::Budget::iterations(n.max(1)),
-                (None, None, None) => muster_rules::search::Level::Good.budget(),
+                (None, Some(ms), _) => {
+                    let b = Budget::millis(ms.max(1), u64::MAX);
+                    Box::new(move |_| b)
+                }
+                (None, None, Some(n)) => Box::new(move |_| Budget::iterations(n.max(1))),
+                (None, None, None) => Box::new(|id| Level::Good.budget(id)),
             };
-            bestmove(record, budget, seed, stdin, out, err)
+            bestmove(record, &*budget, seed, stdin, out, err)
         }
     }
 }
@@ -495,7 +502,7 @@ fn replayed(
 /// (docs/machine-interface.md).
 fn bestmove(
     args: crate::cli_args::Record,
-    budget: muster_rules::search::Budget,
+    budget: &dyn Fn(GameId) -> muster_rules::search::Budget,
     seed: u64,
     stdin: &mut dyn Read,
     out: &mut dyn Write,
@@ -510,6 +517,7 @@ fn bestmove(
         return replay.exit_code();
     }
     let started = std::time::Instant::now();
+    let budget = budget(replay.game.id());
     let Some(found) = muster_rules::search::best_any(&replay.game, budget, seed) else {
         let _ = writeln!(
             err,

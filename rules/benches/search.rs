@@ -1,7 +1,7 @@
 //! The search (docs/ai.md): one decision of 1,000 iterations from a position in the middle of
 //! a game of each searched game, reached by seeded random play, so that the figure is the cost
-//! of an iteration (tree walk, widening, a 40-choice playout and its valuation). Figures go in
-//! docs/performance.md.
+//! of an iteration (tree walk, widening, a playout — 40 choices in Lanrick, 6 moves in Lanko —
+//! and its valuation). Figures go in docs/performance.md.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use muster_rules::search::{Budget, Rng, best_any, random_any};

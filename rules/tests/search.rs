@@ -5,7 +5,7 @@
 use muster_rules::lanko::{Lanko, Variant};
 use muster_rules::lanrick::Lanrick;
 use muster_rules::lanrick1880::Lanrick1880;
-use muster_rules::search::lanko::LankoSearch;
+use muster_rules::search::lanko::{LankoSearch, moves_to_goal, prospects};
 use muster_rules::search::lanrick::LanrickSearch;
 use muster_rules::search::lanrick1880::Lanrick1880Search;
 use muster_rules::search::self_play::{Player, play};
@@ -149,4 +149,143 @@ fn a_seed_and_a_budget_reproduce_a_search() {
     let two = search::best(&view, Budget::iterations(500), 42).unwrap();
     assert_eq!(one, two);
     assert_eq!(one.iterations, 500);
+}
+
+/// A Lanko-88 position from its rows (north to south), `seat` to move.
+fn lanko88(rows: [&str; 10], seat: &str) -> Lanko {
+    let text = format!("{} {seat} - 0", rows.join("/"));
+    Lanko::from_position(Variant::L88, &text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+#[test]
+fn lanko_values_castles_by_the_moves_they_need_to_a_free_middle_square() {
+    // docs/ai.md, "Playouts and evaluation": a castle on a middle square counts triple (K-9),
+    // so a castle near a free one is worth part of that gain, less with each move to go.
+    let near = |points: f64, moves: i32| points * 0.8 * 0.7f64.powi(moves - 1);
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
+    // White's big castle on N7, next to M1; Black's small castle on 52, six moves from M4.
+    let game = lanko88(
+        [
+            "......",
+            "........",
+            "..........",
+            "....B.....",
+            "..........",
+            "..........",
+            "..........",
+            "..........",
+            "........",
+            ".....s",
+        ],
+        "s",
+    );
+    let [white, black] = prospects(&game);
+    assert!(close(white, near(24.0, 1)), "{white}");
+    assert!(close(black, near(12.0, 6)), "{black}");
+    // Three middle squares taken: only M4 is free. The big castle on N7 stands two squares
+    // from it as the crow flies, but must go round the taken squares and the small castle on
+    // N8: seven moves. The small castle needs four (by E1 and E5). Only one castle a side can
+    // still get there, so the nearer counts.
+    let game = lanko88(
+        [
+            "......",
+            "........",
+            "..........",
+            "....BS....",
+            "....BB....",
+            "....b.....",
+            "..........",
+            "..........",
+            "........",
+            ".....s",
+        ],
+        "s",
+    );
+    assert_eq!(
+        moves_to_goal(&game)[game.board().square("N7").unwrap() as usize],
+        7
+    );
+    let [white, black] = prospects(&game);
+    assert!(close(white, near(12.0, 4)), "{white}");
+    assert!(close(black, near(12.0, 6)), "{black}");
+    // Walled in by its own pawns, the small castle on 52 cannot get there at all.
+    let game = lanko88(
+        [
+            "......",
+            "........",
+            "..........",
+            "....BS....",
+            "....BB....",
+            "....b.....",
+            "..........",
+            "..........",
+            "......pp",
+            "....ps",
+        ],
+        "s",
+    );
+    assert_eq!(prospects(&game)[1], 0.0);
+    // Every middle square taken: nothing left to gain.
+    let game = lanko88(
+        [
+            "......",
+            "........",
+            "..........",
+            "....BS....",
+            "....BB....",
+            "....bB....",
+            "..........",
+            "..........",
+            "........",
+            ".....s",
+        ],
+        "s",
+    );
+    assert_eq!(prospects(&game), [0.0, 0.0]);
+}
+
+#[test]
+fn the_bot_declares_only_to_end_a_lanko_game_its_pair_leads() {
+    // K-8: the game ends when every seat still holding castles has declared and no castle can
+    // be taken. E holds Black's last castle off the middle; White has only a pawn besides its
+    // castle on M3.
+    let rows = |m1: char, m2: char, m3: char| {
+        [
+            "P.....".to_string(),
+            "........".into(),
+            "..........".into(),
+            "..........".into(),
+            format!("....{m1}{m2}...."),
+            format!("....{m3}....."),
+            "..........".into(),
+            "..........".into(),
+            "........".into(),
+            ".....s".into(),
+        ]
+    };
+    let position = |m1, m2, m3| {
+        let rows = rows(m1, m2, m3);
+        lanko88(std::array::from_fn(|i| rows[i].as_str()), "e")
+    };
+    // Black leads 78 to 38: E declares, and the game is over, won.
+    let leading = position('b', 'b', 'B');
+    let found = search::best(&LankoSearch::new(&leading), Budget::iterations(300), 1).unwrap();
+    assert_eq!(found.decision, "===");
+    let mut game = leading.clone();
+    game.play_text(Seat::new(3).unwrap(), &found.decision)
+        .unwrap();
+    assert_eq!(
+        game.outcome().map(|o| o.result_for(Team::BLACK).score()),
+        Some(1.0)
+    );
+    // Black trails 42 to 74: E plays on, bringing its castle towards M4.
+    let trailing = position('B', 'B', 'b');
+    let found = search::best(&LankoSearch::new(&trailing), Budget::iterations(300), 1).unwrap();
+    assert_ne!(found.decision, "===");
+    assert!(
+        trailing
+            .clone()
+            .play_text(Seat::new(3).unwrap(), &found.decision)
+            .is_ok()
+    );
 }

@@ -275,8 +275,18 @@ fn bestmove_replays_the_record_then_names_a_legal_move_reproducibly() {
         let check = muster(&["replay", "--game", game], &format!("{rec}{mv}\n"));
         assert_eq!(check.code, 0, "{game} {mv}: {}", check.stdout);
     }
-    let run = muster(&["bestmove", "--game", "lanko68", "--level", "easy"], "");
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    // A level's budget is the game's (docs/ai.md, "Levels"): `good` searches 1,500 iterations
+    // in Lanrick and 500 in Lanko; `easy` 100 in both.
+    for (game, level, iterations) in [
+        ("lanko68", "easy", 100),
+        ("lanko68", "good", 500),
+        ("lanrick", "good", 1_500),
+    ] {
+        let run = muster(&["bestmove", "--game", game, "--level", level], "");
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+        assert_eq!(v["iterations"], iterations, "{game} at {level}");
+    }
 }
 
 #[test]

@@ -25,7 +25,7 @@ use serde::Serialize;
 pub use board::{
     Board, BoardError, DIRS, Kind, Layout, Piece, Role, Sq, SquareInfo, forward, plays_white,
 };
-pub use moves::{Cells, LankoMove, between, captures, legal};
+pub use moves::{Cells, LankoMove, between, captures, legal, movable};
 
 use crate::game::{EndReason, Game, NotationError, Outcome, PlayError, play_checked};
 use crate::seat::{Seat, Table, Team};
@@ -271,8 +271,24 @@ impl Lanko {
         let board = self.board();
         (0..board.len() as Sq).any(|sq| {
             self.cells[sq as usize].is_some_and(|p| p.kind.is_castle())
-                && moves::movable(board, &self.cells, seat, sq)
+                && movable(board, &self.cells, seat, sq)
         })
+    }
+
+    /// Whether `seat` may declare now and its declaration would end the game at once (K-8):
+    /// it holds castles and has not declared, every other seat holding castles has declared,
+    /// and no castle can then be taken.
+    pub fn declaring_ends(&self, seat: Seat) -> bool {
+        if self.ended.is_some() || self.declared[seat.index()] || !self.holds_castles(seat) {
+            return false;
+        }
+        let others_done = (0..4)
+            .filter_map(Seat::new)
+            .filter(|s| *s != seat)
+            .all(|s| self.declared[s.index()] || !self.holds_castles(s));
+        let mut declared = self.declared;
+        declared[seat.index()] = true;
+        others_done && !moves::castle_capturable(self.board(), &self.cells, declared)
     }
 
     fn key(&self) -> Vec<u8> {

@@ -7,14 +7,15 @@ use super::lanrick1880::Lanrick1880Search;
 use super::{Budget, Found, Rng, best};
 use crate::any::AnyGame;
 use crate::croquet::solve::{self, Value};
-use crate::{Game, Seat};
+use crate::{Game, GameId, Seat};
 
 /// How hard the bot plays.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Level {
     /// A short search: 100 iterations (in Croquet, any legal step).
     Easy,
-    /// A fuller search: 1,500 iterations (in Croquet, the best step three times in four).
+    /// A fuller search: 1,500 iterations, 500 in Lanko (in Croquet, the best step three times
+    /// in four).
     Good,
     /// As long a search as 1.8 seconds allow (in Croquet, perfect play).
     Strong,
@@ -56,10 +57,14 @@ impl Level {
         }
     }
 
-    /// What a search at this level may do.
-    pub fn budget(self) -> Budget {
+    /// What a search at this level may do in `game`. Lanko's `good` searches 500 iterations:
+    /// its evaluation sees far enough that 1,500 come close to what 1.8 seconds find, and the
+    /// levels are spaced by strength (docs/ai.md, "Strength").
+    pub fn budget(self, game: GameId) -> Budget {
+        let lanko = matches!(game, GameId::Lanko88 | GameId::Lanko68 | GameId::Lanko103);
         match self {
             Level::Easy => Budget::iterations(100),
+            Level::Good if lanko => Budget::iterations(500),
             Level::Good => Budget::iterations(1_500),
             Level::Strong => Budget::millis(1_800, 200_000),
             Level::Millis(ms) => Budget::millis(ms, 2_000_000),
@@ -112,7 +117,7 @@ pub fn decide(game: &AnyGame, level: Level, seed: u64) -> Option<Found> {
             });
         }
     }
-    best_any(game, level.budget(), seed)
+    best_any(game, level.budget(game.id()), seed)
 }
 
 /// A uniformly random legal decision in `game` (the ladder's weakest player): one of the
@@ -198,15 +203,15 @@ mod tests {
             crate::lanrick::Lanrick::from_position("B6B/8/8/8/8/2B5/1W6/2WWW1W1 play b d4 2-0 - b")
                 .expect("a position");
         assert!(!hopeless(&AnyGame::Lanrick(behind), 0.01));
-        let even = AnyGame::new(crate::GameId::Lanrick);
+        let even = AnyGame::new(GameId::Lanrick);
         assert!(!hopeless(&even, 0.01), "nothing lost on the board");
-        let croquet = AnyGame::new(crate::GameId::Croquet);
+        let croquet = AnyGame::new(GameId::Croquet);
         assert!(!hopeless(&croquet, 0.0));
     }
 
     #[test]
     fn an_iteration_level_is_reproducible_and_a_time_level_keeps_its_time() {
-        let mut game = AnyGame::new(crate::GameId::Lanrick);
+        let mut game = AnyGame::new(GameId::Lanrick);
         for text in ["a1", "h8", "c1", "f8", "e1", "a6", "h3", "c8", "h5", "a3"] {
             let seat = game.to_move().expect("to move");
             game.play_text(seat, text).expect("legal");

@@ -87,6 +87,9 @@ pub trait Position: Clone {
     /// How good the position is for White's team, from 0 to 1: the result once the game is
     /// over, else the game's estimate.
     fn value(&self) -> f64;
+    /// Choices a playout makes before the position is valued, unless the budget says
+    /// otherwise: a game whose evaluation sees further needs shorter playouts.
+    const PLAYOUT: u32 = 40;
     /// The playout policy's pick among `choices` (as [`Position::choices`] gave them): by
     /// default the first (the prior's best) half the time, else any.
     fn playout_pick(&self, choices: &[Self::Choice], rng: &mut Rng) -> usize {
@@ -105,19 +108,20 @@ pub struct Budget {
     pub iterations: u64,
     /// And stop at this moment, if set (the search is then not reproducible).
     pub deadline: Option<Instant>,
-    /// Choices a playout makes before the position is valued.
-    pub playout: u32,
+    /// Choices a playout makes before the position is valued; `None` for the game's own
+    /// length ([`Position::PLAYOUT`]).
+    pub playout: Option<u32>,
     /// UCT's exploration constant.
     pub exploration: f64,
 }
 
 impl Budget {
-    /// `iterations` iterations, with the default playout length and exploration.
+    /// `iterations` iterations, with the game's playout length and the default exploration.
     pub fn iterations(iterations: u64) -> Budget {
         Budget {
             iterations,
             deadline: None,
-            playout: 40,
+            playout: None,
             exploration: 0.9,
         }
     }
@@ -247,7 +251,7 @@ pub fn best<P: Position>(root: &P, budget: Budget, seed: u64) -> Option<Found> {
             path.push(at);
         }
         // A playout of a bounded number of choices, then the position's value.
-        for _ in 0..budget.playout {
+        for _ in 0..budget.playout.unwrap_or(P::PLAYOUT) {
             if state.chooser().is_none() {
                 break;
             }

@@ -37,7 +37,9 @@ impl Player {
     pub fn decide(self, game: &AnyGame, seed: u64) -> Option<String> {
         match self {
             Player::Random => random_any(game, seed),
-            Player::Level(level) => best_any(game, level.budget(), seed).map(|f| f.decision),
+            Player::Level(level) => {
+                best_any(game, level.budget(game.id()), seed).map(|f| f.decision)
+            }
             Player::Iterations(n) => {
                 best_any(game, super::Budget::iterations(n), seed).map(|f| f.decision)
             }
