@@ -12,7 +12,7 @@ use crate::seat::Seat;
 
 /// The share of its gain a castle one move from a free middle (end) square counts for.
 const NEXT_TO_GOAL: f64 = 0.8;
-/// And how that share shrinks with each further square to go.
+/// And how that share shrinks with each further move to go.
 const PER_SQUARE: f64 = 0.7;
 /// The points difference that makes a value of 0.73 (the logistic curve's scale).
 const SCALE: f64 = 6.0;
@@ -39,11 +39,14 @@ pub fn prospects(game: &Lanko) -> [f64; 2] {
     for (sq, cell) in cells.iter().enumerate() {
         let Some(piece) = cell else { continue };
         let moves = to_go[sq];
+        if !piece.kind.is_castle() || moves == u8::MAX {
+            continue;
+        }
         let sq = sq as Sq;
         let mover = (0..4)
             .filter_map(Seat::new)
             .any(|s| !declared[s.index()] && movable(board, cells, s, sq));
-        if !piece.kind.is_castle() || moves == u8::MAX || !mover {
+        if !mover {
             continue;
         }
         let gain = f64::from(piece.kind.points(true) - piece.kind.points(false));
@@ -71,7 +74,7 @@ pub fn moves_to_goal(game: &Lanko) -> Vec<u8> {
         .filter(|g| cells[*g as usize].is_none())
         .collect();
     let diagonal = board.layout == Layout::Diagonal;
-    // From a goal square, the squares a castle enters it from.
+    // Outwards from the free goal squares: each square reached is one move further out.
     while let Some(sq) = queue.pop_front() {
         let here = board.info(sq).role;
         let next = if here.is_goal() {
