@@ -4,6 +4,7 @@
 pub mod discord;
 pub mod matrix;
 pub mod matrix_bot;
+pub mod postgres;
 pub mod proxy;
 pub mod synapse;
 use std::io::{BufRead, BufReader, Write};

@@ -116,13 +116,7 @@ pub fn write_db(db: &sled::Db, created: &str, out: &mut dyn Write) -> Result<Sum
         let tree_name = String::from_utf8_lossy(&name).into_owned();
         for item in tree.iter() {
             let (k, v) = item.map_err(|e| format!("the store could not be read: {e}"))?;
-            let (kn, kv) = part("key", &k);
-            let (vn, vv) = part("value", &v);
-            let mut line = serde_json::Map::new();
-            line.insert("tree".into(), json!(tree_name));
-            line.insert(kn, kv);
-            line.insert(vn, vv);
-            writeln!(out, "{}", Value::Object(line)).map_err(fail)?;
+            writeln!(out, "{}", line(&tree_name, &k, &v)).map_err(fail)?;
             summary.entries += 1;
         }
     }
@@ -131,9 +125,65 @@ pub fn write_db(db: &sled::Db, created: &str, out: &mut dyn Write) -> Result<Sum
     Ok(summary)
 }
 
-/// Restores the snapshot read from `input` into the store in `dir`, which must be empty; then
-/// reads every entry back and compares it.
-pub fn restore(dir: &Path, input: &mut dyn BufRead) -> Result<Summary, String> {
+/// One entry of a store, as backups and copies name it: a tree (`live`, `archive`,
+/// `by_player`, `aside`, `notes`, `receipts`, `meta`), a key and a value, each as sled keeps
+/// them. A PostgreSQL store gives and takes the same entries, so that a copy between the two
+/// compares entry by entry.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub struct Entry {
+    /// The tree.
+    pub tree: String,
+    /// The key.
+    pub key: Vec<u8>,
+    /// The value.
+    pub value: Vec<u8>,
+}
+
+impl Entry {
+    /// An entry of `tree`.
+    pub fn new(tree: &str, key: impl Into<Vec<u8>>, value: impl Into<Vec<u8>>) -> Entry {
+        Entry {
+            tree: tree.to_string(),
+            key: key.into(),
+            value: value.into(),
+        }
+    }
+}
+
+/// Writes `entries` to `out` in the backup format.
+pub fn write_entries(
+    entries: &[Entry],
+    created: &str,
+    out: &mut dyn Write,
+) -> Result<Summary, String> {
+    let fail = |e: std::io::Error| format!("the backup could not be written: {e}");
+    let header = json!({"format": "muster-backup", "version": VERSION, "schema": SCHEMA, "created": created});
+    writeln!(out, "{header}").map_err(fail)?;
+    let mut trees = std::collections::BTreeSet::new();
+    for e in entries {
+        trees.insert(e.tree.as_str());
+        writeln!(out, "{}", line(&e.tree, &e.key, &e.value)).map_err(fail)?;
+    }
+    writeln!(out, "{}", json!({"end": true, "entries": entries.len()})).map_err(fail)?;
+    out.flush().map_err(fail)?;
+    Ok(Summary {
+        trees: trees.len(),
+        entries: entries.len(),
+    })
+}
+
+fn line(tree: &str, key: &[u8], value: &[u8]) -> Value {
+    let (kn, kv) = part("key", key);
+    let (vn, vv) = part("value", value);
+    let mut line = serde_json::Map::new();
+    line.insert("tree".into(), json!(tree));
+    line.insert(kn, kv);
+    line.insert(vn, vv);
+    Value::Object(line)
+}
+
+/// Reads a whole backup: its entries, after checking its header and its end line.
+pub fn read_entries(input: &mut dyn BufRead) -> Result<Vec<Entry>, String> {
     let mut lines = input.lines();
     let header: Value = lines
         .next()
@@ -155,17 +205,7 @@ pub fn restore(dir: &Path, input: &mut dyn BufRead) -> Result<Summary, String> {
             "the backup was made by a newer Muster (schema {schema}; this one knows {SCHEMA})"
         ));
     }
-    let db = open(dir)?;
-    for name in db.tree_names() {
-        let tree = db.open_tree(&name).map_err(|e| e.to_string())?;
-        if !tree.is_empty() {
-            return Err(format!(
-                "the store in {} is not empty: restore into an empty data directory",
-                dir.display()
-            ));
-        }
-    }
-    let mut entries: Vec<(String, Vec<u8>, Vec<u8>)> = Vec::new();
+    let mut entries: Vec<Entry> = Vec::new();
     let mut ended = None;
     for line in lines {
         let line = line.map_err(|e| format!("the backup could not be read: {e}"))?;
@@ -180,22 +220,39 @@ pub fn restore(dir: &Path, input: &mut dyn BufRead) -> Result<Summary, String> {
         }
         let tree = v["tree"]
             .as_str()
-            .ok_or_else(|| format!("an entry names no tree: {line}"))?
-            .to_string();
-        entries.push((tree, bytes_of(&v, "key")?, bytes_of(&v, "value")?));
+            .ok_or_else(|| format!("an entry names no tree: {line}"))?;
+        entries.push(Entry::new(
+            tree,
+            bytes_of(&v, "key")?,
+            bytes_of(&v, "value")?,
+        ));
     }
     match ended {
-        Some(n) if n as usize == entries.len() => {}
-        Some(n) => {
+        Some(n) if n as usize == entries.len() => Ok(entries),
+        Some(n) => Err(format!(
+            "the backup says {n} entries but holds {}: it is damaged",
+            entries.len()
+        )),
+        None => Err("the backup ends early (no end line): it is incomplete".into()),
+    }
+}
+
+/// Restores the snapshot read from `input` into the store in `dir`, which must be empty; then
+/// reads every entry back and compares it.
+pub fn restore(dir: &Path, input: &mut dyn BufRead) -> Result<Summary, String> {
+    let entries = read_entries(input)?;
+    let db = open(dir)?;
+    for name in db.tree_names() {
+        let tree = db.open_tree(&name).map_err(|e| e.to_string())?;
+        if !tree.is_empty() {
             return Err(format!(
-                "the backup says {n} entries but holds {}: it is damaged",
-                entries.len()
+                "the store in {} is not empty: restore into an empty data directory",
+                dir.display()
             ));
         }
-        None => return Err("the backup ends early (no end line): it is incomplete".into()),
     }
     let mut trees = std::collections::BTreeSet::new();
-    for (tree, key, value) in &entries {
+    for Entry { tree, key, value } in &entries {
         let t = db.open_tree(tree.as_bytes()).map_err(|e| e.to_string())?;
         t.insert(key.as_slice(), value.as_slice())
             .map_err(|e| format!("the store could not be written: {e}"))?;
@@ -204,7 +261,7 @@ pub fn restore(dir: &Path, input: &mut dyn BufRead) -> Result<Summary, String> {
     db.flush()
         .map_err(|e| format!("the store could not be flushed: {e}"))?;
     // Read back and compare, entry by entry.
-    for (tree, key, value) in &entries {
+    for Entry { tree, key, value } in &entries {
         let t = db.open_tree(tree.as_bytes()).map_err(|e| e.to_string())?;
         let stored = t.get(key.as_slice()).map_err(|e| e.to_string())?;
         if stored.as_deref() != Some(value.as_slice()) {

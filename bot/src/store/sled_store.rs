@@ -12,6 +12,7 @@ use std::path::Path;
 
 use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
 
+use super::backup::Entry;
 use super::record::{SCHEMA, decode, encode};
 use super::{Change, ChannelKey, GameRecord, GameStore, Kept, StoreError};
 
@@ -26,7 +27,13 @@ pub struct SledStore {
     receipts: sled::Tree,
     /// Writes hold it shared; a snapshot holds it alone, so that it sees no write half done.
     gate: std::sync::RwLock<()>,
+    /// Added to sled's generated numbers, so that a store copied from elsewhere gives new
+    /// games ids after those it brought (`meta`'s `id_floor`; 0 in a store begun here).
+    floor: std::sync::atomic::AtomicU64,
 }
+
+/// The trees a copy carries (`meta` is each store's own).
+const COPIED: [&str; 6] = ["live", "archive", "by_player", "aside", "notes", "receipts"];
 
 fn io(e: impl std::fmt::Display) -> StoreError {
     StoreError::Io(e.to_string())
@@ -53,9 +60,20 @@ impl SledStore {
             notes: db.open_tree("notes").map_err(io)?,
             receipts: db.open_tree("receipts").map_err(io)?,
             gate: std::sync::RwLock::new(()),
+            floor: std::sync::atomic::AtomicU64::new(0),
             db,
         };
         store.check_schema()?;
+        let floor = store
+            .db
+            .open_tree("meta")
+            .map_err(io)?
+            .get("id_floor")
+            .map_err(io)?;
+        let floor = floor.map_or(0, |v| String::from_utf8_lossy(&v).parse().unwrap_or(0));
+        store
+            .floor
+            .store(floor, std::sync::atomic::Ordering::SeqCst);
         Ok(store)
     }
 
@@ -117,6 +135,12 @@ impl SledStore {
         self.db.flush().map(|_| ()).map_err(io)
     }
 
+    /// A number no id or set-aside key of this store has had.
+    fn fresh(&self) -> Result<u64, StoreError> {
+        let floor = self.floor.load(std::sync::atomic::Ordering::SeqCst);
+        Ok(floor + self.db.generate_id().map_err(io)?)
+    }
+
     fn player_key(player: &str, record: &GameRecord) -> Vec<u8> {
         format!("{player}\u{1f}{:020}\u{1f}{}", record.updated, record.id).into_bytes()
     }
@@ -124,7 +148,7 @@ impl SledStore {
 
 impl GameStore for SledStore {
     fn next_id(&self) -> Result<String, StoreError> {
-        Ok(format!("g{}", self.db.generate_id().map_err(io)?))
+        Ok(format!("g{}", self.fresh()?))
     }
 
     fn load(&self, key: &ChannelKey) -> Result<Option<GameRecord>, StoreError> {
@@ -196,7 +220,7 @@ impl GameStore for SledStore {
     fn set_aside(&self, key: &ChannelKey) -> Result<(), StoreError> {
         let _writing = self.writing();
         if let Some(bytes) = self.live.remove(key.bytes()).map_err(io)? {
-            let id = self.db.generate_id().map_err(io)?;
+            let id = self.fresh()?;
             let mut aside_key = key.bytes();
             aside_key.extend_from_slice(format!("\u{1f}{id:020}").as_bytes());
             self.aside.insert(aside_key, bytes).map_err(io)?;
@@ -352,6 +376,57 @@ impl GameStore for SledStore {
         super::backup::write_db(&self.db, created, out)
     }
 
+    fn entries(&self) -> Result<Vec<Entry>, StoreError> {
+        let _alone = self.gate.write().unwrap_or_else(|p| p.into_inner());
+        let mut out = Vec::new();
+        for name in COPIED {
+            for item in self.db.open_tree(name).map_err(io)?.iter() {
+                let (k, v) = item.map_err(io)?;
+                out.push(Entry::new(name, k.to_vec(), v.to_vec()));
+            }
+        }
+        out.sort();
+        Ok(out)
+    }
+
+    fn import(&self, entries: &[Entry], replace: bool) -> Result<(), StoreError> {
+        let _alone = self.gate.write().unwrap_or_else(|p| p.into_inner());
+        if replace {
+            for name in COPIED {
+                self.db.open_tree(name).map_err(io)?.clear().map_err(io)?;
+            }
+        }
+        let mut floor = self.floor.load(std::sync::atomic::Ordering::SeqCst);
+        for e in entries {
+            if e.tree == "meta" {
+                continue;
+            }
+            if !COPIED.contains(&e.tree.as_str()) {
+                return Err(io(format!("the store has no part called {:?}", e.tree)));
+            }
+            // Ids and set-aside numbers brought over are not given again.
+            let number = match e.tree.as_str() {
+                "archive" => std::str::from_utf8(&e.key).ok().and_then(id_number),
+                "live" => decode(&e.value).ok().and_then(|r| id_number(&r.id)),
+                "aside" => std::str::from_utf8(&e.key)
+                    .ok()
+                    .and_then(|k| k.rsplit('\u{1f}').next()?.parse().ok()),
+                _ => None,
+            };
+            if let Some(n) = number {
+                floor = floor.max(n + 1);
+            }
+            let tree = self.db.open_tree(&e.tree).map_err(io)?;
+            tree.insert(e.key.as_slice(), e.value.as_slice())
+                .map_err(io)?;
+        }
+        let meta = self.db.open_tree("meta").map_err(io)?;
+        meta.insert("id_floor", floor.to_string().as_bytes())
+            .map_err(io)?;
+        self.floor.store(floor, std::sync::atomic::Ordering::SeqCst);
+        self.flush()
+    }
+
     fn archived(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
         self.archive
             .get(id.as_bytes())
@@ -372,6 +447,11 @@ impl GameStore for SledStore {
     }
 }
 
+/// The numbered part of a game id (`g12` → 12).
+fn id_number(id: &str) -> Option<u64> {
+    id.strip_prefix('g')?.parse().ok()
+}
+
 /// Where a request's receipt is kept: the platform, a separator, the request's id.
 fn receipt_key(platform: &str, id: &str) -> Vec<u8> {
     format!("{platform}\u{1f}{id}").into_bytes()
@@ -386,8 +466,16 @@ fn note_key(key: &ChannelKey, name: &str) -> Vec<u8> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::contract;
+    use super::super::contract::keeps_the_contract as contract;
     use super::*;
+
+    #[test]
+    fn sled_races_have_one_winner() {
+        let dir = std::env::temp_dir().join(format!("muster-sled-race-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        super::super::contract::races_have_one_winner(&SledStore::open(&dir).unwrap());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn sled_store_keeps_the_contract_and_survives_reopening() {
@@ -424,7 +512,13 @@ mod tests {
         store.set_aside(&key).unwrap();
         assert_eq!(store.load(&key).unwrap(), None);
         assert_eq!(store.aside.len(), 1);
-        drop(store);
+        // A copy into a second store compares entry for entry.
+        let copy_dir = dir.with_extension("copy");
+        let _ = std::fs::remove_dir_all(&copy_dir);
+        let copy = SledStore::open(&copy_dir).unwrap();
+        super::super::contract::copies_whole(&store, &copy);
+        drop((store, copy));
         let _ = std::fs::remove_dir_all(&dir);
+        let _ = std::fs::remove_dir_all(&copy_dir);
     }
 }

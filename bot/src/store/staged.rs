@@ -272,7 +272,7 @@ impl GameStore for Staged {
 #[cfg(test)]
 mod tests {
     use super::super::MemoryStore;
-    use super::super::tests::record;
+    use super::super::contract::record;
     use super::*;
 
     #[test]

@@ -1,0 +1,943 @@
+//! The [`GameStore`] on PostgreSQL, for several Muster instances sharing one database.
+//!
+//! Tables mirror the sled trees (docs/operations.md): `live` (one row per channel, with the
+//! record's version in a column of its own, for compare-and-swap in one statement), `archive`,
+//! `by_player`, `aside`, `notes`, `receipts` and `meta`. Records are stored as the same bytes
+//! sled keeps, so a copy between the two compares byte for byte. A write returns only after
+//! its transaction committed.
+//!
+//! The store's methods are synchronous, like sled's: each runs its statements on a runtime the
+//! store owns, so a caller on any thread (a blocking one, or an async one) can wait for it. The
+//! schema is created and upgraded by the migrations below, applied at start under an advisory
+//! lock, so that instances starting together apply each migration once.
+
+use std::future::Future;
+
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use tokio_postgres::NoTls;
+use tokio_postgres::types::ToSql;
+
+use super::backup::Entry;
+use super::record::{SCHEMA, decode, encode};
+use super::{Change, ChannelKey, GameRecord, GameStore, Kept, StoreError};
+
+/// The schema's migrations, in order; each is applied once, in a transaction of its own.
+const MIGRATIONS: &[(i32, &str)] = &[(
+    1,
+    r#"
+CREATE TABLE live (
+    platform text COLLATE "C" NOT NULL,
+    channel text COLLATE "C" NOT NULL,
+    version bigint NOT NULL,
+    record bytea NOT NULL,
+    players text[] NOT NULL,
+    timed boolean NOT NULL,
+    bot boolean NOT NULL,
+    PRIMARY KEY (platform, channel)
+);
+CREATE INDEX live_players ON live USING gin (players);
+CREATE INDEX live_timed ON live (platform) WHERE timed;
+CREATE INDEX live_bot ON live (platform) WHERE bot;
+CREATE TABLE archive (
+    id text COLLATE "C" PRIMARY KEY,
+    record bytea NOT NULL
+);
+CREATE TABLE by_player (
+    player text COLLATE "C" NOT NULL,
+    updated bigint NOT NULL,
+    id text COLLATE "C" NOT NULL,
+    PRIMARY KEY (player, updated, id)
+);
+CREATE TABLE aside (
+    platform text COLLATE "C" NOT NULL,
+    channel text COLLATE "C" NOT NULL,
+    n bigint NOT NULL,
+    record bytea NOT NULL,
+    PRIMARY KEY (platform, channel, n)
+);
+CREATE TABLE notes (
+    platform text COLLATE "C" NOT NULL,
+    channel text COLLATE "C" NOT NULL,
+    name text COLLATE "C" NOT NULL,
+    value text NOT NULL,
+    PRIMARY KEY (platform, channel, name)
+);
+CREATE TABLE receipts (
+    platform text COLLATE "C" NOT NULL,
+    id text COLLATE "C" NOT NULL,
+    body text NOT NULL,
+    PRIMARY KEY (platform, id)
+);
+CREATE TABLE meta (
+    key text COLLATE "C" PRIMARY KEY,
+    value text NOT NULL
+);
+CREATE SEQUENCE game_ids MINVALUE 0 START 0;
+CREATE SEQUENCE aside_ids MINVALUE 0 START 0;
+"#,
+)];
+
+/// The advisory lock held while migrations are applied (any number, the same in every
+/// instance).
+const MIGRATION_LOCK: i64 = 0x6d75_7374_6572;
+
+/// How many connections one instance keeps open at most.
+const POOL_SIZE: usize = 16;
+
+/// Games in a PostgreSQL database.
+pub struct PgStore {
+    pool: Pool,
+    runtime: Option<tokio::runtime::Runtime>,
+}
+
+fn io(e: impl std::fmt::Display) -> StoreError {
+    StoreError::Io(e.to_string())
+}
+
+fn read(bytes: &[u8]) -> Result<GameRecord, StoreError> {
+    decode(bytes).map_err(StoreError::Corrupt)
+}
+
+/// A database error as the store reports it: the server's own message when it sent one.
+fn db(e: tokio_postgres::Error) -> StoreError {
+    match e.as_db_error() {
+        Some(d) => StoreError::Io(format!("PostgreSQL: {}", d.message())),
+        None => StoreError::Io(format!("PostgreSQL: {e}")),
+    }
+}
+
+/// What the `live` table keeps beside a record: its version, players, and whether it has a
+/// time control or the bot at the table (what the scheduler and a restarted bot look for).
+struct Columns {
+    version: i64,
+    players: Vec<String>,
+    timed: bool,
+    bot: bool,
+}
+
+impl Columns {
+    fn of(record: &GameRecord) -> Columns {
+        let players = record.player_ids();
+        Columns {
+            version: record.version as i64,
+            bot: players.iter().any(|p| p.starts_with("bot:")),
+            timed: record.clock.is_some(),
+            players,
+        }
+    }
+
+    /// For bytes that may not be a readable record (brought over as they are).
+    fn of_bytes(bytes: &[u8]) -> Columns {
+        match decode(bytes) {
+            Ok(r) => Columns::of(&r),
+            Err(_) => Columns {
+                version: -1,
+                players: Vec::new(),
+                timed: false,
+                bot: false,
+            },
+        }
+    }
+}
+
+/// The numbered part of a game id (`g12` → 12).
+fn id_number(id: &str) -> Option<i64> {
+    id.strip_prefix('g')?.parse().ok()
+}
+
+fn text(bytes: &[u8]) -> Result<String, StoreError> {
+    String::from_utf8(bytes.to_vec())
+        .map_err(|_| StoreError::Io("an entry's key or value is not text".into()))
+}
+
+/// Splits a sled key at its unit separators into exactly `n` parts.
+fn parts(key: &[u8], n: usize) -> Result<Vec<String>, StoreError> {
+    let key = text(key)?;
+    let parts: Vec<String> = key.splitn(n, '\u{1f}').map(str::to_string).collect();
+    if parts.len() == n {
+        Ok(parts)
+    } else {
+        Err(StoreError::Io(format!(
+            "an entry's key has the wrong shape: {key:?}"
+        )))
+    }
+}
+
+impl PgStore {
+    /// Connects to the database at `url` (`postgres://user:password@host:port/name`), creating
+    /// or upgrading its tables.
+    pub fn open(url: &str) -> Result<PgStore, StoreError> {
+        let config: tokio_postgres::Config = url.parse().map_err(|e| {
+            StoreError::Io(format!(
+                "the store's PostgreSQL address cannot be read: {e}"
+            ))
+        })?;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("muster-postgres")
+            .enable_all()
+            .build()
+            .map_err(|e| io(format!("cannot start the store's runtime: {e}")))?;
+        let manager = Manager::from_config(
+            config,
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(POOL_SIZE)
+            .runtime(deadpool_postgres::Runtime::Tokio1)
+            .build()
+            .map_err(io)?;
+        let store = PgStore {
+            pool,
+            runtime: Some(runtime),
+        };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    /// Runs `work` on the store's runtime and waits for it, from whatever thread calls.
+    fn run<T: Send + 'static>(
+        &self,
+        work: impl Future<Output = Result<T, StoreError>> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        let runtime = self
+            .runtime
+            .as_ref()
+            .expect("the runtime lives as long as the store");
+        runtime.spawn(async move {
+            let _ = tx.send(work.await);
+        });
+        rx.recv()
+            .unwrap_or_else(|_| Err(io("the store's runtime stopped")))
+    }
+
+    /// A connection from the pool, with a message that says where it failed to connect.
+    async fn client(pool: &Pool) -> Result<deadpool_postgres::Object, StoreError> {
+        pool.get()
+            .await
+            .map_err(|e| StoreError::Io(format!("cannot reach the PostgreSQL store: {e}")))
+    }
+
+    /// Runs one statement and returns the rows it changed.
+    fn execute(
+        &self,
+        sql: &'static str,
+        params: Vec<Box<dyn ToSql + Send + Sync>>,
+    ) -> Result<u64, StoreError> {
+        let pool = self.pool.clone();
+        self.run(async move {
+            let client = Self::client(&pool).await?;
+            let statement = client.prepare_cached(sql).await.map_err(db)?;
+            let refs: Vec<&(dyn ToSql + Sync)> = params
+                .iter()
+                .map(|p| p.as_ref() as &(dyn ToSql + Sync))
+                .collect();
+            client.execute(&statement, &refs).await.map_err(db)
+        })
+    }
+
+    /// Runs one query and returns its rows.
+    fn query(
+        &self,
+        sql: &'static str,
+        params: Vec<Box<dyn ToSql + Send + Sync>>,
+    ) -> Result<Vec<tokio_postgres::Row>, StoreError> {
+        let pool = self.pool.clone();
+        self.run(async move {
+            let client = Self::client(&pool).await?;
+            let statement = client.prepare_cached(sql).await.map_err(db)?;
+            let refs: Vec<&(dyn ToSql + Sync)> = params
+                .iter()
+                .map(|p| p.as_ref() as &(dyn ToSql + Sync))
+                .collect();
+            client.query(&statement, &refs).await.map_err(db)
+        })
+    }
+
+    /// Records from a query whose first column is a record; unreadable ones left out.
+    fn records(
+        &self,
+        sql: &'static str,
+        params: Vec<Box<dyn ToSql + Send + Sync>>,
+    ) -> Result<Vec<GameRecord>, StoreError> {
+        Ok(self
+            .query(sql, params)?
+            .iter()
+            .filter_map(|row| decode(row.get::<_, &[u8]>(0)).ok())
+            .collect())
+    }
+
+    /// Applies the migrations this database has not had yet, and checks or brings the
+    /// records' layout up to [`SCHEMA`], as sled does when it opens.
+    fn migrate(&self) -> Result<(), StoreError> {
+        let pool = self.pool.clone();
+        self.run(async move {
+            let mut client = Self::client(&pool).await?;
+            client
+                .execute("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK])
+                .await
+                .map_err(db)?;
+            let result = Self::apply_migrations(&mut client).await;
+            let _ = client
+                .execute("SELECT pg_advisory_unlock($1)", &[&MIGRATION_LOCK])
+                .await;
+            result
+        })
+    }
+
+    async fn apply_migrations(client: &mut tokio_postgres::Client) -> Result<(), StoreError> {
+        client
+            .batch_execute(
+                "CREATE TABLE IF NOT EXISTS muster_migrations (
+                     version integer PRIMARY KEY,
+                     applied timestamptz NOT NULL DEFAULT now())",
+            )
+            .await
+            .map_err(db)?;
+        let done: Vec<i32> = client
+            .query("SELECT version FROM muster_migrations", &[])
+            .await
+            .map_err(db)?
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        for (version, sql) in MIGRATIONS {
+            if done.contains(version) {
+                continue;
+            }
+            let tx = client.transaction().await.map_err(db)?;
+            tx.batch_execute(sql).await.map_err(db)?;
+            tx.execute(
+                "INSERT INTO muster_migrations (version) VALUES ($1)",
+                &[version],
+            )
+            .await
+            .map_err(db)?;
+            tx.commit().await.map_err(db)?;
+        }
+        if let Some(newer) = done
+            .iter()
+            .find(|v| MIGRATIONS.iter().all(|(m, _)| m != *v))
+        {
+            return Err(StoreError::Io(format!(
+                "the database was set up by a newer Muster (migration {newer} is unknown here)"
+            )));
+        }
+        // The records' layout, as in sled: older records are rewritten in the current one.
+        let stored: Option<String> = client
+            .query_opt("SELECT value FROM meta WHERE key = 'schema'", &[])
+            .await
+            .map_err(db)?
+            .map(|r| r.get(0));
+        let stored = stored.and_then(|v| v.parse::<u32>().ok());
+        match stored {
+            Some(v) if v > SCHEMA => {
+                return Err(StoreError::Io(format!(
+                    "the database was written by a newer Muster (schema {v}; this one knows {SCHEMA})"
+                )));
+            }
+            Some(v) if v == SCHEMA => return Ok(()),
+            _ => {}
+        }
+        let tx = client.transaction().await.map_err(db)?;
+        for (table, key) in [("live", "platform, channel"), ("archive", "id")] {
+            let select = format!("SELECT {key}, record FROM {table} FOR UPDATE");
+            for row in tx.query(&select, &[]).await.map_err(db)? {
+                let bytes: &[u8] = row.get(row.len() - 1);
+                let Ok(record) = decode(bytes) else { continue };
+                let encoded = encode(&record);
+                if table == "live" {
+                    let (p, c): (String, String) = (row.get(0), row.get(1));
+                    tx.execute(
+                        "UPDATE live SET record = $3 WHERE platform = $1 AND channel = $2",
+                        &[&p, &c, &encoded],
+                    )
+                    .await
+                    .map_err(db)?;
+                } else {
+                    let id: String = row.get(0);
+                    tx.execute(
+                        "UPDATE archive SET record = $2 WHERE id = $1",
+                        &[&id, &encoded],
+                    )
+                    .await
+                    .map_err(db)?;
+                }
+            }
+        }
+        tx.execute(
+            "INSERT INTO meta (key, value) VALUES ('schema', $1)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            &[&SCHEMA.to_string()],
+        )
+        .await
+        .map_err(db)?;
+        tx.commit().await.map_err(db)
+    }
+
+    /// Overwrites the stored bytes of a channel's live game (for repair tools and tests of
+    /// damaged records).
+    pub fn put_raw(&self, key: &ChannelKey, bytes: &[u8]) -> Result<(), StoreError> {
+        let cols = Columns::of_bytes(bytes);
+        self.execute(
+            "INSERT INTO live (platform, channel, version, record, players, timed, bot)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)
+             ON CONFLICT (platform, channel) DO UPDATE SET version = excluded.version,
+               record = excluded.record, players = excluded.players, timed = excluded.timed,
+               bot = excluded.bot",
+            vec![
+                Box::new(key.platform.clone()),
+                Box::new(key.channel.clone()),
+                Box::new(cols.version),
+                Box::new(bytes.to_vec()),
+                Box::new(cols.players),
+                Box::new(cols.timed),
+                Box::new(cols.bot),
+            ],
+        )
+        .map(|_| ())
+    }
+}
+
+impl Drop for PgStore {
+    fn drop(&mut self) {
+        // Dropped from an async context too: the runtime is let go without waiting.
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+/// One change inside a commit's transaction.
+async fn apply(
+    tx: &deadpool_postgres::Transaction<'_>,
+    key: &ChannelKey,
+    change: &Change,
+) -> Result<(), StoreError> {
+    let (platform, channel) = (&key.platform, &key.channel);
+    match change {
+        Change::Create(record) => {
+            let c = Columns::of(record);
+            let bytes = encode(record);
+            let sql = "INSERT INTO live (platform, channel, version, record, players, timed, bot)
+                       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING";
+            let st = tx.prepare_cached(sql).await.map_err(db)?;
+            let n = tx
+                .execute(
+                    &st,
+                    &[
+                        platform, channel, &c.version, &bytes, &c.players, &c.timed, &c.bot,
+                    ],
+                )
+                .await
+                .map_err(db)?;
+            if n == 0 {
+                return Err(StoreError::Exists);
+            }
+        }
+        Change::Update { expected, record } => {
+            let c = Columns::of(record);
+            let bytes = encode(record);
+            let expected = *expected as i64;
+            // The compare-and-swap: one statement, applied only at the version read.
+            let sql = "UPDATE live SET version = $4, record = $5, players = $6, timed = $7,
+                         bot = $8
+                       WHERE platform = $1 AND channel = $2 AND version = $3";
+            let st = tx.prepare_cached(sql).await.map_err(db)?;
+            let params: [&(dyn ToSql + Sync); 8] = [
+                platform, channel, &expected, &c.version, &bytes, &c.players, &c.timed, &c.bot,
+            ];
+            if tx.execute(&st, &params).await.map_err(db)? == 0 {
+                return Err(StoreError::Conflict);
+            }
+        }
+        Change::Archive { expected, record } => {
+            match expected {
+                Some(expected) => {
+                    let expected = *expected as i64;
+                    let sql = "DELETE FROM live
+                               WHERE platform = $1 AND channel = $2 AND version = $3";
+                    let st = tx.prepare_cached(sql).await.map_err(db)?;
+                    let n = tx
+                        .execute(&st, &[platform, channel, &expected])
+                        .await
+                        .map_err(db)?;
+                    if n == 0 {
+                        return Err(StoreError::Conflict);
+                    }
+                }
+                None => {
+                    let sql = "SELECT 1 FROM live WHERE platform = $1 AND channel = $2";
+                    let st = tx.prepare_cached(sql).await.map_err(db)?;
+                    if tx
+                        .query_opt(&st, &[platform, channel])
+                        .await
+                        .map_err(db)?
+                        .is_some()
+                    {
+                        return Err(StoreError::Conflict);
+                    }
+                }
+            }
+            file(tx, &record.id, &encode(record), Some(record)).await?;
+        }
+    }
+    Ok(())
+}
+
+/// Files a finished game's bytes in the archive and, when it is readable, under each player.
+async fn file(
+    tx: &deadpool_postgres::Transaction<'_>,
+    id: &str,
+    bytes: &[u8],
+    record: Option<&GameRecord>,
+) -> Result<(), StoreError> {
+    let sql = "INSERT INTO archive (id, record) VALUES ($1, $2)
+               ON CONFLICT (id) DO UPDATE SET record = excluded.record";
+    let st = tx.prepare_cached(sql).await.map_err(db)?;
+    tx.execute(&st, &[&id, &bytes]).await.map_err(db)?;
+    if let Some(record) = record {
+        let sql = "INSERT INTO by_player (player, updated, id) VALUES ($1, $2, $3)
+                   ON CONFLICT DO NOTHING";
+        let st = tx.prepare_cached(sql).await.map_err(db)?;
+        let updated = record.updated as i64;
+        for player in record.player_ids() {
+            tx.execute(&st, &[&player, &updated, &id])
+                .await
+                .map_err(db)?;
+        }
+    }
+    Ok(())
+}
+
+fn boxed<T: ToSql + Send + Sync + 'static>(value: T) -> Box<dyn ToSql + Send + Sync> {
+    Box::new(value)
+}
+
+impl GameStore for PgStore {
+    fn next_id(&self) -> Result<String, StoreError> {
+        let rows = self.query("SELECT nextval('game_ids')", vec![])?;
+        let n: i64 = rows.first().map(|r| r.get(0)).ok_or_else(|| io("no id"))?;
+        Ok(format!("g{n}"))
+    }
+
+    fn load(&self, key: &ChannelKey) -> Result<Option<GameRecord>, StoreError> {
+        let rows = self.query(
+            "SELECT record FROM live WHERE platform = $1 AND channel = $2",
+            vec![boxed(key.platform.clone()), boxed(key.channel.clone())],
+        )?;
+        rows.first().map(|r| read(r.get::<_, &[u8]>(0))).transpose()
+    }
+
+    fn commit(
+        &self,
+        key: &ChannelKey,
+        change: Option<&Change>,
+        receipt: Option<Kept<'_>>,
+    ) -> Result<(), StoreError> {
+        let pool = self.pool.clone();
+        let key = key.clone();
+        let change = change.cloned();
+        let receipt = receipt.map(|(id, body)| (id.to_string(), body.to_string()));
+        self.run(async move {
+            let mut client = Self::client(&pool).await?;
+            let tx = client.transaction().await.map_err(db)?;
+            if let Some(change) = &change {
+                apply(&tx, &key, change).await?;
+            }
+            if let Some((id, body)) = &receipt {
+                let sql = "INSERT INTO receipts (platform, id, body) VALUES ($1, $2, $3)
+                           ON CONFLICT (platform, id) DO UPDATE SET body = excluded.body";
+                let st = tx.prepare_cached(sql).await.map_err(db)?;
+                tx.execute(&st, &[&key.platform, id, body])
+                    .await
+                    .map_err(db)?;
+            }
+            // Acknowledged only once committed: a unique key broken by a racing writer is
+            // that race lost.
+            tx.commit().await.map_err(|e| match e.code() {
+                Some(&tokio_postgres::error::SqlState::UNIQUE_VIOLATION) => StoreError::Conflict,
+                _ => db(e),
+            })
+        })
+    }
+
+    fn set_aside(&self, key: &ChannelKey) -> Result<(), StoreError> {
+        self.execute(
+            "WITH moved AS (DELETE FROM live WHERE platform = $1 AND channel = $2
+                            RETURNING platform, channel, record)
+             INSERT INTO aside (platform, channel, n, record)
+             SELECT platform, channel, nextval('aside_ids'), record FROM moved",
+            vec![boxed(key.platform.clone()), boxed(key.channel.clone())],
+        )
+        .map(|_| ())
+    }
+
+    fn live_games_of(
+        &self,
+        platform: &str,
+        player_id: &str,
+    ) -> Result<Vec<GameRecord>, StoreError> {
+        let games = self.records(
+            "SELECT record FROM live WHERE platform = $1 AND players @> ARRAY[$2]",
+            vec![boxed(platform.to_string()), boxed(player_id.to_string())],
+        )?;
+        Ok(games
+            .into_iter()
+            .filter(|r| r.is_player(player_id))
+            .collect())
+    }
+
+    fn timed_games(&self) -> Result<Vec<GameRecord>, StoreError> {
+        let games = self.records("SELECT record FROM live WHERE timed", vec![])?;
+        Ok(games.into_iter().filter(|r| r.clock.is_some()).collect())
+    }
+
+    fn bot_games(&self) -> Result<Vec<GameRecord>, StoreError> {
+        self.records("SELECT record FROM live WHERE bot", vec![])
+    }
+
+    fn games_of(&self, player_id: &str) -> Result<Vec<GameRecord>, StoreError> {
+        let rows = self.query(
+            "SELECT a.record FROM by_player p JOIN archive a ON a.id = p.id
+             WHERE p.player = $1 ORDER BY p.updated DESC, p.id DESC",
+            vec![boxed(player_id.to_string())],
+        )?;
+        rows.iter().map(|r| read(r.get::<_, &[u8]>(0))).collect()
+    }
+
+    fn archived(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
+        let rows = self.query(
+            "SELECT record FROM archive WHERE id = $1",
+            vec![boxed(id.to_string())],
+        )?;
+        rows.first().map(|r| read(r.get::<_, &[u8]>(0))).transpose()
+    }
+
+    fn archive_ids(&self) -> Result<Vec<String>, StoreError> {
+        let rows = self.query("SELECT id FROM archive", vec![])?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    fn note(&self, key: &ChannelKey, name: &str) -> Result<Option<String>, StoreError> {
+        let rows = self.query(
+            "SELECT value FROM notes WHERE platform = $1 AND channel = $2 AND name = $3",
+            vec![
+                boxed(key.platform.clone()),
+                boxed(key.channel.clone()),
+                boxed(name.to_string()),
+            ],
+        )?;
+        Ok(rows.first().map(|r| r.get(0)))
+    }
+
+    fn set_note(
+        &self,
+        key: &ChannelKey,
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let mut params = vec![
+            boxed(key.platform.clone()),
+            boxed(key.channel.clone()),
+            boxed(name.to_string()),
+        ];
+        match value {
+            Some(v) => {
+                params.push(boxed(v.to_string()));
+                self.execute(
+                    "INSERT INTO notes (platform, channel, name, value) VALUES ($1, $2, $3, $4)
+                     ON CONFLICT (platform, channel, name) DO UPDATE SET value = excluded.value",
+                    params,
+                )
+            }
+            None => self.execute(
+                "DELETE FROM notes WHERE platform = $1 AND channel = $2 AND name = $3",
+                params,
+            ),
+        }
+        .map(|_| ())
+    }
+
+    fn swap_note(
+        &self,
+        key: &ChannelKey,
+        name: &str,
+        expected: Option<&str>,
+        value: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        let mut params = vec![
+            boxed(key.platform.clone()),
+            boxed(key.channel.clone()),
+            boxed(name.to_string()),
+        ];
+        let changed = match (expected, value) {
+            (None, None) => {
+                return Ok(self.note(key, name)?.is_none());
+            }
+            (None, Some(v)) => {
+                params.push(boxed(v.to_string()));
+                self.execute(
+                    "INSERT INTO notes (platform, channel, name, value) VALUES ($1, $2, $3, $4)
+                     ON CONFLICT DO NOTHING",
+                    params,
+                )?
+            }
+            (Some(old), Some(v)) => {
+                params.push(boxed(old.to_string()));
+                params.push(boxed(v.to_string()));
+                self.execute(
+                    "UPDATE notes SET value = $5
+                     WHERE platform = $1 AND channel = $2 AND name = $3 AND value = $4",
+                    params,
+                )?
+            }
+            (Some(old), None) => {
+                params.push(boxed(old.to_string()));
+                self.execute(
+                    "DELETE FROM notes
+                     WHERE platform = $1 AND channel = $2 AND name = $3 AND value = $4",
+                    params,
+                )?
+            }
+        };
+        Ok(changed == 1)
+    }
+
+    fn receipt(&self, platform: &str, id: &str) -> Result<Option<String>, StoreError> {
+        let rows = self.query(
+            "SELECT body FROM receipts WHERE platform = $1 AND id = $2",
+            vec![boxed(platform.to_string()), boxed(id.to_string())],
+        )?;
+        Ok(rows.first().map(|r| r.get(0)))
+    }
+
+    fn receipts(&self, platform: &str) -> Result<Vec<(String, String)>, StoreError> {
+        let rows = self.query(
+            "SELECT id, body FROM receipts WHERE platform = $1",
+            vec![boxed(platform.to_string())],
+        )?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+    }
+
+    fn set_receipt(&self, platform: &str, id: &str, body: Option<&str>) -> Result<(), StoreError> {
+        let mut params = vec![boxed(platform.to_string()), boxed(id.to_string())];
+        match body {
+            Some(b) => {
+                params.push(boxed(b.to_string()));
+                self.execute(
+                    "INSERT INTO receipts (platform, id, body) VALUES ($1, $2, $3)
+                     ON CONFLICT (platform, id) DO UPDATE SET body = excluded.body",
+                    params,
+                )
+            }
+            None => self.execute(
+                "DELETE FROM receipts WHERE platform = $1 AND id = $2",
+                params,
+            ),
+        }
+        .map(|_| ())
+    }
+
+    fn live_count(&self) -> Result<usize, StoreError> {
+        let rows = self.query("SELECT count(*) FROM live", vec![])?;
+        Ok(rows.first().map_or(0, |r| r.get::<_, i64>(0)) as usize)
+    }
+
+    fn snapshot(
+        &self,
+        created: &str,
+        out: &mut dyn std::io::Write,
+    ) -> Result<super::backup::Summary, String> {
+        let entries = self.entries().map_err(|e| e.to_string())?;
+        super::backup::write_entries(&entries, created, out)
+    }
+
+    fn entries(&self) -> Result<Vec<Entry>, StoreError> {
+        let pool = self.pool.clone();
+        self.run(async move {
+            let mut client = Self::client(&pool).await?;
+            // One moment of the whole database, while other instances go on writing.
+            let tx = client
+                .build_transaction()
+                .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)
+                .read_only(true)
+                .start()
+                .await
+                .map_err(db)?;
+            let mut out = Vec::new();
+            let sep = '\u{1f}';
+            let rows = |sql: &'static str| tx.query(sql, &[]);
+            for r in rows("SELECT platform, channel, record FROM live")
+                .await
+                .map_err(db)?
+            {
+                let (p, c): (&str, &str) = (r.get(0), r.get(1));
+                out.push(Entry::new(
+                    "live",
+                    format!("{p}{sep}{c}"),
+                    r.get::<_, Vec<u8>>(2),
+                ));
+            }
+            for r in rows("SELECT id, record FROM archive").await.map_err(db)? {
+                out.push(Entry::new(
+                    "archive",
+                    r.get::<_, String>(0),
+                    r.get::<_, Vec<u8>>(1),
+                ));
+            }
+            for r in rows("SELECT player, updated, id FROM by_player")
+                .await
+                .map_err(db)?
+            {
+                let (p, u, id): (&str, i64, &str) = (r.get(0), r.get(1), r.get(2));
+                out.push(Entry::new(
+                    "by_player",
+                    format!("{p}{sep}{u:020}{sep}{id}"),
+                    id,
+                ));
+            }
+            for r in rows("SELECT platform, channel, n, record FROM aside")
+                .await
+                .map_err(db)?
+            {
+                let (p, c, n): (&str, &str, i64) = (r.get(0), r.get(1), r.get(2));
+                let key = format!("{p}{sep}{c}{sep}{n:020}");
+                out.push(Entry::new("aside", key, r.get::<_, Vec<u8>>(3)));
+            }
+            for r in rows("SELECT platform, channel, name, value FROM notes")
+                .await
+                .map_err(db)?
+            {
+                let (p, c, n, v): (&str, &str, &str, &str) =
+                    (r.get(0), r.get(1), r.get(2), r.get(3));
+                out.push(Entry::new("notes", format!("{p}{sep}{c}{sep}{n}"), v));
+            }
+            for r in rows("SELECT platform, id, body FROM receipts")
+                .await
+                .map_err(db)?
+            {
+                let (p, id, b): (&str, &str, &str) = (r.get(0), r.get(1), r.get(2));
+                out.push(Entry::new("receipts", format!("{p}{sep}{id}"), b));
+            }
+            tx.commit().await.map_err(db)?;
+            out.sort();
+            Ok(out)
+        })
+    }
+
+    fn import(&self, entries: &[Entry], replace: bool) -> Result<(), StoreError> {
+        let pool = self.pool.clone();
+        let entries = entries.to_vec();
+        self.run(async move {
+            let mut client = Self::client(&pool).await?;
+            let tx = client.transaction().await.map_err(db)?;
+            if replace {
+                tx.batch_execute("TRUNCATE live, archive, by_player, aside, notes, receipts")
+                    .await
+                    .map_err(db)?;
+            }
+            let mut highest = -1_i64;
+            for e in &entries {
+                let params: Vec<Box<dyn ToSql + Send + Sync>>;
+                let sql: &str = match e.tree.as_str() {
+                    "live" => {
+                        let k = parts(&e.key, 2)?;
+                        let c = Columns::of_bytes(&e.value);
+                        if let Ok(r) = decode(&e.value) {
+                            highest = highest.max(id_number(&r.id).unwrap_or(-1));
+                        }
+                        params = vec![
+                            boxed(k[0].clone()),
+                            boxed(k[1].clone()),
+                            boxed(c.version),
+                            boxed(e.value.clone()),
+                            boxed(c.players),
+                            boxed(c.timed),
+                            boxed(c.bot),
+                        ];
+                        "INSERT INTO live (platform, channel, version, record, players, timed,
+                           bot) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+                    }
+                    "archive" => {
+                        let id = text(&e.key)?;
+                        highest = highest.max(id_number(&id).unwrap_or(-1));
+                        params = vec![boxed(id), boxed(e.value.clone())];
+                        "INSERT INTO archive (id, record) VALUES ($1, $2)"
+                    }
+                    "by_player" => {
+                        let k = parts(&e.key, 3)?;
+                        let updated: i64 = k[1]
+                            .parse()
+                            .map_err(|_| io(format!("a player index key is damaged: {k:?}")))?;
+                        params = vec![boxed(k[0].clone()), boxed(updated), boxed(k[2].clone())];
+                        "INSERT INTO by_player (player, updated, id) VALUES ($1, $2, $3)"
+                    }
+                    "aside" => {
+                        let k = parts(&e.key, 3)?;
+                        let n: i64 = k[2]
+                            .parse()
+                            .map_err(|_| io(format!("a set-aside key is damaged: {k:?}")))?;
+                        params = vec![
+                            boxed(k[0].clone()),
+                            boxed(k[1].clone()),
+                            boxed(n),
+                            boxed(e.value.clone()),
+                        ];
+                        "INSERT INTO aside (platform, channel, n, record) VALUES ($1, $2, $3, $4)"
+                    }
+                    "notes" => {
+                        let k = parts(&e.key, 3)?;
+                        params = vec![
+                            boxed(k[0].clone()),
+                            boxed(k[1].clone()),
+                            boxed(k[2].clone()),
+                            boxed(text(&e.value)?),
+                        ];
+                        "INSERT INTO notes (platform, channel, name, value) VALUES ($1, $2, $3, $4)"
+                    }
+                    "receipts" => {
+                        let k = parts(&e.key, 2)?;
+                        params = vec![
+                            boxed(k[0].clone()),
+                            boxed(k[1].clone()),
+                            boxed(text(&e.value)?),
+                        ];
+                        "INSERT INTO receipts (platform, id, body) VALUES ($1, $2, $3)"
+                    }
+                    // The schema and the id counters are this database's own.
+                    "meta" => continue,
+                    other => {
+                        return Err(io(format!("the store has no part called {other:?}")));
+                    }
+                };
+                let st = tx.prepare_cached(sql).await.map_err(db)?;
+                let refs: Vec<&(dyn ToSql + Sync)> = params
+                    .iter()
+                    .map(|p| p.as_ref() as &(dyn ToSql + Sync))
+                    .collect();
+                tx.execute(&st, &refs).await.map_err(db)?;
+            }
+            // New ids and set-aside numbers follow those brought over.
+            tx.execute(
+                "SELECT setval('game_ids', greatest($1, (SELECT last_value FROM game_ids)))",
+                &[&(highest + 1)],
+            )
+            .await
+            .map_err(db)?;
+            tx.execute(
+                "SELECT setval('aside_ids', greatest(
+                   (SELECT coalesce(max(n) + 1, 0) FROM aside),
+                   (SELECT last_value FROM aside_ids)))",
+                &[],
+            )
+            .await
+            .map_err(db)?;
+            tx.commit().await.map_err(db)
+        })
+    }
+}
