@@ -45,7 +45,7 @@ fn console(
         Ok(s) => s,
         Err(why) => return fail_usage(err, "console", &why),
     };
-    let store = match crate::store::SledStore::open(&data.join("store")) {
+    let store = match crate::store::Named::from_settings(&settings.store, &data).open() {
         Ok(s) => s,
         Err(e) => {
             let _ = writeln!(err, "muster: {e}");
@@ -55,7 +55,7 @@ fn console(
     // Croquet's perfect-play table takes under a second to build: build it while people type.
     std::thread::spawn(|| muster_rules::croquet::solve::table().len());
     let store: std::sync::Arc<dyn crate::store::GameStore> =
-        std::sync::Arc::new(crate::store::Metered::new(std::sync::Arc::new(store)));
+        std::sync::Arc::new(crate::store::Metered::new(store));
     crate::ops::health::ready("store");
     let policy = crate::core::TimePolicy {
         vacation_days: settings.vacation_days,
@@ -131,7 +131,8 @@ fn serve(loaded: &Loaded, clock: &crate::cli_args::ClockArgs, err: &mut dyn Writ
         );
         return USAGE_ERROR;
     }
-    let store = match crate::store::SledStore::open(&settings.data_dir.join("store")) {
+    let named = crate::store::Named::from_settings(&settings.store, &settings.data_dir);
+    let store = match named.open() {
         Ok(s) => s,
         Err(e) => {
             let _ = writeln!(err, "muster: {e}");
@@ -157,7 +158,7 @@ fn serve(loaded: &Loaded, clock: &crate::cli_args::ClockArgs, err: &mut dyn Writ
         }
     };
     let store: std::sync::Arc<dyn crate::store::GameStore> =
-        std::sync::Arc::new(crate::store::Metered::new(std::sync::Arc::new(store)));
+        std::sync::Arc::new(crate::store::Metered::new(store));
     crate::ops::health::ready("store");
     let base = match start {
         Some(now) => {
@@ -256,100 +257,27 @@ async fn serve_chats(
     }
 }
 
-/// The data directory: `--data DIR`, else the settings'.
-fn data_dir(
-    data: Option<std::path::PathBuf>,
-    loaded: &Loaded,
-) -> Result<std::path::PathBuf, String> {
-    match (data, loaded) {
-        (Some(d), _) => Ok(d),
-        (None, Ok(s)) => Ok(s.data_dir.clone()),
-        (None, Err(e)) => Err(e.to_string()),
-    }
-}
-
-/// `muster backup [--data DIR] --out FILE`.
-fn backup(
-    data: Result<std::path::PathBuf, String>,
-    file: String,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> u8 {
-    let data = match data {
-        Ok(d) => d,
-        Err(why) => return fail_usage(err, "backup", &why),
-    };
-    let store = data.join("store");
-    let created = crate::clock::rfc3339(crate::clock::Clock::now(&crate::clock::SystemClock));
-    let written = if file == "-" {
-        crate::store::backup::write(&store, &created, out)
-    } else {
-        crate::store::backup::write_file(std::path::Path::new(&file), |w| {
-            crate::store::backup::write(&store, &created, w)
-        })
-    };
-    match written {
-        Ok(s) => {
-            let _ = writeln!(
-                err,
-                "muster backup: {} entries of {} trees from {} written to {file}",
-                s.entries,
-                s.trees,
-                store.display()
-            );
-            0
-        }
-        Err(why) => {
-            let _ = writeln!(err, "muster backup: {why}");
-            1
-        }
-    }
-}
-
-/// `muster restore [--data DIR] FILE`.
-fn restore(
-    data: Result<std::path::PathBuf, String>,
-    file: &str,
-    stdin: &mut dyn Read,
-    err: &mut dyn Write,
-) -> u8 {
-    let data = match data {
-        Ok(d) => d,
-        Err(why) => return fail_usage(err, "restore", &why),
-    };
-    let store = data.join("store");
-    let result = if file == "-" {
-        crate::store::backup::restore(&store, &mut std::io::BufReader::new(stdin))
-    } else {
-        match std::fs::File::open(file) {
-            Ok(f) => crate::store::backup::restore(&store, &mut std::io::BufReader::new(f)),
-            Err(e) => Err(format!("cannot read {file}: {e}")),
-        }
-    };
-    match result {
-        Ok(s) => {
-            let _ = writeln!(
-                err,
-                "muster restore: {} entries of {} trees restored into {} and checked",
-                s.entries,
-                s.trees,
-                store.display()
-            );
-            0
-        }
-        Err(why) => {
-            let _ = writeln!(err, "muster restore: {why}");
-            1
-        }
-    }
-}
-
-fn fail_usage(err: &mut dyn Write, command: &str, msg: &str) -> u8 {
+pub(crate) fn fail_usage(err: &mut dyn Write, command: &str, msg: &str) -> u8 {
     let _ = writeln!(
         err,
         "muster {command}: {msg}\n\nFor more information, try 'muster {command} --help'."
     );
     USAGE_ERROR
+}
+
+/// The store a `--data` command works on: the settings' PostgreSQL database when `store`
+/// (`MUSTER_STORE`) names one, else sled in `--data DIR` or the settings' data directory.
+fn store_named(
+    data: Option<std::path::PathBuf>,
+    loaded: &Loaded,
+) -> Result<crate::store::Named, String> {
+    match loaded {
+        Ok(s) => {
+            let dir = data.unwrap_or_else(|| s.data_dir.clone());
+            Ok(crate::store::Named::from_settings(&s.store, &dir))
+        }
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// Runs the command line `args` (without the program name); returns the exit status.
@@ -409,8 +337,15 @@ pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
             clock,
         } => console(&loaded, data, script, &clock, out, err),
         Command::Serve { clock } => serve(&loaded, &clock, err),
-        Command::Backup { data, out: file } => backup(data_dir(data, &loaded), file, out, err),
-        Command::Restore { data, file } => restore(data_dir(data, &loaded), &file, stdin, err),
+        Command::Backup { data, out: file } => {
+            crate::cli_store::backup(store_named(data, &loaded), file, out, err)
+        }
+        Command::Restore { data, file } => {
+            crate::cli_store::restore(store_named(data, &loaded), &file, stdin, err)
+        }
+        Command::Migrate { from, to, replace } => {
+            crate::cli_store::migrate(&from, &to, replace, err)
+        }
         Command::Config {
             what: ConfigCommand::Check,
         } => match &loaded {

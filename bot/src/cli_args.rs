@@ -76,7 +76,7 @@ pub enum Command {
         #[arg(long, value_name = "S", default_value_t = 1)]
         seed: u64,
     },
-    /// Write a snapshot of the store (Muster not running on it)
+    /// Write a snapshot of the store (sled: Muster not running on it)
     Backup {
         /// The data directory (default: the settings' `data_dir`)
         #[arg(long, value_name = "DIR")]
@@ -93,6 +93,18 @@ pub enum Command {
         /// The backup (- for standard input)
         #[arg(value_name = "FILE")]
         file: String,
+    },
+    /// Copy every game, note and receipt from one store into another, and compare the copy
+    Migrate {
+        /// The store to copy: sled:<data dir> or a postgres:// address
+        #[arg(long, value_name = "STORE")]
+        from: String,
+        /// The store to copy into (empty, unless --replace): sled:<data dir> or postgres://…
+        #[arg(long, value_name = "STORE")]
+        to: String,
+        /// Empty the target first when it already holds games
+        #[arg(long)]
+        replace: bool,
     },
     /// The settings
     Config {

@@ -28,6 +28,7 @@ fn list<T: std::fmt::Display>(items: &[T], quote: bool) -> String {
 pub fn effective(s: &Settings) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "data_dir = {}", quoted(&s.data_dir.to_string_lossy()));
+    let _ = writeln!(out, "store = {}", quoted(&s.store.shown()));
     let _ = writeln!(out, "prefix = {}", quoted(&s.prefix));
     let _ = writeln!(out, "vacation_days = {}", s.vacation_days);
     let format = match s.ops.log_format {

@@ -18,6 +18,7 @@
 
 pub mod cli;
 pub mod cli_args;
+mod cli_store;
 pub mod clock;
 pub mod config_check;
 pub mod console;

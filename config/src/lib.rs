@@ -40,6 +40,71 @@ pub struct Settings {
     pub vacation_days: u64,
     /// Logs, the operations listener and periodic backups.
     pub ops: Ops,
+    /// Where games are kept (`store`, `MUSTER_STORE`): sled in the data directory, or a
+    /// PostgreSQL database shared by several instances.
+    pub store: Store,
+}
+
+/// Where games are kept.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub enum Store {
+    /// sled, embedded in `<data_dir>/store` (`store = "sled"`, the default).
+    #[default]
+    Sled,
+    /// A PostgreSQL database, by its `postgres://user:password@host:port/name` address.
+    Postgres(Secret),
+}
+
+impl Store {
+    /// Reads a `store` setting: `sled`, or a `postgres://` (or `postgresql://`) address.
+    pub fn parse(value: &str) -> Result<Store, String> {
+        let v = value.trim();
+        if v == "sled" {
+            return Ok(Store::Sled);
+        }
+        let rest = v
+            .strip_prefix("postgres://")
+            .or_else(|| v.strip_prefix("postgresql://"));
+        match rest {
+            Some(rest) if !rest.is_empty() => Ok(Store::Postgres(Secret::new(v))),
+            _ => Err(format!(
+                "must be \"sled\" or a PostgreSQL address such as \"postgres://muster:PASSWORD@db.example.org/muster\", not \"{}\"",
+                Store::mask(v)
+            )),
+        }
+    }
+
+    /// The setting as it may be shown: a password in the address as `***`.
+    pub fn shown(&self) -> String {
+        match self {
+            Store::Sled => "sled".into(),
+            Store::Postgres(url) => Store::mask(url.expose()),
+        }
+    }
+
+    /// The password in a PostgreSQL address, if it has one (for the logs to leave out).
+    pub fn password(&self) -> Option<&str> {
+        let Store::Postgres(url) = self else {
+            return None;
+        };
+        let (_, rest) = url.expose().split_once("://")?;
+        let (credentials, _) = rest.rsplit_once('@')?;
+        credentials.split_once(':').map(|(_, p)| p)
+    }
+
+    /// `text` with the password of a `scheme://user:password@…` address as `***`.
+    pub fn mask(text: &str) -> String {
+        let Some((scheme, rest)) = text.split_once("://") else {
+            return text.to_string();
+        };
+        let Some((credentials, host)) = rest.rsplit_once('@') else {
+            return text.to_string();
+        };
+        match credentials.split_once(':') {
+            Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
+            None => text.to_string(),
+        }
+    }
 }
 
 impl Default for Settings {
@@ -51,6 +116,7 @@ impl Default for Settings {
             matrix: None,
             vacation_days: 30,
             ops: Ops::default(),
+            store: Store::Sled,
         }
     }
 }
@@ -69,6 +135,7 @@ struct File {
     backup_dir: Option<String>,
     backup_every: Option<String>,
     backup_keep: Option<toml::Value>,
+    store: Option<String>,
 }
 
 /// A setting that could not be used.
@@ -167,6 +234,14 @@ pub(crate) fn check_timeout(source: &str, key: &str, value: &str) -> Result<bool
     }
 }
 
+fn check_store(source: &str, value: &str) -> Result<Store, ConfigError> {
+    Store::parse(value).map_err(|reason| ConfigError {
+        source: source.into(),
+        key: "store".into(),
+        reason,
+    })
+}
+
 fn check_dir(source: &str, key: &str, value: &str) -> Result<PathBuf, ConfigError> {
     if value.trim().is_empty() {
         return Err(ConfigError {
@@ -220,6 +295,9 @@ impl Settings {
             if let Some(dir) = parsed.data_dir {
                 s.data_dir = check_dir("muster.toml", "data_dir", &dir)?;
             }
+            if let Some(store) = parsed.store {
+                s.store = check_store("muster.toml", &store)?;
+            }
             if let Some(prefix) = parsed.prefix {
                 s.prefix = check_prefix("muster.toml", "prefix", &prefix)?;
             }
@@ -256,6 +334,7 @@ impl Settings {
             match *key {
                 "MUSTER_DATA_DIR" => s.data_dir = check_dir(key, "data_dir", value)?,
                 "MUSTER_PREFIX" => s.prefix = check_prefix(key, "prefix", value)?,
+                "MUSTER_STORE" => s.store = check_store(key, value)?,
                 "MUSTER_VACATION_DAYS" => s.vacation_days = check_days(key, value)?,
                 _ => {
                     let setting = key.trim_start_matches("MUSTER_").to_ascii_lowercase();
@@ -277,6 +356,28 @@ mod tests {
     use super::*;
 
     const KEY: &str = "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a";
+
+    #[test]
+    fn the_store_is_sled_unless_a_postgres_address_is_given() {
+        assert_eq!(Settings::load_from(None, &[]).unwrap().store, Store::Sled);
+        let url = "postgres://muster:hunter22@db:5432/muster";
+        let s = Settings::load_from(Some("store = \"sled\""), &[("MUSTER_STORE", url)]).unwrap();
+        assert_eq!(s.store, Store::Postgres(Secret::new(url)));
+        // The password is never shown.
+        assert_eq!(s.store.shown(), "postgres://muster:***@db:5432/muster");
+        assert!(!format!("{s:?}").contains("hunter22"));
+        assert_eq!(s.store.password(), Some("hunter22"));
+        let e =
+            Settings::load_from(None, &[("MUSTER_STORE", "mysql://a:hunter22@b/c")]).unwrap_err();
+        assert_eq!(
+            (e.source.as_str(), e.key.as_str()),
+            ("MUSTER_STORE", "store")
+        );
+        assert!(e.reason.contains("postgres://"), "{}", e.reason);
+        assert!(!e.reason.contains("hunter22"), "{}", e.reason);
+        let e = Settings::load_from(Some("store = \"postgres://\""), &[]).unwrap_err();
+        assert_eq!(e.source, "muster.toml");
+    }
 
     #[test]
     fn discord_is_off_without_a_token_and_checked_with_one() {

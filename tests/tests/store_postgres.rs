@@ -89,3 +89,164 @@ fn a_store_that_cannot_be_reached_says_so() {
     };
     assert!(e.to_string().contains("cannot be read"), "{e}");
 }
+
+/// Runs `muster` with `args`, `input` on standard input, and `MUSTER_STORE` set to `store`
+/// when given.
+fn muster(args: &[&str], input: &str, store: Option<&str>) -> muster_tests::Run {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut command = Command::new(muster_tests::muster_binary!());
+    command.args(args).env_remove("MUSTER_STORE");
+    if let Some(url) = store {
+        command.env("MUSTER_STORE", url);
+    }
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("muster starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    muster_tests::Run {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code().unwrap_or(-1),
+    }
+}
+
+fn console_on(dir: &std::path::Path, url: Option<&str>, script: &str) -> String {
+    let dir = dir.to_str().unwrap();
+    let out = muster(&["console", "--data", dir, "--script", "-"], script, url);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    out.stdout
+}
+
+#[test]
+fn two_consoles_on_one_database_play_one_game() {
+    let pg = Postgres::start();
+    let url = pg.database();
+    let one = muster_tests::data_dir("store-postgres", "one");
+    let two = muster_tests::data_dir("store-postgres", "two");
+    let out = console_on(
+        &one,
+        Some(&url),
+        "alice g new lanrick @bob\nbob g accept\nalice g a8\n",
+    );
+    assert!(out.contains("[g] alice placed a man on a8."), "{out}");
+    // The second instance sees the game the first one made, and the move it stored.
+    let out = console_on(&two, Some(&url), "alice g move a7\nbob g move a1\n");
+    assert!(
+        out.contains("[g] (to alice) It is bob (Black)'s decision, not yours."),
+        "{out}"
+    );
+    assert!(out.contains("[g] bob placed a man on a1."), "{out}");
+    // Nothing was kept in either data directory's sled store.
+    assert!(!one.join("store").exists() && !two.join("store").exists());
+    let store = PgStore::open(&url).unwrap();
+    let game = store
+        .load(&ChannelKey::new("console", "g"))
+        .unwrap()
+        .unwrap();
+    assert_eq!(game.moves, vec!["a8", "a1"]);
+    let _ = std::fs::remove_dir_all(one);
+    let _ = std::fs::remove_dir_all(two);
+}
+
+#[test]
+fn migrate_goes_from_sled_to_postgres_and_back_record_for_record() {
+    let pg = Postgres::start();
+    let url = pg.database();
+    let dir = muster_tests::data_dir("store-postgres", "migrate");
+    // Live games, a finished one, notes and a tournament's standing, on sled.
+    let script = "alice g new lanrick @bob\nbob g accept\nalice g a8\n\
+                  carol h new croquet @dave\ndave h accept\ncarol h resign\n\
+                  alice k new lanko88 @bob @carol @dave\n";
+    console_on(&dir, None, script);
+    let sled_name = format!("sled:{}", dir.display());
+    let out = muster(&["migrate", "--from", &sled_name, "--to", &url], "", None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("compared, every one the same"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("live 2"), "{}", out.stderr);
+    // The games go on on PostgreSQL.
+    let out = console_on(&dir, Some(&url), "bob g move a1\n");
+    assert!(out.contains("[g] bob placed a man on a1."), "{out}");
+    // Into a store that already holds games: refused, unless told.
+    let out = muster(&["migrate", "--from", &url, "--to", &sled_name], "", None);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .contains("is not empty (2 live games, 1 finished"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("--replace"), "{}", out.stderr);
+    let back = dir.join("back");
+    let back_name = format!("sled:{}", back.display());
+    let out = muster(&["migrate", "--from", &url, "--to", &back_name], "", None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    // Record for record: the sled copy holds exactly what PostgreSQL holds.
+    let there = PgStore::open(&url).unwrap().entries().unwrap();
+    let here = SledStore::open(&back.join("store"))
+        .unwrap()
+        .entries()
+        .unwrap();
+    assert_eq!(here, there);
+    assert!(here.iter().any(|e| e.tree == "archive"));
+    let out = muster(
+        &["migrate", "--from", &url, "--to", &sled_name, "--replace"],
+        "",
+        None,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let out = console_on(&dir, None, "alice g a7\n");
+    assert!(out.contains("[g] alice placed a man on a7."), "{out}");
+    // Names that are not stores are usage errors.
+    let out = muster(&["migrate", "--from", "mysql://x", "--to", &url], "", None);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("names no store"), "{}", out.stderr);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_postgres_backup_restores_into_sled_and_back() {
+    let pg = Postgres::start();
+    let url = pg.database();
+    let dir = muster_tests::data_dir("store-postgres", "backup");
+    console_on(
+        &dir,
+        Some(&url),
+        "alice g new lanrick @bob\nbob g accept\nalice g a8\n",
+    );
+    let file = dir.join("games.backup");
+    let file = file.to_str().unwrap();
+    let out = muster(&["backup", "--out", file], "", Some(&url));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let restored = dir.join("restored");
+    let out = muster(
+        &["restore", "--data", restored.to_str().unwrap(), file],
+        "",
+        None,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let out = console_on(&restored, None, "bob g move a1\n");
+    assert!(out.contains("[g] bob placed a man on a1."), "{out}");
+    // Back into a fresh database; not into one that holds games.
+    let out = muster(&["restore", file], "", Some(&url));
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("not empty"), "{}", out.stderr);
+    let fresh = pg.database();
+    let out = muster(&["restore", file], "", Some(&fresh));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains("and checked"), "{}", out.stderr);
+    let _ = std::fs::remove_dir_all(dir);
+}

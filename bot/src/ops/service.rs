@@ -14,6 +14,9 @@ use crate::store::GameStore;
 
 /// Never logs the secrets in `settings` (see [`super::logging::redact`]).
 pub fn redact_settings(settings: &muster_config::Settings) {
+    if let Some(password) = settings.store.password() {
+        super::logging::redact(password);
+    }
     if let Some(d) = &settings.discord {
         super::logging::redact(d.token.expose());
     }

@@ -115,4 +115,10 @@ impl GameStore for Metered {
     ) -> Result<backup::Summary, String> {
         self.timed("snapshot", |s| s.snapshot(created, out))
     }
+    fn entries(&self) -> Result<Vec<backup::Entry>, StoreError> {
+        self.timed("entries", |s| s.entries())
+    }
+    fn import(&self, entries: &[backup::Entry], replace: bool) -> Result<(), StoreError> {
+        self.timed("import", |s| s.import(entries, replace))
+    }
 }

@@ -13,6 +13,7 @@ pub mod backup;
 pub mod contract;
 mod memory;
 mod metered;
+pub mod named;
 mod postgres;
 pub mod record;
 mod sled_store;
@@ -22,6 +23,7 @@ use std::fmt;
 
 pub use memory::MemoryStore;
 pub use metered::Metered;
+pub use named::{Copied, Named, migrate};
 pub use postgres::PgStore;
 pub use record::{Ending, EventTag, GameRecord, Player, SCHEMA, SeatEntry, Status};
 pub use sled_store::SledStore;
