@@ -1,7 +1,9 @@
 //! The store's contract on a real PostgreSQL server (a throwaway cluster, tests/src/postgres.rs),
 //! the same suite the memory and sled stores pass, and copies between sled and PostgreSQL.
 
-use muster_bot::store::contract::{copies_whole, keeps_the_contract, races_have_one_winner};
+use muster_bot::store::contract::{
+    copies_whole, keeps_the_contract, leases_have_one_holder, races_have_one_winner,
+};
 use muster_bot::store::{ChannelKey, GameStore, PgStore, SledStore, StoreError};
 use muster_tests::postgres::Postgres;
 
@@ -38,6 +40,7 @@ fn postgres_races_have_one_winner_across_instances() {
     let pg = Postgres::start();
     let url = pg.database();
     races_have_one_winner(&PgStore::open(&url).unwrap());
+    leases_have_one_holder(&PgStore::open(&url).unwrap());
     // Two instances on one database race as two threads of one do.
     let a = PgStore::open(&url).unwrap();
     let b = PgStore::open(&url).unwrap();

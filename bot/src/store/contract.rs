@@ -259,3 +259,45 @@ pub fn copies_whole(from: &dyn GameStore, to: &dyn GameStore) {
     to.import(&entries, true).unwrap();
     assert_eq!(to.entries().unwrap(), entries);
 }
+
+/// A lease has one holder at a time; it lapses at its expiry, and goes at once when let go.
+/// `store` must be empty.
+pub fn leases_have_one_holder(store: &(dyn GameStore + Sync)) {
+    use super::lease::{Held, Lease};
+    let key = ChannelKey::new("matrix", "");
+    let a = Lease::new(key.clone(), "sync", "host-a/1/1", 10);
+    let b = Lease::new(key.clone(), "sync", "host-b/2/2", 10);
+    assert_eq!(a.take(store, 100).unwrap(), Some(110));
+    assert_eq!(b.take(store, 105).unwrap(), None);
+    let held = Held {
+        holder: "host-a/1/1".into(),
+        until: 110,
+    };
+    assert_eq!(b.holder(store, 105).unwrap(), Some(held));
+    // Renewed by its holder; lapsed when not renewed.
+    assert_eq!(a.take(store, 106).unwrap(), Some(116));
+    assert_eq!(b.take(store, 115).unwrap(), None);
+    assert_eq!(a.holder(store, 116).unwrap(), None);
+    assert_eq!(b.take(store, 116).unwrap(), Some(126));
+    assert_eq!(a.take(store, 117).unwrap(), None);
+    // Let go, it is free at once; another's lease is not let go by a stranger.
+    a.release(store).unwrap();
+    assert_eq!(a.take(store, 118).unwrap(), None);
+    b.release(store).unwrap();
+    assert_eq!(a.take(store, 118).unwrap(), Some(128));
+    // Of many taking a free lease at once, one has it.
+    let other = ChannelKey::new("matrix", "other");
+    let taken: Vec<bool> = std::thread::scope(|s| {
+        let takers: Vec<_> = (0..8)
+            .map(|n| {
+                let other = &other;
+                s.spawn(move || {
+                    let lease = Lease::new(other.clone(), "sync", &format!("host/{n}/0"), 10);
+                    lease.take(store, 200).unwrap().is_some()
+                })
+            })
+            .collect();
+        takers.into_iter().map(|t| t.join().unwrap()).collect()
+    });
+    assert_eq!(taken.iter().filter(|t| **t).count(), 1, "{taken:?}");
+}

@@ -115,6 +115,9 @@ impl GameStore for Metered {
     ) -> Result<backup::Summary, String> {
         self.timed("snapshot", |s| s.snapshot(created, out))
     }
+    fn shared(&self) -> bool {
+        self.inner.shared()
+    }
     fn entries(&self) -> Result<Vec<backup::Entry>, StoreError> {
         self.timed("entries", |s| s.entries())
     }

@@ -11,6 +11,7 @@
 
 pub mod backup;
 pub mod contract;
+pub mod lease;
 mod memory;
 mod metered;
 pub mod named;
@@ -210,6 +211,11 @@ pub trait GameStore: Send + Sync {
         let _ = (created, out);
         Err("this store keeps no backups".into())
     }
+    /// Whether other instances may be using this store at the same time (PostgreSQL): then
+    /// the scheduler looks for games they started, and leases decide who does what alone.
+    fn shared(&self) -> bool {
+        false
+    }
     /// Every entry of the store as backups name them, sorted, leaving out the store's own
     /// schema number and counters (`meta`): what `muster migrate` copies and compares.
     fn entries(&self) -> Result<Vec<backup::Entry>, StoreError> {
@@ -228,6 +234,11 @@ mod tests {
     #[test]
     fn memory_store_keeps_the_contract() {
         super::contract::keeps_the_contract(&super::MemoryStore::default());
+    }
+
+    #[test]
+    fn memory_leases_have_one_holder() {
+        super::contract::leases_have_one_holder(&super::MemoryStore::default());
     }
 
     #[test]

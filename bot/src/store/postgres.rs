@@ -748,6 +748,10 @@ impl GameStore for PgStore {
         Ok(rows.first().map_or(0, |r| r.get::<_, i64>(0)) as usize)
     }
 
+    fn shared(&self) -> bool {
+        true
+    }
+
     fn snapshot(
         &self,
         created: &str,
