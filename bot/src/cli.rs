@@ -70,6 +70,10 @@ fn console(
     let core =
         crate::core::Core::with_clock(std::sync::Arc::clone(&store), &settings.prefix, clock)
             .with_time_policy(policy);
+    if core.store().shared() {
+        // Other instances on the store see to their own platforms' clocks.
+        core.timers().fire_for(crate::console::PLATFORM, true);
+    }
     let mut console = match manual {
         Some(m) => crate::console::Console::with_manual_clock(core, &data, m),
         None => crate::console::Console::new(core, &data),
@@ -207,6 +211,13 @@ async fn serve_chats(
     }
     if matrix.is_some() {
         crate::ops::health::down("matrix", "connecting");
+    }
+    // Beside other instances on one store, each sees to the due moments of the platforms it
+    // announces on: Discord's if it serves Discord, Matrix's while it syncs Matrix.
+    if base.store().shared() {
+        base.timers()
+            .fire_for(crate::discord::PLATFORM, discord.is_some());
+        base.timers().fire_for(crate::matrix::PLATFORM, false);
     }
     // One core's timers serve every adapter: one scheduler for the process.
     tokio::spawn(crate::clock::scheduler::run(std::sync::Arc::clone(&base)));

@@ -12,6 +12,10 @@ use crate::core::Core;
 /// clock set forward by the system is noticed.
 const LONGEST_SLEEP: Duration = Duration::from_secs(3_600);
 
+/// On a store shared with other instances, how often the agenda is read again from the store:
+/// games the others started or moved in, and theirs to see to if they stopped.
+pub const REREAD: Duration = Duration::from_secs(15);
+
 /// Runs the scheduler for `core`'s games until the process is asked to stop.
 pub async fn run(core: Arc<Core>) {
     let timed = {
@@ -21,7 +25,14 @@ pub async fn run(core: Arc<Core>) {
             .unwrap_or(0)
     };
     tracing::info!("the scheduler watches {timed} timed game(s)");
+    let shared = core.store().shared();
+    let mut reread = tokio::time::Instant::now() + REREAD;
     loop {
+        if shared && tokio::time::Instant::now() >= reread {
+            reread = tokio::time::Instant::now() + REREAD;
+            let core = Arc::clone(&core);
+            let _ = tokio::task::spawn_blocking(move || core.load_agenda()).await;
+        }
         let changed = core.timers().changed.notified();
         let fired = {
             let core = Arc::clone(&core);
@@ -36,7 +47,7 @@ pub async fn run(core: Arc<Core>) {
             .map_or(LONGEST_SLEEP, |at| {
                 Duration::from_secs(at.saturating_sub(now))
             })
-            .min(LONGEST_SLEEP);
+            .min(if shared { REREAD } else { LONGEST_SLEEP });
         tokio::select! {
             _ = tokio::time::sleep(sleep) => {}
             _ = changed => {}

@@ -130,6 +130,9 @@ pub struct Timers {
     /// Per platform, woken when notices for it wait in the outbox.
     ready: Mutex<HashMap<String, std::sync::Arc<tokio::sync::Notify>>>,
     pub(super) policy: TimePolicy,
+    /// The platforms whose due moments this instance sees to (`None`: all). Beside other
+    /// instances on one store, each fires only what it can announce.
+    fired: Mutex<Option<std::collections::HashSet<String>>>,
 }
 
 impl Timers {
@@ -171,6 +174,24 @@ impl Timers {
     pub fn ready(&self, platform: &str) -> std::sync::Arc<tokio::sync::Notify> {
         let mut ready = self.ready.lock().unwrap_or_else(|p| p.into_inner());
         std::sync::Arc::clone(ready.entry(platform.to_string()).or_default())
+    }
+
+    /// Whether this instance sees to the due moments of games on `platform`.
+    pub fn fires(&self, platform: &str) -> bool {
+        let fired = self.fired.lock().unwrap_or_else(|p| p.into_inner());
+        fired.as_ref().is_none_or(|f| f.contains(platform))
+    }
+
+    /// Sees to the due moments of games on `platform` from now on, or (`on` false) leaves them
+    /// to another instance. The first call makes the instance fire only the platforms named.
+    pub fn fire_for(&self, platform: &str, on: bool) {
+        let mut fired = self.fired.lock().unwrap_or_else(|p| p.into_inner());
+        let set = fired.get_or_insert_with(Default::default);
+        if on {
+            set.insert(platform.to_string());
+        } else {
+            set.remove(platform);
+        }
     }
 
     /// Takes the notices waiting for `platform`, oldest first.
@@ -373,6 +394,10 @@ impl Core {
         let mut reminders: Vec<Due> = Vec::new();
         let mut posted = 0;
         for (_, key) in due {
+            // Another instance sees to it (it is read again when this one takes it over).
+            if !self.timers.fires(&key.platform) {
+                continue;
+            }
             let Ok(Some(record)) = self.base.load(&key) else {
                 continue;
             };

@@ -310,6 +310,10 @@ async fn room(shared: &Arc<Shared>, room_id: &OwnedRoomId, messages: Vec<Message
     };
     let key = ChannelKey::new(PLATFORM, room_id.as_str());
     for m in &messages {
+        // Another instance took over the sync: it handles the rest of the kept batch.
+        if !shared.holds_lease() {
+            return;
+        }
         command(shared, &room, &key, m).await;
     }
 }

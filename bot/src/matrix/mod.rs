@@ -75,6 +75,9 @@ pub struct Shared {
     sending: Mutex<HashSet<String>>,
     /// Held while a direct room is found or made.
     direct: tokio::sync::Mutex<()>,
+    /// Until when (Unix seconds, this machine's clock) this instance may count on the sync
+    /// lease, on a store shared with other instances; `u64::MAX` on a store of its own.
+    trusted: std::sync::atomic::AtomicU64,
 }
 
 impl Shared {
@@ -97,6 +100,12 @@ impl Shared {
     /// Now, by the cores' clock.
     pub fn now(&self) -> u64 {
         self.base().now()
+    }
+
+    /// Whether this instance is the one that syncs (always, on a store of its own).
+    pub fn holds_lease(&self) -> bool {
+        let now = crate::clock::Clock::now(&crate::clock::SystemClock);
+        now < self.trusted.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// The store shared by the cores.
@@ -158,6 +167,7 @@ pub async fn serve(
         owed_later: std::sync::atomic::AtomicBool::new(false),
         sending: Mutex::new(HashSet::new()),
         direct: tokio::sync::Mutex::new(()),
+        trusted: std::sync::atomic::AtomicU64::new(u64::MAX),
         limiter: Mutex::new(inbound::Limiter::new(
             settings.rate_per_minute,
             settings.rate_burst,
@@ -167,7 +177,156 @@ pub async fn serve(
         cores,
         prefix,
     });
-    run(shared).await
+    if shared.store().shared() {
+        return serve_shared(shared).await;
+    }
+    sync(shared, None).await.map(|_| ())
+}
+
+/// The lease (a note on the adapter's own key) held by the one instance that syncs, when
+/// several share a store.
+const SYNC_LEASE: &str = "matrix.syncer";
+
+/// How long a taking or renewal of [`SYNC_LEASE`] lasts, in seconds: another instance takes
+/// over this long after the syncer stopped renewing (at most).
+const LEASE_TTL: u64 = 10;
+
+/// How often the syncer renews its lease, and a standby instance looks whether it is free.
+const LEASE_EVERY: Duration = Duration::from_secs(2);
+
+/// The syncer's hold on [`SYNC_LEASE`] (how long it may be counted on is the adapter's
+/// [`Shared::holds_lease`]).
+struct Holding {
+    shared: Arc<Shared>,
+    lease: crate::store::lease::Lease,
+    /// Woken when the lease is lost.
+    lost: tokio::sync::Notify,
+}
+
+impl Holding {
+    fn held(&self) -> bool {
+        self.shared.holds_lease()
+    }
+
+    fn trust(&self, until: u64) {
+        self.shared
+            .trusted
+            .store(until, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// Returns once the lease is lost.
+    async fn lost(&self) {
+        loop {
+            let lost = self.lost.notified();
+            if !self.held() {
+                return;
+            }
+            let _ = tokio::time::timeout(LEASE_EVERY, lost).await;
+        }
+    }
+
+    /// Renews the lease every [`LEASE_EVERY`] for as long as it is held.
+    async fn renew(self: Arc<Self>, store: Arc<dyn GameStore>) {
+        loop {
+            tokio::time::sleep(LEASE_EVERY).await;
+            let now = crate::clock::Clock::now(&crate::clock::SystemClock);
+            let taken = {
+                let (store, lease) = (Arc::clone(&store), self.lease.clone());
+                tokio::task::spawn_blocking(move || lease.take(&*store, now)).await
+            };
+            match taken {
+                Ok(Ok(Some(until))) => {
+                    self.trust(crate::store::lease::Lease::trusted_until(until));
+                }
+                other => {
+                    let why = match other {
+                        Ok(Ok(_)) => "another instance holds it".to_string(),
+                        Ok(Err(e)) => e.to_string(),
+                        Err(e) => e.to_string(),
+                    };
+                    tracing::warn!("the Matrix sync lease could not be renewed ({why})");
+                    self.trust(0);
+                    self.lost.notify_waiters();
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// How a turn as the syncer ended.
+enum Ended {
+    /// The process is stopping.
+    Stopped,
+    /// The lease was lost: another instance syncs now.
+    Lost,
+}
+
+/// With several instances on one store: waits (standing by) until this instance holds the
+/// sync lease, syncs while it holds it, and stands by again if it loses it. Meanwhile the
+/// Matrix games' reminders and timeouts are left to the syncer, which announces them.
+async fn serve_shared(shared: Arc<Shared>) -> Result<(), String> {
+    let name = crate::store::lease::instance_name();
+    let lease = crate::store::lease::Lease::new(own_key(), SYNC_LEASE, &name, LEASE_TTL);
+    let base = Arc::clone(shared.base());
+    let store = Arc::clone(base.store_arc());
+    base.timers().fire_for(PLATFORM, false);
+    shared.trusted.store(0, std::sync::atomic::Ordering::SeqCst);
+    let mut stop = std::pin::pin!(crate::signals::shutdown());
+    let mut said = false;
+    loop {
+        let now = crate::clock::Clock::now(&crate::clock::SystemClock);
+        let taken = {
+            let (store, lease) = (Arc::clone(&store), lease.clone());
+            tokio::task::spawn_blocking(move || lease.take(&*store, now))
+                .await
+                .map_err(|e| e.to_string())?
+        };
+        let until = match taken {
+            Ok(Some(until)) => until,
+            Ok(None) | Err(_) => {
+                if !said {
+                    said = true;
+                    let holder = lease.holder(&*store, now).ok().flatten();
+                    let who = holder.map_or("another instance".into(), |h| h.holder);
+                    tracing::info!("standing by: {who} syncs Matrix");
+                    crate::ops::health::ready("matrix");
+                }
+                tokio::select! {
+                    () = tokio::time::sleep(LEASE_EVERY) => continue,
+                    () = &mut stop => return Ok(()),
+                }
+            }
+        };
+        said = false;
+        tracing::info!("this instance syncs Matrix now ({name})");
+        let holding = Arc::new(Holding {
+            shared: Arc::clone(&shared),
+            lease: lease.clone(),
+            lost: tokio::sync::Notify::new(),
+        });
+        holding.trust(crate::store::lease::Lease::trusted_until(until));
+        let renewing = tokio::spawn(Arc::clone(&holding).renew(Arc::clone(&store)));
+        base.timers().fire_for(PLATFORM, true);
+        {
+            // The Matrix games' due moments, as the store has them now.
+            let base = Arc::clone(&base);
+            let _ = tokio::task::spawn_blocking(move || base.load_agenda()).await;
+        }
+        let ended = sync(Arc::clone(&shared), Some(Arc::clone(&holding))).await;
+        renewing.abort();
+        holding.trust(0);
+        base.timers().fire_for(PLATFORM, false);
+        match ended {
+            Ok(Ended::Lost) => {
+                tracing::warn!("this instance no longer holds the Matrix sync lease; standing by");
+            }
+            other => {
+                let _ = lease.release(&*store);
+                return other.map(|_| ());
+            }
+        }
+    }
 }
 
 /// How often the homeserver is asked whether it answers at all while a sync is pending.
@@ -207,8 +366,16 @@ async fn watched<T>(
     }
 }
 
-/// The sync loop.
-async fn run(shared: Arc<Shared>) -> Result<(), String> {
+/// The sync loop: until the process stops, or (with `holding`) until the lease is lost.
+async fn sync(shared: Arc<Shared>, holding: Option<Arc<Holding>>) -> Result<Ended, String> {
+    let lost = async {
+        match &holding {
+            Some(h) => h.lost().await,
+            None => std::future::pending().await,
+        }
+    };
+    let mut lost = std::pin::pin!(lost);
+    let held = || holding.as_ref().is_none_or(|h| h.held());
     let mut token = shared
         .store()
         .note(&own_key(), SYNC_NOTE)
@@ -229,12 +396,16 @@ async fn run(shared: Arc<Shared>) -> Result<(), String> {
     // What a run before this one left: the rest of its batch, then every answer owed.
     if let Some(batch) = kept_batch(&shared)? {
         inbound::rooms(&shared, batch).await;
+        if !held() {
+            return Ok(Ended::Lost);
+        }
         keep_batch(&shared, None)?;
     }
     owed(&shared).await?;
     shared.media.top_up(&shared).await;
-    // Reminders, timeouts and announcements, from now on.
-    tokio::spawn(notices::run(Arc::clone(&shared)));
+    // Reminders, timeouts and announcements, from now on (while this instance syncs).
+    let notices = tokio::spawn(notices::run(Arc::clone(&shared)));
+    let _notices = AbortOnDrop(notices);
     tracing::info!("listening as {who}");
     let mut stop = std::pin::pin!(crate::signals::shutdown());
     let mut tidied = 0;
@@ -243,9 +414,15 @@ async fn run(shared: Arc<Shared>) -> Result<(), String> {
             r = sync_retrying(&shared.client, token.clone()) => r,
             () = &mut stop => {
                 tracing::info!("stopping");
-                return Ok(());
+                return Ok(Ended::Stopped);
             }
+            () = &mut lost => return Ok(Ended::Lost),
         };
+        // A batch is kept and handled only by the holder of the lease: if it lapsed during
+        // the sync, the next syncer fetches the batch again from the stored position.
+        if !held() {
+            return Ok(Ended::Lost);
+        }
         let batch = inbound::batch(&shared, &response);
         if !batch.is_empty() {
             keep_batch(&shared, Some(&batch))?;
@@ -255,6 +432,10 @@ async fn run(shared: Arc<Shared>) -> Result<(), String> {
         inbound::invitations(&shared, &response).await;
         if !batch.is_empty() {
             inbound::rooms(&shared, batch).await;
+            // Unfinished if the lease went meanwhile: the next syncer finishes it.
+            if !held() {
+                return Ok(Ended::Lost);
+            }
             keep_batch(&shared, None)?;
         }
         // Answers that could not be sent (the homeserver away) go once it answers again.
@@ -315,6 +496,15 @@ async fn owed(shared: &Shared) -> Result<(), String> {
         outbound::deliver(shared, &event, receipt).await;
     }
     Ok(())
+}
+
+/// Aborts a task when dropped.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }
 
 fn save_token(shared: &Shared, token: &str) -> Result<(), String> {
