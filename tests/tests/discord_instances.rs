@@ -1,0 +1,139 @@
+//! Two Muster instances in Discord's HTTP-interactions mode on one PostgreSQL store, as behind a
+//! load balancer: any instance answers any interaction; the same move sent to both at once is
+//! applied once; an instance killed mid-game loses nothing, and the other plays on.
+
+use muster_bot::store::{ChannelKey, GameStore, PgStore};
+use muster_tests::discord::bot::{
+    self, CHANNEL, GUILD, Mode, WAIT, callback, ephemeral, press, runtime, slash, text,
+};
+use muster_tests::discord::{Person, StandIn, command};
+use muster_tests::postgres::Postgres;
+use muster_tests::{data_dir, muster_binary};
+use serde_json::json;
+
+const WHOLE_GAME: &str = include_str!("../../docs/examples/lanrick-whole-game.txt");
+
+/// Who the newest public message asks to move.
+fn to_move<'a>(standin: &StandIn, players: &[&'a Person]) -> &'a Person {
+    let content = standin
+        .messages()
+        .into_iter()
+        .rev()
+        .find(|m| m.channel_id == CHANNEL && m.flags & 64 == 0 && m.content.contains("your turn"))
+        .expect("a message calling a player")
+        .content;
+    let line = content.lines().find(|l| l.contains("your turn")).unwrap();
+    players
+        .iter()
+        .copied()
+        .find(|p| line.starts_with(&p.mention()))
+        .expect("one of the players")
+}
+
+fn move_options(mv: &str) -> serde_json::Value {
+    json!([{"name": "notation", "type": 3, "value": mv}])
+}
+
+/// Posts `interaction` to `endpoint` and waits for its answer; whether only its sender saw it
+/// (a refusal), and its text.
+async fn answered(
+    standin: &StandIn,
+    endpoint: &str,
+    interaction: serde_json::Value,
+) -> (bool, String) {
+    let token = interaction["token"].as_str().unwrap().to_string();
+    let (status, body) = standin.post_interaction(endpoint, interaction).await;
+    assert_eq!(status, 202, "{body}");
+    let mark = 0;
+    let first = standin
+        .wait_for_since(
+            mark,
+            &format!("the answer to {token}"),
+            |r| r.path.contains(&token) && r.callback_type().is_some_and(|t| t != 5),
+            WAIT,
+        )
+        .await;
+    let answer = callback(&[first]);
+    (ephemeral(&answer), text(&answer))
+}
+
+#[test]
+fn two_http_instances_share_games_race_once_and_survive_a_kill() {
+    runtime().block_on(async {
+        let pg = Postgres::start();
+        let url = pg.database();
+        let standin = StandIn::start(bot::APP).await;
+        let (dir_a, dir_b) = (
+            data_dir("discord-instances", "a"),
+            data_dir("discord-instances", "b"),
+        );
+        let extra = [("MUSTER_STORE", url.as_str())];
+        let a = bot::start(&standin, &muster_binary!(), &dir_a, Mode::Http, &extra).await;
+        let b = bot::start(&standin, &muster_binary!(), &dir_b, Mode::Http, &extra).await;
+        let (alice, bob) = (Person::new("alice"), Person::new("bob"));
+        let players = [&alice, &bob];
+        // A challenge made at one instance is accepted at the other.
+        let options = json!([
+            {"name": "game", "type": 4, "value": 0},
+            {"name": "opponent", "type": 6, "value": bob.id},
+        ]);
+        slash(&standin, &a, &alice, "new", options).await;
+        let challenge = bot::newest_saying(&standin, "challenges you");
+        let out = press(&standin, &b, &bob, "muster:accept", &challenge).await;
+        assert!(!ephemeral(&callback(&out)), "{}", text(&callback(&out)));
+
+        let moves: Vec<&str> = WHOLE_GAME
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .take(24)
+            .collect();
+        let mut a = Some(a);
+        let mut races = 0;
+        for (i, mv) in moves.iter().enumerate() {
+            if i == 16 {
+                // One instance dies mid-game, at once (SIGKILL); the other plays on.
+                drop(a.take());
+            }
+            let mover = to_move(&standin, &players);
+            let endpoints: Vec<String> = [a.as_ref(), Some(&b)]
+                .into_iter()
+                .flatten()
+                .map(|bot| bot.endpoint.clone().unwrap())
+                .collect();
+            if endpoints.len() == 2 && i % 3 == 1 {
+                // The same move, clicked twice: once at each instance, at the same moment.
+                races += 1;
+                let one = command("move", move_options(mv), mover, CHANNEL, Some(GUILD));
+                let two = command("move", move_options(mv), mover, CHANNEL, Some(GUILD));
+                let (first, second) = tokio::join!(
+                    answered(&standin, &endpoints[0], one),
+                    answered(&standin, &endpoints[1], two)
+                );
+                let applied = [&first, &second]
+                    .iter()
+                    .filter(|(private, _)| !private)
+                    .count();
+                assert_eq!(applied, 1, "{mv}: {first:?} / {second:?}");
+                let refusal = if first.0 { &first.1 } else { &second.1 };
+                assert!(!refusal.trim().is_empty(), "a refusal says why");
+            } else {
+                let endpoint = &endpoints[i % endpoints.len()];
+                let one = command("move", move_options(mv), mover, CHANNEL, Some(GUILD));
+                let (private, said) = answered(&standin, endpoint, one).await;
+                assert!(!private, "{mv} refused: {said}\n{}", b.log());
+            }
+        }
+        assert!(races >= 4);
+        // Every move once, in order: none lost, none applied twice.
+        let store = PgStore::open(&url).unwrap();
+        let game = store
+            .load(&ChannelKey::new("discord", CHANNEL))
+            .unwrap()
+            .expect("the game lives");
+        assert_eq!(game.moves, moves);
+        drop(b);
+        let _ = std::fs::remove_dir_all(dir_a);
+        let _ = std::fs::remove_dir_all(dir_b);
+    });
+}
