@@ -87,6 +87,14 @@ pub fn effective(s: &Settings) -> String {
                 let _ = writeln!(out, "api_url = {}", quoted(url));
             }
             let _ = writeln!(out, "defer_after_ms = {}", d.defer_after_ms);
+            if let Some(sh) = d.shards {
+                let ids = if sh.first == sh.last {
+                    sh.first.to_string()
+                } else {
+                    format!("{}-{}", sh.first, sh.last)
+                };
+                let _ = writeln!(out, "shards = \"{ids}/{}\"", sh.count);
+            }
             match &d.clock {
                 Some(c) => {
                     let _ = writeln!(out, "clock = {}", quoted(c));

@@ -63,6 +63,40 @@ pub enum Register {
     Guild(u64),
 }
 
+/// The gateway shards one instance runs (`shards`, `MUSTER_DISCORD_SHARDS`): `2/4` (shard 2
+/// of 4) or `0-1/4` (shards 0 and 1 of 4). Instances sharing a store split a bot's shards
+/// between them; together they must run every shard of the count.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Shards {
+    /// The first shard this instance runs.
+    pub first: u32,
+    /// The last shard this instance runs.
+    pub last: u32,
+    /// How many shards the bot has in all.
+    pub count: u32,
+}
+
+impl Shards {
+    /// Reads `ID/COUNT` or `FIRST-LAST/COUNT`.
+    pub fn parse(text: &str) -> Option<Shards> {
+        let (ids, count) = text.trim().split_once('/')?;
+        let count: u32 = count.trim().parse().ok()?;
+        let (first, last) = match ids.split_once('-') {
+            Some((a, b)) => (a.trim().parse().ok()?, b.trim().parse().ok()?),
+            None => {
+                let id = ids.trim().parse().ok()?;
+                (id, id)
+            }
+        };
+        (count >= 1 && first <= last && last < count).then_some(Shards { first, last, count })
+    }
+
+    /// The shards, as `[id, count]` pairs for IDENTIFY.
+    pub fn each(&self) -> impl Iterator<Item = [u32; 2]> + '_ {
+        (self.first..=self.last).map(|id| [id, self.count])
+    }
+}
+
 /// One server's settings.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Guild {
@@ -107,6 +141,9 @@ pub struct Discord {
     /// Channels with their own default time control (`[discord.channel_clocks]`, channel id =
     /// control).
     pub channel_clocks: BTreeMap<u64, String>,
+    /// The gateway shards this instance runs (`shards`, `MUSTER_DISCORD_SHARDS`); `None`: the
+    /// bot is not sharded (one connection).
+    pub shards: Option<Shards>,
 }
 
 /// What `[discord]` may contain.
@@ -127,6 +164,7 @@ pub(crate) struct File {
     timeout: Option<String>,
     #[serde(default)]
     channel_clocks: BTreeMap<String, String>,
+    shards: Option<String>,
 }
 
 #[derive(Deserialize, Default)]
@@ -152,6 +190,7 @@ pub(crate) struct Raw {
     clock: Option<(String, String)>,
     timeout: Option<(String, String)>,
     channel_clocks: BTreeMap<String, String>,
+    shards: Option<(String, String)>,
 }
 
 const FILE: &str = "muster.toml";
@@ -172,6 +211,7 @@ impl Raw {
             clock: at(file.clock),
             timeout: at(file.timeout),
             channel_clocks: file.channel_clocks,
+            shards: at(file.shards),
         }
     }
 
@@ -188,6 +228,7 @@ impl Raw {
             "MUSTER_DISCORD_DEFER_AFTER_MS" => &mut self.defer_after_ms,
             "MUSTER_DISCORD_CLOCK" => &mut self.clock,
             "MUSTER_DISCORD_TIMEOUT" => &mut self.timeout,
+            "MUSTER_DISCORD_SHARDS" => &mut self.shards,
             _ => return false,
         };
         *slot = Some((key.to_string(), value.to_string()));
@@ -298,6 +339,26 @@ impl Raw {
                     )
                 })?,
         };
+        let shards = match self.shards {
+            None => None,
+            Some((s, v)) => Some(Shards::parse(&v).ok_or_else(|| {
+                err(
+                    &s,
+                    "discord.shards",
+                    format!(
+                        "must be a shard and the count, such as \"0/2\", or a range of shards, \
+                         such as \"0-1/4\" (each below the count), not \"{v}\""
+                    ),
+                )
+            })?),
+        };
+        if shards.is_some() && mode == Mode::Http {
+            return Err(err(
+                "MUSTER_DISCORD_SHARDS",
+                "discord.shards",
+                "is for gateway mode; in HTTP mode any instance answers any interaction".into(),
+            ));
+        }
         let mut guilds = BTreeMap::new();
         for (id, g) in self.guilds {
             let key = format!("discord.guilds.{id}");
@@ -357,6 +418,7 @@ impl Raw {
             api_url,
             defer_after_ms,
             guilds,
+            shards,
         }))
     }
 }

@@ -20,7 +20,7 @@ pub mod discord;
 pub mod matrix;
 pub mod ops;
 
-pub use discord::{Discord, Mode, Register, Secret};
+pub use discord::{Discord, Mode, Register, Secret, Shards};
 pub use matrix::{AutoJoin, Login, Matrix};
 pub use ops::{LogFormat, Ops};
 
@@ -377,6 +377,30 @@ mod tests {
         assert!(!e.reason.contains("hunter22"), "{}", e.reason);
         let e = Settings::load_from(Some("store = \"postgres://\""), &[]).unwrap_err();
         assert_eq!(e.source, "muster.toml");
+    }
+
+    #[test]
+    fn gateway_shards_are_a_shard_or_a_range_below_the_count() {
+        let env = |shards: &str| {
+            Settings::load_from(
+                None,
+                &[
+                    ("MUSTER_DISCORD_TOKEN", "abc.def"),
+                    ("MUSTER_DISCORD_APPLICATION_ID", "1234"),
+                    ("MUSTER_DISCORD_SHARDS", shards),
+                ],
+            )
+        };
+        let d = env("1/2").unwrap().discord.unwrap();
+        let shards = d.shards.unwrap();
+        assert_eq!(shards.each().collect::<Vec<_>>(), vec![[1, 2]]);
+        let d = env("0-2/4").unwrap().discord.unwrap();
+        assert_eq!(d.shards.unwrap().each().count(), 3);
+        for bad in ["2/2", "1-0/4", "x/2", "0/0", "3"] {
+            let e = env(bad).unwrap_err();
+            assert_eq!(e.key, "discord.shards", "{bad}");
+            assert!(e.reason.contains("\"0/2\""), "{}", e.reason);
+        }
     }
 
     #[test]

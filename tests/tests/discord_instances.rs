@@ -137,3 +137,65 @@ fn two_http_instances_share_games_race_once_and_survive_a_kill() {
         let _ = std::fs::remove_dir_all(dir_b);
     });
 }
+
+#[test]
+fn gateway_shards_split_between_two_instances() {
+    runtime().block_on(async {
+        let pg = Postgres::start();
+        let url = pg.database();
+        let standin = StandIn::start(bot::APP).await;
+        let (dir_a, dir_b) = (
+            data_dir("discord-shards", "a"),
+            data_dir("discord-shards", "b"),
+        );
+        let a = bot::start(
+            &standin,
+            &muster_binary!(),
+            &dir_a,
+            Mode::Gateway,
+            &[
+                ("MUSTER_STORE", url.as_str()),
+                ("MUSTER_DISCORD_SHARDS", "0/2"),
+            ],
+        )
+        .await;
+        let b = bot::start(
+            &standin,
+            &muster_binary!(),
+            &dir_b,
+            Mode::Gateway,
+            &[
+                ("MUSTER_STORE", url.as_str()),
+                ("MUSTER_DISCORD_SHARDS", "1/2"),
+            ],
+        )
+        .await;
+        standin.wait_connections(2, WAIT).await;
+        let mut shards: Vec<serde_json::Value> = standin
+            .identifies()
+            .iter()
+            .map(|d| d["shard"].clone())
+            .collect();
+        shards.sort_by_key(|s| s[0].as_u64());
+        assert_eq!(shards, vec![json!([0, 2]), json!([1, 2])]);
+        // The commands are registered once, by shard 0.
+        standin
+            .wait_for("command registration", |r| r.is("PUT", "/commands"), WAIT)
+            .await;
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        let registrations = standin
+            .requests()
+            .iter()
+            .filter(|r| r.method == "PUT" && r.path.ends_with("/commands"))
+            .count();
+        assert_eq!(registrations, 1, "{}", a.log());
+        // An interaction dispatched to the newest session (shard 1's) is answered by its
+        // instance.
+        let alice = Person::new("alice");
+        let out = slash(&standin, &b, &alice, "rules", json!([])).await;
+        assert!(!text(&callback(&out)).is_empty());
+        drop((a, b));
+        let _ = std::fs::remove_dir_all(dir_a);
+        let _ = std::fs::remove_dir_all(dir_b);
+    });
+}

@@ -135,12 +135,43 @@ pub async fn register(http: &serenity::Http, shared: &Shared) -> Result<(), Stri
 /// Connects to the gateway and serves until the process is asked to stop (`Ok`) or Discord
 /// refuses the bot for good (`Err`).
 pub async fn run(shared: Arc<Shared>, http: Arc<serenity::Http>) -> Result<(), String> {
+    let Some(shards) = shared.settings.shards else {
+        return run_shard(shared, http, None).await;
+    };
+    // One session per shard, side by side; the first to fail ends the adapter.
+    let mut sessions = tokio::task::JoinSet::new();
+    for shard in shards.each() {
+        sessions.spawn(run_shard(
+            Arc::clone(&shared),
+            Arc::clone(&http),
+            Some(shard),
+        ));
+    }
+    while let Some(ended) = sessions.join_next().await {
+        ended.map_err(|e| format!("a gateway shard stopped: {e}"))??;
+    }
+    Ok(())
+}
+
+/// One gateway session (of the shard `[id, count]`, if the bot is sharded), for as long as the
+/// process runs.
+async fn run_shard(
+    shared: Arc<Shared>,
+    http: Arc<serenity::Http>,
+    shard: Option<[u32; 2]>,
+) -> Result<(), String> {
     let mut stop = std::pin::pin!(crate::signals::shutdown());
+    // The commands are registered by the first shard's session only (once for all).
+    let registered = shard.is_some_and(|[id, _]| id != 0);
+    if let Some([id, count]) = shard {
+        tracing::info!("running gateway shard {id} of {count}");
+    }
     let mut client = Client {
         shared,
         http,
         session: None,
-        registered: false,
+        registered,
+        shard,
     };
     let mut pause = Duration::ZERO;
     let mut failures = 0u32;
@@ -214,6 +245,8 @@ struct Client {
     http: Arc<serenity::Http>,
     session: Option<Session>,
     registered: bool,
+    /// `[id, count]` when the bot is sharded.
+    shard: Option<[u32; 2]>,
 }
 
 type Socket =
@@ -272,9 +305,8 @@ impl Client {
                 6,
                 json!({ "token": token, "session_id": s.id, "seq": s.seq }),
             ),
-            None => frame(
-                2,
-                json!({
+            None => {
+                let mut identify = json!({
                     "token": token,
                     "intents": INTENTS,
                     "properties": {
@@ -282,8 +314,12 @@ impl Client {
                         "browser": "muster",
                         "device": "muster",
                     },
-                }),
-            ),
+                });
+                if let Some(shard) = self.shard {
+                    identify["shard"] = json!(shard);
+                }
+                frame(2, identify)
+            }
         };
         if !send(&mut ws, greeting).await {
             return End::Resume;

@@ -225,10 +225,18 @@ fn close(state: &mut State, number: usize, code: u16) {
 /// IDENTIFY: a new session, and READY.
 fn identify(state: &mut State, number: usize, d: &Value) {
     state.identifies.push(d.clone());
+    // A shard, when given, is `[id, count]` with the id below the count (else 4010).
+    let bad_shard = d.get("shard").is_some_and(|s| {
+        let pair = s.as_array().map(|a| (a.len(), a.first(), a.get(1)));
+        !matches!(pair, Some((2, Some(id), Some(count)))
+            if id.as_u64().zip(count.as_u64()).is_some_and(|(i, c)| c >= 1 && i < c))
+    });
     let refusal = if state.connection(number).session.is_some() {
         Some(4005)
     } else if state.revoked {
         Some(4004)
+    } else if bad_shard {
+        Some(4010)
     } else {
         None
     };
