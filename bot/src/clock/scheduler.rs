@@ -16,6 +16,10 @@ const LONGEST_SLEEP: Duration = Duration::from_secs(3_600);
 /// games the others started or moved in, and theirs to see to if they stopped.
 pub const REREAD: Duration = Duration::from_secs(15);
 
+/// On a shared store, how long (seconds) the bot may have been due to decide in a game before
+/// this instance makes the decision another instance owed.
+const BOT_IDLE: u64 = 30;
+
 /// Runs the scheduler for `core`'s games until the process is asked to stop.
 pub async fn run(core: Arc<Core>) {
     let timed = {
@@ -31,7 +35,11 @@ pub async fn run(core: Arc<Core>) {
         if shared && tokio::time::Instant::now() >= reread {
             reread = tokio::time::Instant::now() + REREAD;
             let core = Arc::clone(&core);
-            let _ = tokio::task::spawn_blocking(move || core.load_agenda()).await;
+            let _ = tokio::task::spawn_blocking(move || {
+                core.load_agenda();
+                core.resume_stalled_bots(BOT_IDLE);
+            })
+            .await;
         }
         let changed = core.timers().changed.notified();
         let fired = {

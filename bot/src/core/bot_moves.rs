@@ -97,6 +97,21 @@ impl Core {
         }
     }
 
+    /// Beside other instances on one store: queues the games in which the bot has been due to
+    /// decide for `idle` seconds or more, on the platforms this instance sees to — decisions
+    /// an instance that stopped meanwhile owed. (Should that instance be only slow, the first
+    /// decision stored wins; the other is refused as a move on a changed board.)
+    pub fn resume_stalled_bots(&self, idle: u64) {
+        let now = self.clock.now();
+        if let Ok(games) = self.base.bot_games() {
+            for record in games {
+                if self.timers.fires(&record.platform) && record.updated + idle <= now {
+                    self.bot_due(&record);
+                }
+            }
+        }
+    }
+
     /// Makes every queued decision of the bot, one after another (the console, after each
     /// command, so that a script reads in order).
     pub fn play_bots(&self) {
@@ -217,4 +232,50 @@ impl Core {
 /// A queue shared by a core and the cores made from it.
 pub(super) fn shared() -> Arc<BotQueue> {
     Arc::new(BotQueue::default())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::clock::ManualClock;
+    use crate::core::{Request, User};
+    use crate::store::MemoryStore;
+
+    #[test]
+    fn a_decision_another_instance_owed_is_made_once_it_has_waited() {
+        let store: Arc<dyn crate::store::GameStore> = Arc::new(MemoryStore::default());
+        let clock = Arc::new(ManualClock::starting_at(1_000_000));
+        let core = Core::with_clock(Arc::clone(&store), "!", clock.clone());
+        let request = Request {
+            platform: "discord".into(),
+            channel: "c".into(),
+            user: User::named("alice"),
+            text: "new lanrick bot:easy as black".into(),
+            mentions: Vec::new(),
+            policy: Default::default(),
+        };
+        core.handle(&request);
+        let key = ChannelKey::new("discord", "c");
+        // The instance that made the game stopped before the bot opened: nothing is queued
+        // in this one.
+        assert!(core.bots.pop().is_some());
+        assert!(core.bots.pop().is_none());
+        assert!(store.load(&key).unwrap().unwrap().moves.is_empty());
+        clock.advance(10);
+        core.resume_stalled_bots(30);
+        core.play_bots();
+        assert!(store.load(&key).unwrap().unwrap().moves.is_empty());
+        // Another platform's games are left to the instance that announces them.
+        core.timers().fire_for("matrix", true);
+        clock.advance(30);
+        core.resume_stalled_bots(30);
+        core.play_bots();
+        assert!(store.load(&key).unwrap().unwrap().moves.is_empty());
+        core.timers().fire_for("discord", true);
+        core.resume_stalled_bots(30);
+        core.play_bots();
+        assert_eq!(store.load(&key).unwrap().unwrap().moves.len(), 1);
+    }
 }
