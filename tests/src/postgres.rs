@@ -74,8 +74,19 @@ fn running_as_root() -> bool {
 }
 
 impl Postgres {
-    /// Starts a fresh cluster; panics with the server's words when it cannot.
+    /// Starts a fresh cluster that does not wait for the disk (fast, for the suites); panics
+    /// with the server's words when it cannot.
     pub fn start() -> Postgres {
+        Postgres::start_with(false)
+    }
+
+    /// Starts a fresh cluster that syncs every commit to the disk, as a production server does
+    /// (for measurements).
+    pub fn start_durable() -> Postgres {
+        Postgres::start_with(true)
+    }
+
+    fn start_with(fsync: bool) -> Postgres {
         static STARTED: AtomicUsize = AtomicUsize::new(0);
         let n = STARTED.fetch_add(1, Ordering::SeqCst);
         let dir = std::env::temp_dir().join(format!("muster-pg-{}-{n}", std::process::id()));
@@ -115,8 +126,9 @@ impl Postgres {
                 "--no-sync",
             ],
         );
+        let fsync = if fsync { "on" } else { "off" };
         let options = format!(
-            "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
+            "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync={fsync} -c max_connections=200",
             pg.dir.display()
         );
         pg.run(
@@ -177,6 +189,12 @@ impl Postgres {
             &["-h", "127.0.0.1", "-p", &port, "-U", USER, &name],
         );
         self.url(&name)
+    }
+
+    /// The address of the database `name` through the server's Unix socket.
+    pub fn socket_url(&self, name: &str) -> String {
+        let dir = self.dir.to_str().expect("a UTF-8 path").replace('/', "%2F");
+        format!("postgres://{USER}@{dir}:{}/{name}", self.port)
     }
 
     /// The address of the database `name`.
