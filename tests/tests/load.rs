@@ -233,7 +233,13 @@ fn load_two_instances_on_postgres() {
         let (figures, tables) = play(&standin, &endpoints, tables, &moves).await;
         let store = PgStore::open(&url).unwrap();
         let (doubled, lost) = audit(&store, &tables, &moves);
-        report("two instances on PostgreSQL", channels, &figures, doubled, lost);
+        report(
+            "two instances on PostgreSQL",
+            channels,
+            &figures,
+            doubled,
+            lost,
+        );
         assert_eq!((doubled, lost), (0, 0));
         drop((a, b));
         let _ = std::fs::remove_dir_all(dir_a);

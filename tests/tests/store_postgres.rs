@@ -255,3 +255,95 @@ fn a_postgres_backup_restores_into_sled_and_back() {
     assert!(out.stderr.contains("and checked"), "{}", out.stderr);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A request in `channel` on Discord.
+fn said(core: &muster_bot::core::Core, who: &str, channel: &str, text: &str) {
+    let request = muster_bot::core::Request {
+        platform: "discord".into(),
+        channel: channel.into(),
+        user: muster_bot::core::User::named(who),
+        text: text.into(),
+        mentions: Vec::new(),
+        policy: Default::default(),
+    };
+    core.handle(&request);
+}
+
+#[test]
+fn timeouts_and_reminders_fire_once_across_instances() {
+    use muster_bot::clock::{Clock, ManualClock};
+    use muster_bot::core::Core;
+    use std::sync::Arc;
+    let pg = Postgres::start();
+    let url = pg.database();
+    let start = 1_800_000_000;
+    let instances: Vec<(Core, Arc<ManualClock>)> = (0..3)
+        .map(|_| {
+            let store: Arc<dyn GameStore> = Arc::new(PgStore::open(&url).unwrap());
+            let clock = Arc::new(ManualClock::starting_at(start));
+            (Core::with_clock(store, "!", clock.clone()), clock)
+        })
+        .collect();
+    let first = &instances[0].0;
+    // Twenty timed games, made at one instance; the others learn of them from the store.
+    for n in 0..20 {
+        let channel = format!("c{n}");
+        said(first, "alice", &channel, "new croquet @bob clock 3d");
+        said(first, "bob", &channel, "accept");
+    }
+    for (core, _) in &instances {
+        core.load_agenda();
+    }
+    // Two days on, every game's reminder is due; three days on, every game's deadline.
+    let mut notices = 0;
+    for step in [2 * 86_400 + 60, 86_400] {
+        for (_, clock) in &instances {
+            clock.advance(step);
+        }
+        let fired: Vec<usize> = std::thread::scope(|s| {
+            let runs: Vec<_> = instances
+                .iter()
+                .map(|(core, _)| s.spawn(move || core.fire_due()))
+                .collect();
+            runs.into_iter().map(|r| r.join().unwrap()).collect()
+        });
+        notices += fired.iter().sum::<usize>();
+    }
+    // Each game's reminder (to alice, whose move it is) and its timeout went out once,
+    // whichever instance sent it. (Reminders due together are one message per instance that
+    // sends some of them.)
+    let sent: Vec<String> = instances
+        .iter()
+        .flat_map(|(core, _)| core.notices("discord"))
+        .map(|n| format!("{:?}", n.replies))
+        .collect();
+    assert_eq!(sent.len(), notices);
+    let mut reminded = std::collections::BTreeMap::new();
+    let mut timed_out = std::collections::BTreeMap::new();
+    for text in &sent {
+        if text.contains("time ran out") {
+            let game = text
+                .split("`!export ")
+                .nth(1)
+                .unwrap()
+                .split('`')
+                .next()
+                .unwrap();
+            *timed_out.entry(game.to_string()).or_insert(0) += 1;
+        } else {
+            assert!(text.contains("left for your move"), "{text}");
+            for channel in text.split("<#").skip(1) {
+                let channel = channel.split('>').next().unwrap();
+                *reminded.entry(channel.to_string()).or_insert(0) += 1;
+            }
+        }
+    }
+    assert_eq!(reminded.len(), 20, "{reminded:?}");
+    assert!(reminded.values().all(|n| *n == 1), "{reminded:?}");
+    assert_eq!(timed_out.len(), 20, "{timed_out:?}");
+    assert!(timed_out.values().all(|n| *n == 1), "{timed_out:?}");
+    let store = PgStore::open(&url).unwrap();
+    assert_eq!(store.live_count().unwrap(), 0);
+    assert_eq!(store.games_of("bob").unwrap().len(), 20);
+    assert_eq!(instances[0].1.now(), start + 3 * 86_400 + 60);
+}

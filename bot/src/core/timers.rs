@@ -503,7 +503,16 @@ impl Core {
     ) -> Option<Due> {
         let old = self.base.note(key, REMINDED).ok().flatten();
         let mut sent = sent_points(old.as_deref(), &record);
-        sent.extend_from_slice(points);
+        // Points marked since they were found due (by another instance) are not sent again.
+        let fresh: Vec<u64> = points
+            .iter()
+            .copied()
+            .filter(|p| !sent.contains(p))
+            .collect();
+        if fresh.is_empty() {
+            return None;
+        }
+        sent.extend_from_slice(&fresh);
         let list: Vec<String> = sent.iter().map(u64::to_string).collect();
         let new = format!("{}|{}", move_tag(&record), list.join(","));
         if !self
