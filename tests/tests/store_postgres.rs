@@ -347,3 +347,61 @@ fn timeouts_and_reminders_fire_once_across_instances() {
     assert_eq!(store.games_of("bob").unwrap().len(), 20);
     assert_eq!(instances[0].1.now(), start + 3 * 86_400 + 60);
 }
+
+#[test]
+fn an_announcement_a_dead_instance_never_posted_is_posted_once_by_another() {
+    use muster_bot::clock::ManualClock;
+    use muster_bot::core::Core;
+    use std::sync::Arc;
+    let pg = Postgres::start();
+    let url = pg.database();
+    let start = 1_800_000_000;
+    let instances: Vec<(Core, Arc<ManualClock>)> = (0..3)
+        .map(|_| {
+            let store: Arc<dyn GameStore> = Arc::new(PgStore::open(&url).unwrap());
+            let clock = Arc::new(ManualClock::starting_at(start));
+            (Core::with_clock(store, "!", clock.clone()), clock)
+        })
+        .collect();
+    let (dead, _) = &instances[0];
+    said(dead, "alice", "g", "new croquet @bob clock 1d");
+    said(dead, "bob", "g", "accept");
+    for (_, clock) in &instances {
+        clock.advance(86_400 + 1);
+    }
+    // The first instance ends the game on time and stores the announcement, then dies before
+    // posting it.
+    dead.load_agenda();
+    assert_eq!(dead.fire_due(), 1);
+    assert_eq!(dead.notices("discord").len(), 1);
+    let (second, third) = (&instances[1].0, &instances[2].0);
+    // Not at once: the instance that stored it may be posting it.
+    assert_eq!(second.recover_notices("discord", 60), 0);
+    for (_, clock) in &instances {
+        clock.advance(61);
+    }
+    let taken = std::thread::scope(|s| {
+        let a = s.spawn(|| second.recover_notices("discord", 60));
+        let b = s.spawn(|| third.recover_notices("discord", 60));
+        a.join().unwrap() + b.join().unwrap()
+    });
+    assert_eq!(taken, 1);
+    let posted: Vec<_> = [second, third]
+        .iter()
+        .flat_map(|c| c.notices("discord"))
+        .collect();
+    assert_eq!(posted.len(), 1);
+    assert!(format!("{:?}", posted[0].replies).contains("time ran out"));
+    // Once posted it is forgotten, claim and all.
+    let id = posted[0].receipt.clone().unwrap();
+    second.notice_sent("discord", &id);
+    let store = PgStore::open(&url).unwrap();
+    assert_eq!(store.receipt("discord", &id).unwrap(), None);
+    let left: Vec<_> = store
+        .entries()
+        .unwrap()
+        .into_iter()
+        .filter(|e| e.tree == "notes" && String::from_utf8_lossy(&e.key).contains("claim"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}

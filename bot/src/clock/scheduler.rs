@@ -20,6 +20,10 @@ pub const REREAD: Duration = Duration::from_secs(15);
 /// this instance makes the decision another instance owed.
 const BOT_IDLE: u64 = 30;
 
+/// On a shared store, how old (seconds) a stored announcement still not posted must be before
+/// this instance posts it for the instance that stored it.
+const NOTICE_AGE: u64 = 60;
+
 /// Runs the scheduler for `core`'s games until the process is asked to stop.
 pub async fn run(core: Arc<Core>) {
     let timed = {
@@ -38,6 +42,10 @@ pub async fn run(core: Arc<Core>) {
             let _ = tokio::task::spawn_blocking(move || {
                 core.load_agenda();
                 core.resume_stalled_bots(BOT_IDLE);
+                // Matrix's syncer sends what is owed there when it takes over.
+                if core.timers().fires(crate::discord::PLATFORM) {
+                    core.recover_notices(crate::discord::PLATFORM, NOTICE_AGE);
+                }
             })
             .await;
         }

@@ -246,6 +246,16 @@ struct Due {
 
 /// The note keeping which reminder points were sent for a game's current move.
 const REMINDED: &str = "reminded";
+
+/// The note (beside a platform's, on its empty channel) by which one instance claims a notice
+/// another stored and never posted, followed by the notice's id.
+const NOTICE_CLAIM: &str = "notice.claim:";
+
+/// This process's name among instances sharing a store.
+fn instance() -> &'static str {
+    static NAME: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    NAME.get_or_init(crate::store::lease::instance_name)
+}
 /// The note saying a run-out clock was announced (games whose timeouts are claimed).
 const FLAGGED: &str = "flagged";
 
@@ -647,11 +657,50 @@ impl Core {
     /// progress in the receipt.)
     pub fn notice_sent(&self, platform: &str, id: &str) {
         let _ = self.base.set_receipt(platform, id, None);
+        if self.base.shared() {
+            let claim = format!("{NOTICE_CLAIM}{id}");
+            let _ = self
+                .base
+                .set_note(&ChannelKey::new(platform, ""), &claim, None);
+        }
     }
 
     /// The notices kept on `platform` and not yet sent (a crash came between storing them and
     /// posting them), oldest first.
     pub fn owed_notices(&self, platform: &str) -> Vec<Notice> {
+        self.owed_notices_before(platform, u64::MAX)
+    }
+
+    /// Beside other instances on one store: the notices on `platform` stored at least `age`
+    /// seconds ago and still not posted — the instance that stored them stopped first — each
+    /// claimed by one instance only (a note beside the platform's), and left in this one's
+    /// outbox for its adapter to post. How many.
+    pub fn recover_notices(&self, platform: &str, age: u64) -> usize {
+        let before = self.clock.now().saturating_sub(age);
+        let key = ChannelKey::new(platform, "");
+        let me = instance();
+        let mut taken = 0;
+        for notice in self.owed_notices_before(platform, before) {
+            let Some(id) = notice.receipt.clone() else {
+                continue;
+            };
+            let claim = format!("{NOTICE_CLAIM}{id}");
+            if self
+                .base
+                .swap_note(&key, &claim, None, Some(me))
+                .unwrap_or(false)
+            {
+                tracing::info!(
+                    "posting notice {id}, which another instance stored but never posted"
+                );
+                self.timers.post(notice);
+                taken += 1;
+            }
+        }
+        taken
+    }
+
+    fn owed_notices_before(&self, platform: &str, before: u64) -> Vec<Notice> {
         let Ok(kept) = self.base.receipts(platform) else {
             return Vec::new();
         };
@@ -660,7 +709,7 @@ impl Core {
             .filter(|(id, _)| id.starts_with(NOTICE))
             .filter_map(|(id, body)| {
                 let r = super::Receipt::decode(&body).ok()?;
-                (!r.done).then(|| {
+                (!r.done && r.at <= before).then(|| {
                     let notice = Notice {
                         platform: platform.to_string(),
                         target: Target::Channel(r.channel.clone()),

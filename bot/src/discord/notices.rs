@@ -28,8 +28,13 @@ pub async fn run(shared: Arc<Shared>, http: Arc<Http>) {
         core.resume_tournaments(PLATFORM);
     })
     .await;
-    // Announcements stored but not posted when Muster stopped go first.
-    let owed = shared.core.owed_notices(PLATFORM);
+    // Announcements stored but not posted when Muster stopped go first. (Beside other
+    // instances, the scheduler posts those left a while ago, each by one instance.)
+    let owed = if shared.core.store().shared() {
+        Vec::new()
+    } else {
+        shared.core.owed_notices(PLATFORM)
+    };
     if !owed.is_empty() {
         let _answering = super::answering(&shared);
         for notice in owed {
