@@ -25,6 +25,8 @@ pub struct Postgres {
     port: u16,
     as_postgres: bool,
     databases: AtomicUsize,
+    /// The server's options (port, socket directory, fsync), for starting it again.
+    options: String,
 }
 
 /// Where `initdb` and `pg_ctl` are.
@@ -96,12 +98,13 @@ impl Postgres {
             .and_then(|l| l.local_addr())
             .expect("a free port")
             .port();
-        let pg = Postgres {
+        let mut pg = Postgres {
             bin: bin_dir(),
             as_postgres: running_as_root(),
             dir,
             port,
             databases: AtomicUsize::new(0),
+            options: String::new(),
         };
         if pg.as_postgres {
             let ok = Command::new("chown")
@@ -131,22 +134,37 @@ impl Postgres {
             "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync={fsync} -c max_connections=200",
             pg.dir.display()
         );
-        pg.run(
+        pg.options = options;
+        pg.resume();
+        pg
+    }
+
+    /// Stops the server (the database goes away, as in an outage), keeping its data.
+    pub fn pause(&self) {
+        let data = self.dir.join("data");
+        let data = data.to_str().expect("a UTF-8 path");
+        self.run("pg_ctl", &["-D", data, "-m", "fast", "-w", "stop"]);
+    }
+
+    /// Starts the server (again) on its data, port and options.
+    pub fn resume(&self) {
+        let data = self.dir.join("data");
+        let log = self.dir.join("server.log");
+        self.run(
             "pg_ctl",
             &[
                 "-D",
                 data.to_str().expect("a UTF-8 path"),
                 "-l",
-                pg.dir.join("server.log").to_str().expect("a UTF-8 path"),
+                log.to_str().expect("a UTF-8 path"),
                 "-o",
-                &options,
+                &self.options,
                 "-w",
                 "-t",
                 "60",
                 "start",
             ],
         );
-        pg
     }
 
     /// Runs one of the server's programs (as the postgres user when this runs as root).

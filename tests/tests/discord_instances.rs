@@ -199,3 +199,61 @@ fn gateway_shards_split_between_two_instances() {
         let _ = std::fs::remove_dir_all(dir_b);
     });
 }
+
+#[test]
+fn an_outage_of_the_database_is_told_and_nothing_is_lost() {
+    runtime().block_on(async {
+        let pg = Postgres::start();
+        let url = pg.database();
+        let standin = StandIn::start(bot::APP).await;
+        let dir = data_dir("discord-instances", "outage");
+        let ops = muster_tests::free_addr();
+        let extra = [
+            ("MUSTER_STORE", url.as_str()),
+            ("MUSTER_OPS_LISTEN", ops.as_str()),
+        ];
+        let one = bot::start(&standin, &muster_binary!(), &dir, Mode::Http, &extra).await;
+        let log = || one.log();
+        let ready = muster_tests::wait_http(&ops, "/readyz", 200, WAIT, log).await;
+        assert!(ready.contains("store: ready"), "{ready}");
+        let (alice, bob) = (Person::new("alice"), Person::new("bob"));
+        let options = json!([
+            {"name": "game", "type": 4, "value": 0},
+            {"name": "opponent", "type": 6, "value": bob.id},
+        ]);
+        slash(&standin, &one, &alice, "new", options).await;
+        let challenge = bot::newest_saying(&standin, "challenges you");
+        press(&standin, &one, &bob, "muster:accept", &challenge).await;
+        let endpoint = one.endpoint.clone().unwrap();
+        let first = WHOLE_GAME
+            .lines()
+            .find(|l| !l.is_empty() && !l.starts_with('#'))
+            .unwrap();
+
+        // The database goes away: the move is refused privately, saying why; readiness
+        // follows within the scheduler's look at the store (15 s).
+        pg.pause();
+        let mv = command("move", move_options(first), &alice, CHANNEL, Some(GUILD));
+        let (private, said) = answered(&standin, &endpoint, mv).await;
+        assert!(private, "{said}");
+        assert!(said.contains("store"), "{said}");
+        let wait = std::time::Duration::from_secs(40);
+        let down = muster_tests::wait_http(&ops, "/readyz", 503, wait, log).await;
+        assert!(down.contains("store: "), "{down}");
+
+        // Back: ready again, and the move goes through, once.
+        pg.resume();
+        muster_tests::wait_http(&ops, "/readyz", 200, wait, log).await;
+        let mv = command("move", move_options(first), &alice, CHANNEL, Some(GUILD));
+        let (private, said) = answered(&standin, &endpoint, mv).await;
+        assert!(!private, "{said}\n{}", one.log());
+        let store = PgStore::open(&url).unwrap();
+        let game = store
+            .load(&ChannelKey::new("discord", CHANNEL))
+            .unwrap()
+            .unwrap();
+        assert_eq!(game.moves, vec![first]);
+        drop(one);
+        let _ = std::fs::remove_dir_all(dir);
+    });
+}

@@ -40,6 +40,11 @@ pub async fn run(core: Arc<Core>) {
             reread = tokio::time::Instant::now() + REREAD;
             let core = Arc::clone(&core);
             let _ = tokio::task::spawn_blocking(move || {
+                // Readiness follows the shared database (`/readyz`).
+                match core.store().live_count() {
+                    Ok(_) => crate::ops::health::ready("store"),
+                    Err(e) => crate::ops::health::down("store", &e.to_string()),
+                }
                 core.load_agenda();
                 core.resume_stalled_bots(BOT_IDLE);
                 // Matrix's syncer sends what is owed there when it takes over.
