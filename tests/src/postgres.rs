@@ -192,6 +192,20 @@ impl Postgres {
         );
     }
 
+    /// Runs `sql` in the database at `url` with the server's `psql`; panics if it fails.
+    pub fn psql(&self, url: &str, sql: &str) {
+        let out = Command::new(self.bin.join("psql"))
+            .args([url, "-v", "ON_ERROR_STOP=1", "-c", sql])
+            .stdin(Stdio::null())
+            .output()
+            .expect("psql runs");
+        assert!(
+            out.status.success(),
+            "{sql}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
     /// The port the server listens on (127.0.0.1).
     pub fn port(&self) -> u16 {
         self.port

@@ -405,3 +405,43 @@ fn an_announcement_a_dead_instance_never_posted_is_posted_once_by_another() {
         .collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+#[test]
+fn instances_starting_together_set_the_database_up_once_and_a_newer_one_is_refused() {
+    let pg = Postgres::start();
+    let url = pg.database();
+    let opened: Vec<bool> = std::thread::scope(|s| {
+        let starts: Vec<_> = (0..4)
+            .map(|_| s.spawn(|| PgStore::open(&url).is_ok()))
+            .collect();
+        starts.into_iter().map(|t| t.join().unwrap()).collect()
+    });
+    assert_eq!(opened, vec![true; 4]);
+    let store = PgStore::open(&url).unwrap();
+    assert_eq!(store.live_count().unwrap(), 0);
+    // Records an older Muster wrote are rewritten in the current layout at start, as in sled.
+    let key = ChannelKey::new("console", "old");
+    let record = muster_bot::store::contract::record(&store, "old");
+    let old = String::from_utf8(muster_bot::store::record::encode(&record))
+        .unwrap()
+        .replace(
+            &format!("\"schema\":{}", muster_bot::store::SCHEMA),
+            "\"schema\":2",
+        );
+    store.put_raw(&key, old.as_bytes()).unwrap();
+    pg.psql(&url, "UPDATE meta SET value = '2' WHERE key = 'schema'");
+    drop(store);
+    let store = PgStore::open(&url).unwrap();
+    let live = store.entries().unwrap();
+    let stored = String::from_utf8_lossy(&live.iter().find(|e| e.tree == "live").unwrap().value)
+        .into_owned();
+    let current = format!("\"schema\":{}", muster_bot::store::SCHEMA);
+    assert!(stored.contains(&current), "{stored}");
+    assert_eq!(store.load(&key).unwrap(), Some(record));
+    // A database a newer Muster set up (a migration this one does not know) is refused.
+    pg.psql(&url, "INSERT INTO muster_migrations (version) VALUES (999)");
+    let Err(e) = PgStore::open(&url) else {
+        panic!("a newer database was opened");
+    };
+    assert!(e.to_string().contains("newer Muster (migration 999"), "{e}");
+}
