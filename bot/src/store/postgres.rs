@@ -185,8 +185,13 @@ impl PgStore {
                 recycling_method: RecyclingMethod::Fast,
             },
         );
+        // A database that does not answer is an error after a while, not a wait for ever.
+        let patience = Some(std::time::Duration::from_secs(10));
         let pool = Pool::builder(manager)
             .max_size(POOL_SIZE)
+            .wait_timeout(patience)
+            .create_timeout(patience)
+            .recycle_timeout(patience)
             .runtime(deadpool_postgres::Runtime::Tokio1)
             .build()
             .map_err(io)?;
