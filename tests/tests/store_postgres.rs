@@ -256,6 +256,26 @@ fn a_postgres_backup_restores_into_sled_and_back() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// `n` instances' cores on the database at `url`, each on its own manual clock at `start`.
+fn cores(
+    url: &str,
+    n: usize,
+    start: u64,
+) -> Vec<(
+    muster_bot::core::Core,
+    std::sync::Arc<muster_bot::clock::ManualClock>,
+)> {
+    use std::sync::Arc;
+    (0..n)
+        .map(|_| {
+            let store: Arc<dyn GameStore> = Arc::new(PgStore::open(url).unwrap());
+            let clock = Arc::new(muster_bot::clock::ManualClock::starting_at(start));
+            let core = muster_bot::core::Core::with_clock(store, "!", clock.clone());
+            (core, clock)
+        })
+        .collect()
+}
+
 /// A request in `channel` on Discord.
 fn said(core: &muster_bot::core::Core, who: &str, channel: &str, text: &str) {
     let request = muster_bot::core::Request {
@@ -271,19 +291,11 @@ fn said(core: &muster_bot::core::Core, who: &str, channel: &str, text: &str) {
 
 #[test]
 fn timeouts_and_reminders_fire_once_across_instances() {
-    use muster_bot::clock::{Clock, ManualClock};
-    use muster_bot::core::Core;
-    use std::sync::Arc;
+    use muster_bot::clock::Clock;
     let pg = Postgres::start();
     let url = pg.database();
     let start = 1_800_000_000;
-    let instances: Vec<(Core, Arc<ManualClock>)> = (0..3)
-        .map(|_| {
-            let store: Arc<dyn GameStore> = Arc::new(PgStore::open(&url).unwrap());
-            let clock = Arc::new(ManualClock::starting_at(start));
-            (Core::with_clock(store, "!", clock.clone()), clock)
-        })
-        .collect();
+    let instances = cores(&url, 3, start);
     let first = &instances[0].0;
     // Twenty timed games, made at one instance; the others learn of them from the store.
     for n in 0..20 {
@@ -350,19 +362,10 @@ fn timeouts_and_reminders_fire_once_across_instances() {
 
 #[test]
 fn an_announcement_a_dead_instance_never_posted_is_posted_once_by_another() {
-    use muster_bot::clock::ManualClock;
-    use muster_bot::core::Core;
-    use std::sync::Arc;
     let pg = Postgres::start();
     let url = pg.database();
     let start = 1_800_000_000;
-    let instances: Vec<(Core, Arc<ManualClock>)> = (0..3)
-        .map(|_| {
-            let store: Arc<dyn GameStore> = Arc::new(PgStore::open(&url).unwrap());
-            let clock = Arc::new(ManualClock::starting_at(start));
-            (Core::with_clock(store, "!", clock.clone()), clock)
-        })
-        .collect();
+    let instances = cores(&url, 3, start);
     let (dead, _) = &instances[0];
     said(dead, "alice", "g", "new croquet @bob clock 1d");
     said(dead, "bob", "g", "accept");

@@ -84,6 +84,12 @@ const MIGRATION_LOCK: i64 = 0x6d75_7374_6572;
 /// How many connections one instance keeps open at most.
 const POOL_SIZE: usize = 16;
 
+/// What a statement gave: rows, or how many it changed.
+enum Ran {
+    Rows(Vec<tokio_postgres::Row>),
+    Changed(u64),
+}
+
 /// Games in a PostgreSQL database.
 pub struct PgStore {
     pool: Pool,
@@ -227,12 +233,13 @@ impl PgStore {
             .map_err(|e| StoreError::Io(format!("cannot reach the PostgreSQL store: {e}")))
     }
 
-    /// Runs one statement and returns the rows it changed.
-    fn execute(
+    /// Runs one statement; its rows when `rows`, else how many rows it changed.
+    fn statement(
         &self,
         sql: &'static str,
         params: Vec<Box<dyn ToSql + Send + Sync>>,
-    ) -> Result<u64, StoreError> {
+        rows: bool,
+    ) -> Result<Ran, StoreError> {
         let pool = self.pool.clone();
         self.run(async move {
             let client = Self::client(&pool).await?;
@@ -241,8 +248,25 @@ impl PgStore {
                 .iter()
                 .map(|p| p.as_ref() as &(dyn ToSql + Sync))
                 .collect();
-            client.execute(&statement, &refs).await.map_err(db)
+            if rows {
+                client.query(&statement, &refs).await.map(Ran::Rows)
+            } else {
+                client.execute(&statement, &refs).await.map(Ran::Changed)
+            }
+            .map_err(db)
         })
+    }
+
+    /// Runs one statement and returns the rows it changed.
+    fn execute(
+        &self,
+        sql: &'static str,
+        params: Vec<Box<dyn ToSql + Send + Sync>>,
+    ) -> Result<u64, StoreError> {
+        match self.statement(sql, params, false)? {
+            Ran::Changed(n) => Ok(n),
+            Ran::Rows(rows) => Ok(rows.len() as u64),
+        }
     }
 
     /// Runs one query and returns its rows.
@@ -251,16 +275,10 @@ impl PgStore {
         sql: &'static str,
         params: Vec<Box<dyn ToSql + Send + Sync>>,
     ) -> Result<Vec<tokio_postgres::Row>, StoreError> {
-        let pool = self.pool.clone();
-        self.run(async move {
-            let client = Self::client(&pool).await?;
-            let statement = client.prepare_cached(sql).await.map_err(db)?;
-            let refs: Vec<&(dyn ToSql + Sync)> = params
-                .iter()
-                .map(|p| p.as_ref() as &(dyn ToSql + Sync))
-                .collect();
-            client.query(&statement, &refs).await.map_err(db)
-        })
+        match self.statement(sql, params, true)? {
+            Ran::Rows(rows) => Ok(rows),
+            Ran::Changed(_) => Ok(Vec::new()),
+        }
     }
 
     /// Records from a query whose first column is a record; unreadable ones left out.
