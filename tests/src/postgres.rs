@@ -167,17 +167,23 @@ impl Postgres {
         );
     }
 
-    /// Runs one of the server's programs (as the postgres user when this runs as root).
-    fn run(&self, program: &str, args: &[&str]) {
+    /// One of the server's programs, to be run as the postgres user when this runs as root.
+    fn program(&self, program: &str) -> Command {
         let path = self.bin.join(program);
-        let mut command = if self.as_postgres {
+        if self.as_postgres {
             let mut c = Command::new("runuser");
             c.args(["-u", "postgres", "--"]).arg(&path);
             c
         } else {
             Command::new(&path)
-        };
-        let out = command
+        }
+    }
+
+    /// Runs one of the server's programs; panics with what it said if it fails.
+    fn run(&self, program: &str, args: &[&str]) {
+        let path = self.bin.join(program);
+        let out = self
+            .program(program)
             .args(args)
             .current_dir(&self.dir)
             .stdin(Stdio::null())
@@ -238,15 +244,8 @@ impl Postgres {
 impl Drop for Postgres {
     fn drop(&mut self) {
         let data = self.dir.join("data");
-        let path = self.bin.join("pg_ctl");
-        let mut command = if self.as_postgres {
-            let mut c = Command::new("runuser");
-            c.args(["-u", "postgres", "--"]).arg(&path);
-            c
-        } else {
-            Command::new(&path)
-        };
-        let _ = command
+        let _ = self
+            .program("pg_ctl")
             .arg("-D")
             .arg(&data)
             .args(["-m", "immediate", "-w", "stop"])

@@ -357,14 +357,8 @@ impl PgStore {
             .map_err(db)?
             .map(|r| r.get(0));
         let stored = stored.and_then(|v| v.parse::<u32>().ok());
-        match stored {
-            Some(v) if v > SCHEMA => {
-                return Err(StoreError::Io(format!(
-                    "the database was written by a newer Muster (schema {v}; this one knows {SCHEMA})"
-                )));
-            }
-            Some(v) if v == SCHEMA => return Ok(()),
-            _ => {}
+        if !super::record::needs_rewrite(stored, "the database").map_err(StoreError::Io)? {
+            return Ok(());
         }
         let tx = client.transaction().await.map_err(db)?;
         for (table, key) in [("live", "platform, channel"), ("archive", "id")] {

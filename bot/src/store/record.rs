@@ -479,6 +479,19 @@ pub fn migrate(mut value: Value) -> Result<Value, String> {
     Ok(value)
 }
 
+/// Whether a store whose records are in layout `stored` (`None`: a new store) needs its
+/// records rewritten in the current one; an error naming `what` (the data directory, the
+/// database) when a newer Muster wrote it.
+pub fn needs_rewrite(stored: Option<u32>, what: &str) -> Result<bool, String> {
+    match stored {
+        Some(v) if v > SCHEMA => Err(format!(
+            "{what} was written by a newer Muster (schema {v}; this one knows {SCHEMA})"
+        )),
+        Some(v) => Ok(v < SCHEMA),
+        None => Ok(true),
+    }
+}
+
 /// Reads a record from stored bytes, migrating older layouts.
 pub fn decode(bytes: &[u8]) -> Result<GameRecord, String> {
     let value: Value =

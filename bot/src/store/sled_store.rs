@@ -83,14 +83,8 @@ impl SledStore {
             .get("schema")
             .map_err(io)?
             .map(|v| String::from_utf8_lossy(&v).parse::<u32>().unwrap_or(0));
-        match stored {
-            Some(v) if v > SCHEMA => {
-                return Err(StoreError::Io(format!(
-                    "the data directory was written by a newer Muster (schema {v}; this one knows {SCHEMA})"
-                )));
-            }
-            Some(v) if v == SCHEMA => return Ok(()),
-            _ => {}
+        if !super::record::needs_rewrite(stored, "the data directory").map_err(StoreError::Io)? {
+            return Ok(());
         }
         // Older or new: rewrite every readable record in the current layout.
         for tree in [&self.live, &self.archive] {
