@@ -131,7 +131,8 @@ impl Postgres {
         );
         let fsync = if fsync { "on" } else { "off" };
         let options = format!(
-            "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync={fsync} -c max_connections=200",
+            "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync={fsync} -c max_connections=200 \
+             -c shared_buffers=32MB -c max_parallel_workers_per_gather=0",
             pg.dir.display()
         );
         pg.options = options;
