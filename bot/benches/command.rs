@@ -1,5 +1,6 @@
 //! The whole command path for one move (parse → load and replay → play → compare-and-swap with
-//! flush → render → replies), and the store alone, on sled in a temporary directory.
+//! flush → render → replies), and the store alone, on sled in a temporary directory (and on
+//! PostgreSQL when `MUSTER_BENCH_POSTGRES` names a database).
 
 use std::sync::Arc;
 
@@ -121,5 +122,28 @@ fn command_path(c: &mut Criterion) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-criterion_group!(benches, command_path);
+/// The same store round trip on PostgreSQL, when `MUSTER_BENCH_POSTGRES` names an empty
+/// database (`postgres://…`; docs/performance.md says how the figures were taken).
+fn postgres_store(c: &mut Criterion) {
+    let Ok(url) = std::env::var("MUSTER_BENCH_POSTGRES") else {
+        return;
+    };
+    let store = muster_bot::store::PgStore::open(&url).expect("the database");
+    let all = moves();
+    let key = ChannelKey::new("bench", &format!("pg-{}", std::process::id()));
+    let mut r = record("p", &key.channel, all[..BEFORE].to_vec());
+    store.create(&key, &r).expect("create");
+    c.bench_function(
+        "store/postgres: load + compare-and-swap + commit (40-move record)",
+        |b| {
+            b.iter(|| {
+                let current = store.load(&key).expect("load").expect("present");
+                r.version = current.version + 1;
+                store.update(&key, current.version, &r).expect("update");
+            })
+        },
+    );
+}
+
+criterion_group!(benches, command_path, postgres_store);
 criterion_main!(benches);
