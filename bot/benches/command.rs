@@ -130,7 +130,7 @@ fn postgres_store(c: &mut Criterion) {
     };
     let store = muster_bot::store::PgStore::open(&url).expect("the database");
     let all = moves();
-    let key = ChannelKey::new("bench", &format!("pg-{}", std::process::id()));
+    let key = ChannelKey::new("bench", format!("pg-{}", std::process::id()));
     let mut r = record("p", &key.channel, all[..BEFORE].to_vec());
     store.create(&key, &r).expect("create");
     c.bench_function(
