@@ -126,8 +126,8 @@ pub fn migrate(from: &str, to: &str, replace: bool, err: &mut dyn Write) -> u8 {
                 .collect();
             let _ = writeln!(
                 err,
-                "muster migrate: {} entries copied from {} to {} and compared, every one the same ({})",
-                copied.entries,
+                "muster migrate: {} copied from {} to {} and compared, every one the same ({})",
+                crate::store::named::counted(copied.entries, "entry", "entries"),
                 from.shown(),
                 to.shown(),
                 trees.join(", ")

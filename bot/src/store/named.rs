@@ -113,10 +113,11 @@ pub fn migrate(from: &Named, to: &Named, replace: bool) -> Result<Copied, String
             .find(|(t, _)| t == "archive")
             .map_or(0, |t| t.1);
         return Err(format!(
-            "{} is not empty ({live} live games, {archived} finished, {} entries in all): \
-             copy into an empty store, or add --replace to empty it first",
+            "{} is not empty ({}, {archived} finished, {} in all): copy into an empty store, \
+             or add --replace to empty it first",
             to.shown(),
-            held.entries
+            counted(live, "live game", "live games"),
+            counted(held.entries, "entry", "entries"),
         ));
     }
     target
@@ -124,6 +125,11 @@ pub fn migrate(from: &Named, to: &Named, replace: bool) -> Result<Copied, String
         .map_err(|e| format!("the copy into {} failed: {e}", to.shown()))?;
     verify(&entries, &*target).map_err(|why| format!("{}: {why}", to.shown()))?;
     Ok(Copied::of(&entries))
+}
+
+/// `n` and the noun, singular or plural.
+pub fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// Reads every entry of `target` back and compares it with `expected`.
