@@ -251,11 +251,6 @@ const REMINDED: &str = "reminded";
 /// another stored and never posted, followed by the notice's id.
 const NOTICE_CLAIM: &str = "notice.claim:";
 
-/// This process's name among instances sharing a store.
-fn instance() -> &'static str {
-    static NAME: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    NAME.get_or_init(crate::store::lease::instance_name)
-}
 /// The note saying a run-out clock was announced (games whose timeouts are claimed).
 const FLAGGED: &str = "flagged";
 
@@ -678,7 +673,7 @@ impl Core {
     pub fn recover_notices(&self, platform: &str, age: u64) -> usize {
         let before = self.clock.now().saturating_sub(age);
         let key = ChannelKey::new(platform, "");
-        let me = instance();
+        let me = crate::store::lease::instance_name();
         let mut taken = 0;
         for notice in self.owed_notices_before(platform, before) {
             let Some(id) = notice.receipt.clone() else {

@@ -267,7 +267,7 @@ enum Ended {
 /// Matrix games' reminders and timeouts are left to the syncer, which announces them.
 async fn serve_shared(shared: Arc<Shared>) -> Result<(), String> {
     let name = crate::store::lease::instance_name();
-    let lease = crate::store::lease::Lease::new(own_key(), SYNC_LEASE, &name, LEASE_TTL);
+    let lease = crate::store::lease::Lease::new(own_key(), SYNC_LEASE, name, LEASE_TTL);
     let base = Arc::clone(shared.base());
     let store = Arc::clone(base.store_arc());
     base.timers().fire_for(PLATFORM, false);
@@ -375,7 +375,6 @@ async fn sync(shared: Arc<Shared>, holding: Option<Arc<Holding>>) -> Result<Ende
         }
     };
     let mut lost = std::pin::pin!(lost);
-    let held = || holding.as_ref().is_none_or(|h| h.held());
     let mut token = shared
         .store()
         .note(&own_key(), SYNC_NOTE)
@@ -396,7 +395,7 @@ async fn sync(shared: Arc<Shared>, holding: Option<Arc<Holding>>) -> Result<Ende
     // What a run before this one left: the rest of its batch, then every answer owed.
     if let Some(batch) = kept_batch(&shared)? {
         inbound::rooms(&shared, batch).await;
-        if !held() {
+        if !shared.holds_lease() {
             return Ok(Ended::Lost);
         }
         keep_batch(&shared, None)?;
@@ -420,7 +419,7 @@ async fn sync(shared: Arc<Shared>, holding: Option<Arc<Holding>>) -> Result<Ende
         };
         // A batch is kept and handled only by the holder of the lease: if it lapsed during
         // the sync, the next syncer fetches the batch again from the stored position.
-        if !held() {
+        if !shared.holds_lease() {
             return Ok(Ended::Lost);
         }
         let batch = inbound::batch(&shared, &response);
@@ -433,7 +432,7 @@ async fn sync(shared: Arc<Shared>, holding: Option<Arc<Holding>>) -> Result<Ende
         if !batch.is_empty() {
             inbound::rooms(&shared, batch).await;
             // Unfinished if the lease went meanwhile: the next syncer finishes it.
-            if !held() {
+            if !shared.holds_lease() {
                 return Ok(Ended::Lost);
             }
             keep_batch(&shared, None)?;

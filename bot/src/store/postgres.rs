@@ -146,9 +146,9 @@ impl Columns {
     }
 }
 
-/// The numbered part of a game id (`g12` → 12).
-fn id_number(id: &str) -> Option<i64> {
-    id.strip_prefix('g')?.parse().ok()
+/// The numbered part of a game id, as PostgreSQL's sequences count (-1 for none).
+fn id_number(id: &str) -> i64 {
+    super::record::id_number(id).map_or(-1, |n| n as i64)
 }
 
 fn text(bytes: &[u8]) -> Result<String, StoreError> {
@@ -328,6 +328,14 @@ impl PgStore {
             .iter()
             .map(|r| r.get(0))
             .collect();
+        if let Some(newer) = done
+            .iter()
+            .find(|v| MIGRATIONS.iter().all(|(m, _)| m != *v))
+        {
+            return Err(StoreError::Io(format!(
+                "the database was set up by a newer Muster (migration {newer} is unknown here)"
+            )));
+        }
         for (version, sql) in MIGRATIONS {
             if done.contains(version) {
                 continue;
@@ -341,14 +349,6 @@ impl PgStore {
             .await
             .map_err(db)?;
             tx.commit().await.map_err(db)?;
-        }
-        if let Some(newer) = done
-            .iter()
-            .find(|v| MIGRATIONS.iter().all(|(m, _)| m != *v))
-        {
-            return Err(StoreError::Io(format!(
-                "the database was set up by a newer Muster (migration {newer} is unknown here)"
-            )));
         }
         // The records' layout, as in sled: older records are rewritten in the current one.
         let stored: Option<String> = client
@@ -870,7 +870,7 @@ impl GameStore for PgStore {
                         let k = parts(&e.key, 2)?;
                         let c = Columns::of_bytes(&e.value);
                         if let Ok(r) = decode(&e.value) {
-                            highest = highest.max(id_number(&r.id).unwrap_or(-1));
+                            highest = highest.max(id_number(&r.id));
                         }
                         params = vec![
                             boxed(k[0].clone()),
@@ -886,7 +886,7 @@ impl GameStore for PgStore {
                     }
                     "archive" => {
                         let id = text(&e.key)?;
-                        highest = highest.max(id_number(&id).unwrap_or(-1));
+                        highest = highest.max(id_number(&id));
                         params = vec![boxed(id), boxed(e.value.clone())];
                         "INSERT INTO archive (id, record) VALUES ($1, $2)"
                     }

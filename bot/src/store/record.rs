@@ -492,6 +492,12 @@ pub fn needs_rewrite(stored: Option<u32>, what: &str) -> Result<bool, String> {
     }
 }
 
+/// The numbered part of a game id (`g12` → 12): new ids in a store that games were copied
+/// into follow the highest copied.
+pub fn id_number(id: &str) -> Option<u64> {
+    id.strip_prefix('g')?.parse().ok()
+}
+
 /// Reads a record from stored bytes, migrating older layouts.
 pub fn decode(bytes: &[u8]) -> Result<GameRecord, String> {
     let value: Value =

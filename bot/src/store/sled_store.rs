@@ -13,7 +13,7 @@ use std::path::Path;
 use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
 
 use super::backup::Entry;
-use super::record::{SCHEMA, decode, encode};
+use super::record::{SCHEMA, decode, encode, id_number};
 use super::{Change, ChannelKey, GameRecord, GameStore, Kept, StoreError};
 
 /// Games in a sled database.
@@ -439,11 +439,6 @@ impl GameStore for SledStore {
             })
             .collect()
     }
-}
-
-/// The numbered part of a game id (`g12` → 12).
-fn id_number(id: &str) -> Option<u64> {
-    id.strip_prefix('g')?.parse().ok()
 }
 
 /// Where a request's receipt is kept: the platform, a separator, the request's id.
