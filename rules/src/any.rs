@@ -164,6 +164,21 @@ impl AnyGame {
         }
     }
 
+    /// The game of kind `id` in the position its position string `text` describes (as
+    /// [`AnyGame::position`] writes it); why not, when the text describes no valid position.
+    pub fn from_position(id: GameId, text: &str) -> Result<AnyGame, String> {
+        match id {
+            GameId::Lanrick => Lanrick::from_position(text)
+                .map(AnyGame::Lanrick)
+                .map_err(|e| e.to_string()),
+            GameId::Croquet => Croquet::from_position(text).map(AnyGame::Croquet),
+            GameId::Lanrick1880 => Lanrick1880::from_position(text).map(AnyGame::Lanrick1880),
+            GameId::Lanko88 => Lanko::from_position(Variant::L88, text).map(AnyGame::Lanko),
+            GameId::Lanko68 => Lanko::from_position(Variant::L68, text).map(AnyGame::Lanko),
+            GameId::Lanko103 => Lanko::from_position(Variant::L103, text).map(AnyGame::Lanko),
+        }
+    }
+
     /// The game's kind.
     pub fn id(&self) -> GameId {
         match self {
