@@ -1,12 +1,13 @@
 //! A [`GameStore`] that measures another: each operation's time (`muster_store_duration_seconds`),
 //! and the games it sees begin and end (`muster_games_started_total` for a game stored already
 //! under way, `muster_games_finished_total` for every game archived, whichever path archived it:
-//! a command, a timeout, an organiser's result).
+//! a command, a timeout, an organiser's result). It also counts the writes for crash tests at
+//! exact moments ([`fault`]).
 
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::{Change, ChannelKey, GameRecord, GameStore, Kept, Status, StoreError, backup};
+use super::{Change, ChannelKey, GameRecord, GameStore, Kept, Status, StoreError, backup, fault};
 use crate::ops::metrics::{metrics, termination};
 
 /// `inner`, measured.
@@ -42,6 +43,7 @@ impl GameStore for Metered {
         receipt: Option<Kept<'_>>,
     ) -> Result<(), StoreError> {
         self.timed("commit", |s| s.commit(key, change, receipt))?;
+        fault::wrote();
         match change {
             Some(Change::Create(r)) if r.status == Status::Active => metrics().started(&r.game),
             Some(Change::Archive { record, .. }) => {
@@ -52,7 +54,9 @@ impl GameStore for Metered {
         Ok(())
     }
     fn set_aside(&self, key: &ChannelKey) -> Result<(), StoreError> {
-        self.timed("set_aside", |s| s.set_aside(key))
+        self.timed("set_aside", |s| s.set_aside(key))?;
+        fault::wrote();
+        Ok(())
     }
     fn live_games_of(
         &self,
@@ -85,7 +89,9 @@ impl GameStore for Metered {
         name: &str,
         value: Option<&str>,
     ) -> Result<(), StoreError> {
-        self.timed("set_note", |s| s.set_note(key, name, value))
+        self.timed("set_note", |s| s.set_note(key, name, value))?;
+        fault::wrote();
+        Ok(())
     }
     fn swap_note(
         &self,
@@ -94,7 +100,11 @@ impl GameStore for Metered {
         expected: Option<&str>,
         value: Option<&str>,
     ) -> Result<bool, StoreError> {
-        self.timed("swap_note", |s| s.swap_note(key, name, expected, value))
+        let swapped = self.timed("swap_note", |s| s.swap_note(key, name, expected, value))?;
+        if swapped {
+            fault::wrote();
+        }
+        Ok(swapped)
     }
     fn receipt(&self, platform: &str, id: &str) -> Result<Option<String>, StoreError> {
         self.timed("receipt", |s| s.receipt(platform, id))
@@ -103,7 +113,9 @@ impl GameStore for Metered {
         self.timed("receipts", |s| s.receipts(platform))
     }
     fn set_receipt(&self, platform: &str, id: &str, body: Option<&str>) -> Result<(), StoreError> {
-        self.timed("set_receipt", |s| s.set_receipt(platform, id, body))
+        self.timed("set_receipt", |s| s.set_receipt(platform, id, body))?;
+        fault::wrote();
+        Ok(())
     }
     fn live_count(&self) -> Result<usize, StoreError> {
         self.inner.live_count()

@@ -11,6 +11,7 @@
 
 pub mod backup;
 pub mod contract;
+pub mod fault;
 pub mod lease;
 mod memory;
 mod metered;
