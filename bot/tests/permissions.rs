@@ -598,7 +598,7 @@ fn the_matrix_covers_every_command_in_every_state() {
         }
     }
     // Every command word the core knows is in the matrix, or is about the user himself or an
-    // event rather than the channel's game (`play` is `move`).
+    // event rather than the channel's game (`play` is `move`): permissions_events.rs has those.
     let elsewhere = [
         "play",
         "notify",
