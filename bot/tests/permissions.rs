@@ -27,6 +27,9 @@ use muster_bot::core::{Core, Policy, Reply, Request, User};
 use muster_bot::store::record::encode;
 use muster_bot::store::{ChannelKey, Ending, GameRecord, GameStore, MemoryStore, Status};
 
+mod common;
+use common::privates;
+
 const GENERAL: &str = "general";
 const ELSEWHERE: &str = "elsewhere";
 
@@ -374,16 +377,6 @@ fn is_public(r: &Reply) -> bool {
 /// Whether the reply shows a board, to the channel or to the asker.
 fn shows_board(r: &Reply) -> bool {
     matches!(r, Reply::Board(_))
-}
-
-fn privates(replies: &[Reply]) -> Vec<&str> {
-    replies
-        .iter()
-        .filter_map(|r| match r {
-            Reply::Private(t) => Some(t.as_str()),
-            _ => None,
-        })
-        .collect()
 }
 
 /// What a refusal should point to instead (any one of these commands), where the guide implies

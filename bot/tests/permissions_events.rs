@@ -137,18 +137,13 @@ fn actor(role: Role) -> (User, Policy) {
     (User::named(name), policy)
 }
 
+mod common;
+
 fn request(user: User, policy: Policy, channel: &str, text: &str) -> Request {
     Request {
-        platform: "console".into(),
-        channel: channel.into(),
         user,
-        text: text.into(),
-        mentions: text
-            .split_whitespace()
-            .filter_map(|w| w.strip_prefix('@'))
-            .map(User::named)
-            .collect(),
         policy,
+        ..common::mentioning("", channel, text)
     }
 }
 
@@ -226,13 +221,7 @@ fn check(command: &str, role: Role, state: State, expected: Outcome) -> Result<(
     let (user, policy) = actor(role);
     let replies = core.handle(&request(user, policy, "hall", command));
     open_places(&core);
-    let private: Vec<&String> = replies
-        .iter()
-        .filter_map(|r| match r {
-            Reply::Private(t) => Some(t),
-            _ => None,
-        })
-        .collect();
+    let private = common::privates(&replies);
     let public = replies.iter().any(|r| !matches!(r, Reply::Private(_)));
     for t in &private {
         if t.trim().is_empty() || t.contains("Err(") || t.contains("Some(") {

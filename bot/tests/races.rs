@@ -8,51 +8,22 @@
 use std::sync::{Arc, Barrier};
 
 use muster_bot::clock::ManualClock;
-use muster_bot::core::{Core, Reply, Request, User};
+use muster_bot::core::{Core, Reply};
 use muster_bot::store::{ChannelKey, Ending, GameRecord, GameStore, SledStore, Status};
+use muster_rules::search::Rng;
 
 const START: u64 = 1_795_600_800; // 2026-11-25T10:00:00Z
 
-fn request(user: &str, channel: &str, text: &str) -> Request {
-    Request {
-        platform: "console".into(),
-        channel: channel.into(),
-        user: User::named(user),
-        text: text.into(),
-        mentions: text
-            .split_whitespace()
-            .filter_map(|w| w.strip_prefix('@'))
-            .map(User::named)
-            .collect(),
-        policy: Default::default(),
-    }
-}
-
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n.max(1) as u64) as usize
-    }
-}
+mod common;
+use common::mentioning as request;
 
 /// The private text of `replies`, if they are a refusal.
 fn refusal(replies: &[Reply]) -> Option<String> {
-    let private: Vec<&String> = replies
-        .iter()
-        .filter_map(|r| match r {
-            Reply::Private(t) => Some(t),
-            _ => None,
-        })
-        .collect();
+    let private = common::privates(replies);
     let public = replies
         .iter()
         .any(|r| matches!(r, Reply::Text(_) | Reply::Board(_) | Reply::Mention { .. }));
-    (!private.is_empty() && !public).then(|| private.iter().map(|t| t.as_str()).collect())
+    (!private.is_empty() && !public).then(|| private.concat())
 }
 
 /// Runs `a` and `b` at the same moment on two threads.
@@ -144,7 +115,7 @@ impl Drop for Table {
 
 #[test]
 fn a_thousand_races_in_the_core_each_end_in_one_order() {
-    let mut rng = Rng(0x7ace_0001);
+    let mut rng = Rng::new(0x7ace_0001);
     let (mut two_moves, mut move_resign, mut move_deadline) = (0, 0, 0);
     let (mut resign_first, mut move_first, mut late, mut in_turn) = (0, 0, 0, 0);
 

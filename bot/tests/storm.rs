@@ -9,23 +9,11 @@ use std::sync::Arc;
 
 use muster_bot::core::{Core, Reply, User};
 use muster_bot::store::{ChannelKey, GameRecord, GameStore, MemoryStore, Status};
+use muster_rules::search::Rng;
 
-/// A small deterministic generator (xorshift64*), so that a failing storm repeats.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
+/// One of `items`, chosen by `rng` (seeded, so that a failing storm repeats).
+fn pick<'a, T>(rng: &mut Rng, items: &'a [T]) -> &'a T {
+    &items[rng.below(items.len())]
 }
 
 const PEOPLE: [&str; 7] = ["ann", "bob", "cat", "dan", "eve", "fay", "gus"];
@@ -86,7 +74,7 @@ fn garbage(rng: &mut Rng) -> String {
         "'",
     ];
     (0..rng.below(6))
-        .map(|_| *rng.pick(&PIECES))
+        .map(|_| *pick(rng, &PIECES))
         .collect::<Vec<_>>()
         .join(if rng.below(2) == 0 { " " } else { "" })
 }
@@ -106,19 +94,19 @@ fn command(rng: &mut Rng, record: Option<&GameRecord>) -> String {
             if listed.is_empty() {
                 return format!("move {SETUP_1880}");
             }
-            format!("move {}", rng.pick(&listed))
+            format!("move {}", pick(rng, &listed))
         }
         (5, _) | (0..=4, None) => {
-            let game = *rng.pick(&GAMES);
+            let game = *pick(rng, &GAMES);
             let seats = if game.starts_with("lanko") { 3 } else { 1 };
             let named: Vec<String> = (0..seats)
-                .map(|_| format!("@{}", rng.pick(&PEOPLE)))
+                .map(|_| format!("@{}", pick(rng, &PEOPLE)))
                 .collect();
             format!("new {game} {}", named.join(" "))
         }
         (6, _) => "accept".into(),
         (7, _) => garbage(rng),
-        _ => (*rng.pick(&WORDS)).to_string(),
+        _ => (*pick(rng, &WORDS)).to_string(),
     }
 }
 
@@ -233,14 +221,14 @@ fn check_replies(ctx: &str, prefixed: bool, replies: &[Reply]) -> usize {
 }
 
 fn storm(seed: u64, commands: usize, channels: usize) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let store = Arc::new(MemoryStore::default());
     let core = Core::new(store.clone(), "!");
     let channels: Vec<String> = (0..channels).map(|i| format!("c{i}")).collect();
     let mut state = live(&store, &channels);
     let (mut moved, mut boards, mut refused) = (0, 0, 0);
     for n in 0..commands {
-        let channel = rng.pick(&channels).clone();
+        let channel = pick(&mut rng, &channels).clone();
         let record = state[&channel].clone();
         // Mostly the player the game waits on, or one who has still to accept; often another
         // player or a stranger.
@@ -254,7 +242,7 @@ fn storm(seed: u64, commands: usize, channels: usize) {
         });
         let who = match (rng.below(3), waiting) {
             (0 | 1, Some(p)) => p,
-            _ => (*rng.pick(&PEOPLE)).to_string(),
+            _ => (*pick(&mut rng, &PEOPLE)).to_string(),
         };
         let unstarted = record.as_ref().is_some_and(|r| r.started.is_none());
         let text = if unstarted && rng.below(2) == 0 {

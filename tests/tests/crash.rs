@@ -17,6 +17,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
 
 use muster_bot::store::{ChannelKey, GameRecord, GameStore, SledStore, Status};
+use muster_rules::search::Rng;
 use muster_rules::{AnyGame, GameId};
 
 /// The manual clock's start, 2026-11-25T10:00:00Z, in Unix seconds.
@@ -25,18 +26,6 @@ const START: u64 = 1_795_600_800;
 const STEP: u64 = 60;
 /// Channels the games are spread over.
 const CHANNELS: usize = 20;
-
-/// A small deterministic generator (xorshift64*), so that a failing run repeats.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n.max(1) as u64) as usize
-    }
-}
 
 /// One game as the harness plays it: where, the lines that seat it, and its decisions with
 /// the player who makes each.
@@ -165,23 +154,7 @@ impl Muster {
 
 /// `at` as the console's clock reads it.
 fn time(at: u64) -> String {
-    let (days, rest) = (at / 86_400, at % 86_400);
-    // Days from 1970-01-01 to a civil date (Howard Hinnant's algorithm).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rest / 3600,
-        rest % 3600 / 60,
-        rest % 60
-    )
+    muster_bot::clock::rfc3339(at)
 }
 
 /// Every game the store holds, live or finished, by channel in the order they were made.
@@ -252,7 +225,7 @@ fn killed_at_random_and_exact_moments_muster_loses_and_doubles_nothing() {
         .and_then(|n| n.parse().ok())
         .unwrap_or(100);
     let dir = muster_tests::data_dir("crash", "games");
-    let mut rng = Rng(0xc4a5_0001);
+    let mut rng = Rng::new(0xc4a5_0001);
     let ids = GameId::ALL;
     let scripts: Vec<Script> = (0..games)
         .map(|n| script(&mut rng, n, ids[n % ids.len()], n % 4 == 1))

@@ -4,7 +4,7 @@
 
 use muster_bot::store::{ChannelKey, GameStore, PgStore};
 use muster_tests::discord::bot::{
-    self, CHANNEL, GUILD, Mode, WAIT, callback, ephemeral, press, runtime, slash, text,
+    self, CHANNEL, GUILD, Mode, WAIT, answered, callback, ephemeral, press, runtime, slash, text,
 };
 use muster_tests::discord::{Person, StandIn, command};
 use muster_tests::postgres::Postgres;
@@ -32,29 +32,6 @@ fn to_move<'a>(standin: &StandIn, players: &[&'a Person]) -> &'a Person {
 
 fn move_options(mv: &str) -> serde_json::Value {
     json!([{"name": "notation", "type": 3, "value": mv}])
-}
-
-/// Posts `interaction` to `endpoint` and waits for its answer; whether only its sender saw it
-/// (a refusal), and its text.
-async fn answered(
-    standin: &StandIn,
-    endpoint: &str,
-    interaction: serde_json::Value,
-) -> (bool, String) {
-    let token = interaction["token"].as_str().unwrap().to_string();
-    let (status, body) = standin.post_interaction(endpoint, interaction).await;
-    assert_eq!(status, 202, "{body}");
-    let mark = 0;
-    let first = standin
-        .wait_for_since(
-            mark,
-            &format!("the answer to {token}"),
-            |r| r.path.contains(&token) && r.callback_type().is_some_and(|t| t != 5),
-            WAIT,
-        )
-        .await;
-    let answer = callback(&[first]);
-    (ephemeral(&answer), text(&answer))
 }
 
 #[test]

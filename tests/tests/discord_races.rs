@@ -6,46 +6,12 @@
 //! (1,000 by default). The same in the core: bot/tests/races.rs.
 
 use muster_bot::store::{ChannelKey, GameStore, SledStore, Status};
+use muster_rules::search::Rng;
 use muster_rules::{AnyGame, GameId};
-use muster_tests::discord::bot::{self, GUILD, Mode, WAIT, callback, ephemeral, runtime, text};
+use muster_tests::discord::bot::{self, GUILD, Mode, answered, runtime};
 use muster_tests::discord::{Person, StandIn, command};
 use muster_tests::{data_dir, muster_binary};
 use serde_json::json;
-
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n.max(1) as u64) as usize
-    }
-}
-
-/// Posts `interaction` to `endpoint` and waits for its answer: whether only its sender saw it
-/// (a refusal), and its text.
-async fn answered(
-    standin: &StandIn,
-    endpoint: &str,
-    interaction: serde_json::Value,
-) -> (bool, String) {
-    let token = interaction["token"].as_str().unwrap().to_string();
-    let mark = standin.mark();
-    let (status, body) = standin.post_interaction(endpoint, interaction).await;
-    assert_eq!(status, 202, "{body}");
-    let first = standin
-        .wait_for_since(
-            mark,
-            &format!("the answer to {token}"),
-            |r| r.path.contains(&token) && r.callback_type().is_some_and(|t| t != 5),
-            WAIT,
-        )
-        .await;
-    let answer = callback(&[first]);
-    (ephemeral(&answer), text(&answer))
-}
 
 /// One channel's game as the players know it from the answers they got.
 struct Table {
@@ -72,7 +38,7 @@ fn a_thousand_races_through_the_endpoint_each_have_one_winner() {
         let dir = data_dir("discord-races", "sled");
         let muster = bot::start(&standin, &muster_binary!(), &dir, Mode::Http, &[]).await;
         let endpoint = muster.endpoint.clone().expect("HTTP mode");
-        let mut rng = Rng(0xd15c_0001);
+        let mut rng = Rng::new(0xd15c_0001);
         let mut tables: Vec<Table> = (0..16)
             .map(|i| Table {
                 channel: format!("13000000000000{:05}", 90_000 + i),

@@ -16,6 +16,30 @@ pub fn request(user: &str, channel: &str, text: &str) -> Request {
     }
 }
 
+/// A console command by `user` in `channel` naming people as `@name`, who are its mentions (as
+/// the console resolves them).
+pub fn mentioning(user: &str, channel: &str, text: &str) -> Request {
+    Request {
+        mentions: text
+            .split_whitespace()
+            .filter_map(|w| w.strip_prefix('@'))
+            .map(User::named)
+            .collect(),
+        ..request(user, channel, text)
+    }
+}
+
+/// The texts of the private replies among `replies`.
+pub fn privates(replies: &[Reply]) -> Vec<&str> {
+    replies
+        .iter()
+        .filter_map(|r| match r {
+            Reply::Private(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The board of a Lanrick game `id` between alice and bob, before its first move.
 pub fn lanrick(id: &str) -> Reply {
     use muster_bot::store::{GameRecord, Player, SCHEMA, SeatEntry, Status};

@@ -311,6 +311,28 @@ pub async fn interact(standin: &StandIn, bot: &Bot, interaction: Value) -> Vec<R
     requests
 }
 
+/// Posts `interaction` to the HTTP endpoint `endpoint` and waits for its answer: whether only
+/// its sender saw it (a refusal), and its text. Several may be on their way at once.
+pub async fn answered(standin: &StandIn, endpoint: &str, interaction: Value) -> (bool, String) {
+    let token = interaction["token"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let mark = standin.mark();
+    let (status, body) = standin.post_interaction(endpoint, interaction).await;
+    assert_eq!(status, 202, "{body}");
+    let first = standin
+        .wait_for_since(
+            mark,
+            &format!("the answer to {token}"),
+            |r| r.path.contains(&token) && r.callback_type().is_some_and(|t| t != 5),
+            WAIT,
+        )
+        .await;
+    let answer = callback(&[first]);
+    (ephemeral(&answer), text(&answer))
+}
+
 /// `/name` with `options` by `who` in the suites' channel.
 pub async fn slash(
     standin: &StandIn,
