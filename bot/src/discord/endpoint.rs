@@ -74,53 +74,83 @@ impl Endpoint {
                 .and_then(|v| v.to_str().ok())
                 .map(str::to_string)
         };
-        let (Some(signature), Some(timestamp)) = (
+        let (signature, timestamp) = (
             header("x-signature-ed25519"),
             header("x-signature-timestamp"),
-        ) else {
+        );
+        if signature.is_none() || timestamp.is_none() {
             return Ok(status(StatusCode::UNAUTHORIZED, "missing signature\n"));
-        };
+        }
         let body = match Limited::new(req.into_body(), MAX_BODY).collect().await {
             Ok(b) => b.to_bytes(),
             Err(_) => return Ok(status(StatusCode::PAYLOAD_TOO_LARGE, "body too large\n")),
         };
-        if self.verifier.verify(&signature, &timestamp, &body).is_err() {
-            return Ok(status(
-                StatusCode::UNAUTHORIZED,
-                "invalid request signature\n",
-            ));
-        }
-        if !fresh(&timestamp, SystemTime::now()) {
-            return Ok(status(
-                StatusCode::UNAUTHORIZED,
-                "stale request timestamp\n",
-            ));
-        }
-        let interaction: Interaction = match serde_json::from_slice(&body) {
-            Ok(i) => i,
-            Err(e) => {
-                let shown = match serde_json::from_slice::<serde_json::Value>(&body) {
-                    Ok(json) => super::loggable(&json, 2000),
-                    Err(_) => format!("{} bytes, not JSON", body.len()),
-                };
-                tracing::warn!("an interaction could not be read ({e}): {shown}");
-                return Ok(status(StatusCode::BAD_REQUEST, "unreadable interaction\n"));
-            }
+        let signed = Signed {
+            signature: signature.as_deref(),
+            timestamp: timestamp.as_deref(),
+            body: &body,
+        };
+        let interaction = match triage(&self.verifier, &signed, SystemTime::now()) {
+            Triage::Refused(code, why) => return Ok(status(code, why)),
+            Triage::Ping => return Ok(json("{\"type\":1}")),
+            Triage::Answer(interaction) => interaction,
         };
         let http = self.http.clone();
         let shared = self.shared.clone();
-        match interaction {
-            Interaction::Ping(_) => Ok(json("{\"type\":1}")),
-            Interaction::Command(_) | Interaction::Autocomplete(_) | Interaction::Component(_) => {
-                let _answering = super::answering(&shared);
-                super::dispatch(&shared, &http, &interaction).await;
-                Ok(status(StatusCode::ACCEPTED, ""))
-            }
-            _ => Ok(status(
-                StatusCode::BAD_REQUEST,
-                "interaction type not handled\n",
-            )),
+        let _answering = super::answering(&shared);
+        super::dispatch(&shared, &http, &interaction).await;
+        Ok(status(StatusCode::ACCEPTED, ""))
+    }
+}
+
+/// A request as it reached the endpoint: its signature headers and its raw body.
+pub struct Signed<'a> {
+    /// `X-Signature-Ed25519`.
+    pub signature: Option<&'a str>,
+    /// `X-Signature-Timestamp`.
+    pub timestamp: Option<&'a str>,
+    /// The body, exactly as received.
+    pub body: &'a [u8],
+}
+
+/// What the endpoint does with a request.
+pub enum Triage {
+    /// Refused with this status and body (nothing is read of an unsigned or stale request).
+    Refused(StatusCode, &'static str),
+    /// Discord's PING, answered with PONG.
+    Ping,
+    /// An interaction to answer: a command, an autocomplete or a button.
+    Answer(Box<Interaction>),
+}
+
+/// Checks a request's signature and age before anything is read, then reads the interaction.
+pub fn triage(verifier: &Verifier, request: &Signed<'_>, now: SystemTime) -> Triage {
+    let (Some(signature), Some(timestamp)) = (request.signature, request.timestamp) else {
+        return Triage::Refused(StatusCode::UNAUTHORIZED, "missing signature\n");
+    };
+    if verifier.verify(signature, timestamp, request.body).is_err() {
+        return Triage::Refused(StatusCode::UNAUTHORIZED, "invalid request signature\n");
+    }
+    if !fresh(timestamp, now) {
+        return Triage::Refused(StatusCode::UNAUTHORIZED, "stale request timestamp\n");
+    }
+    let interaction: Interaction = match serde_json::from_slice(request.body) {
+        Ok(i) => i,
+        Err(e) => {
+            let shown = match serde_json::from_slice::<serde_json::Value>(request.body) {
+                Ok(json) => super::loggable(&json, 2000),
+                Err(_) => format!("{} bytes, not JSON", request.body.len()),
+            };
+            tracing::warn!("an interaction could not be read ({e}): {shown}");
+            return Triage::Refused(StatusCode::BAD_REQUEST, "unreadable interaction\n");
         }
+    };
+    match interaction {
+        Interaction::Ping(_) => Triage::Ping,
+        Interaction::Command(_) | Interaction::Autocomplete(_) | Interaction::Component(_) => {
+            Triage::Answer(Box::new(interaction))
+        }
+        _ => Triage::Refused(StatusCode::BAD_REQUEST, "interaction type not handled\n"),
     }
 }
 

@@ -30,7 +30,7 @@ const MAX_CUSTOM_ID: usize = 100;
 /// (it takes milliseconds; Discord wants a first response within 3 s).
 const DECIDE_WITHIN: Duration = Duration::from_millis(1500);
 /// The prefix of a button's custom id; the rest is the command it runs.
-const BUTTON_PREFIX: &str = "muster:";
+pub const BUTTON_PREFIX: &str = "muster:";
 /// The answer to a button that is not (or no longer) one of Muster's.
 pub const STALE_BUTTON: &str = "This button is no longer valid (it is from an older message). Type `/board` to see this channel's game.";
 /// The channel note naming the newest message with buttons (`channel/message`).

@@ -191,6 +191,21 @@ pub async fn rooms(shared: &Arc<Shared>, batch: Batch) {
     }
 }
 
+/// The messages that may be commands among timeline events given as the JSON a homeserver
+/// sends (one event each), as a sync's batch finds them for the bot `me`. Events that are not
+/// JSON objects are skipped, as a sync skips what it cannot read.
+pub fn messages_in_json(me: &str, events: &[&str]) -> Vec<Message> {
+    let Ok(me) = UserId::parse(me) else {
+        return Vec::new();
+    };
+    let events: Vec<TimelineEvent> = events
+        .iter()
+        .filter_map(|json| Raw::<AnySyncTimelineEvent>::from_json_string(json.to_string()).ok())
+        .map(TimelineEvent::from_plaintext)
+        .collect();
+    messages(&me, &events)
+}
+
 /// The messages others sent in a timeline after the bot joined (a join in the timeline means
 /// everything before it is history the bot was not there for).
 fn messages(me: &UserId, events: &[TimelineEvent]) -> Vec<Message> {
