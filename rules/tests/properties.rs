@@ -186,3 +186,22 @@ proptest! {
         }
     }
 }
+
+/// Found by the `position` fuzz target (fuzz/regressions/position): a Lanrick board rank
+/// written with more digits than 255 squares overflowed the square count. Both editions read
+/// the board the same way; such a rank is refused, saying how many squares it describes.
+#[test]
+fn a_rank_of_many_digits_is_refused_not_a_panic() {
+    let long = "5".repeat(60);
+    for (id, rest) in [
+        (GameId::Lanrick, "play w - 0-0 - -"),
+        (GameId::Lanrick1880, "play w - 0-0 -"),
+    ] {
+        let text = format!("2W{long}/8/8/8/8/8/8/8 {rest}");
+        let refused = AnyGame::from_position(id, &text).expect_err("too many squares");
+        assert!(
+            refused.contains("describes 303 squares, not 8"),
+            "{refused}"
+        );
+    }
+}

@@ -105,12 +105,13 @@ pub(crate) fn read_board(text: &str, errors: &mut Vec<String>) -> [Squares; 2] {
     }
     for (i, row) in ranks.iter().enumerate() {
         let rank = 7 - i as u8;
-        let mut file = 0u8;
+        // Counted wide: a rank may be written with any number of digits (found by fuzzing).
+        let mut file = 0usize;
         for c in row.chars() {
             match c {
-                '1'..='8' => file += c as u8 - b'0',
+                '1'..='8' => file += usize::from(c as u8 - b'0'),
                 'W' | 'B' => {
-                    if let Some(sq) = Square::new(file, rank) {
+                    if let Some(sq) = u8::try_from(file).ok().and_then(|f| Square::new(f, rank)) {
                         men[usize::from(c == 'B')] |= sq.bit();
                     }
                     file += 1;
