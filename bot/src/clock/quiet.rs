@@ -22,7 +22,9 @@ pub struct Quiet {
 fn minutes(text: &str) -> Option<u32> {
     let (h, m) = text.split_once(':')?;
     let (h, m): (u32, u32) = (h.parse().ok()?, m.parse().ok()?);
-    (h < 24 && m < 60 && text.len() <= 5).then_some(h * 60 + m)
+    // Worked out only once in range: `99999999:00` must be refused, not overflow (found by
+    // the `command` fuzz target).
+    (h < 24 && m < 60 && text.len() <= 5).then(|| h * 60 + m)
 }
 
 /// The zone named `name` (as the IANA database spells it, in any case).
@@ -132,6 +134,19 @@ fn local_instant(tz: &Tz, day: NaiveDate, minute: u32) -> Option<u64> {
 mod tests {
     use super::*;
     use crate::clock::parse_rfc3339;
+
+    #[test]
+    fn hours_far_out_of_range_are_refused_not_an_overflow() {
+        // Found by the `command` fuzz target (fuzz/regressions/command).
+        for hours in [
+            "99999999:00-07:00",
+            "22:00-0240700007:0",
+            "7:4294967295-8:00",
+        ] {
+            let refused = Quiet::parse(hours, None).expect_err(hours);
+            assert!(!refused.is_empty());
+        }
+    }
 
     fn at(text: &str) -> u64 {
         parse_rfc3339(text).unwrap()
