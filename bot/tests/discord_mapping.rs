@@ -417,3 +417,33 @@ fn tournament_subcommands_become_the_core_s_words_with_the_event_s_name_first() 
         }
     }
 }
+
+/// An interaction as Discord sends it, with the resolved opponent's avatar hash set to `hash`.
+fn with_avatar(hash: &str) -> serde_json::Value {
+    let mut json: serde_json::Value = serde_json::from_str(include_str!(
+        "../../tests/fixtures/discord/guild-command.json"
+    ))
+    .expect("the fixture is JSON");
+    json["data"]["resolved"]["users"]["1300000000000000301"]["avatar"] = hash.into();
+    json
+}
+
+#[test]
+fn an_image_hash_that_is_not_hexadecimal_is_refused_not_a_panic() {
+    use muster_bot::discord::read_interaction;
+    // Found by the discord fuzz target (fuzz/regressions/discord): serenity cuts a 32-byte
+    // hash into pairs of bytes, and a pair inside a two-byte character panicked it.
+    let read = read_interaction(&with_avatar("fb211703bcc04ee612c88d494df0272f"));
+    assert!(read.is_ok(), "a real hash reads: {read:?}");
+    for odd in [
+        "cʔ249645d4&209f#37279cd2ca@98c7",
+        "a_ʔ49645d4&209f#37279cd2ca@98c712",
+        "é",
+    ] {
+        let json = with_avatar(odd);
+        match read_interaction(&json) {
+            Err(e) => assert!(e.contains("`avatar` is not an image hash"), "{e}"),
+            Ok(_) => panic!("{odd:?} was read as an image hash"),
+        }
+    }
+}

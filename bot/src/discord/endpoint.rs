@@ -134,13 +134,18 @@ pub fn triage(verifier: &Verifier, request: &Signed<'_>, now: SystemTime) -> Tri
     if !fresh(timestamp, now) {
         return Triage::Refused(StatusCode::UNAUTHORIZED, "stale request timestamp\n");
     }
-    let interaction: Interaction = match serde_json::from_slice(request.body) {
+    let json = match serde_json::from_slice::<serde_json::Value>(request.body) {
+        Ok(json) => json,
+        Err(e) => {
+            let size = request.body.len();
+            tracing::warn!("an interaction could not be read ({e}): {size} bytes, not JSON");
+            return Triage::Refused(StatusCode::BAD_REQUEST, "unreadable interaction\n");
+        }
+    };
+    let interaction = match super::read_interaction(&json) {
         Ok(i) => i,
         Err(e) => {
-            let shown = match serde_json::from_slice::<serde_json::Value>(request.body) {
-                Ok(json) => super::loggable(&json, 2000),
-                Err(_) => format!("{} bytes, not JSON", request.body.len()),
-            };
+            let shown = super::loggable(&json, 2000);
             tracing::warn!("an interaction could not be read ({e}): {shown}");
             return Triage::Refused(StatusCode::BAD_REQUEST, "unreadable interaction\n");
         }

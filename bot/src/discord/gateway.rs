@@ -434,22 +434,20 @@ impl Client {
                 tracing::info!("the session was resumed");
                 crate::ops::health::ready("discord");
             }
-            Some("INTERACTION_CREATE") => {
-                match serde_json::from_value::<serenity::Interaction>(event["d"].clone()) {
-                    Ok(interaction) => {
-                        let (shared, http) = (Arc::clone(&self.shared), Arc::clone(&self.http));
-                        let answering = super::answering(&shared);
-                        tokio::spawn(async move {
-                            super::dispatch(&shared, &http, &interaction).await;
-                            drop(answering);
-                        });
-                    }
-                    Err(e) => tracing::warn!(
-                        "an interaction could not be read ({e}): {}",
-                        super::loggable(&event["d"], 2000)
-                    ),
+            Some("INTERACTION_CREATE") => match super::read_interaction(&event["d"]) {
+                Ok(interaction) => {
+                    let (shared, http) = (Arc::clone(&self.shared), Arc::clone(&self.http));
+                    let answering = super::answering(&shared);
+                    tokio::spawn(async move {
+                        super::dispatch(&shared, &http, &interaction).await;
+                        drop(answering);
+                    });
                 }
-            }
+                Err(e) => tracing::warn!(
+                    "an interaction could not be read ({e}): {}",
+                    super::loggable(&event["d"], 2000)
+                ),
+            },
             _ => {}
         }
     }

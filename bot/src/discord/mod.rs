@@ -175,6 +175,47 @@ pub fn user(user: &DiscordUser, member: Option<&Member>) -> User {
     }
 }
 
+/// The fields serenity reads as image hashes (avatars, banners, icons…).
+const IMAGE_HASHES: [&str; 10] = [
+    "asset",
+    "avatar",
+    "badge",
+    "banner",
+    "cover_image",
+    "discovery_splash",
+    "icon",
+    "icon_hash",
+    "image",
+    "splash",
+];
+
+/// Reads an interaction as Discord sends it, in an HTTP request's body or a gateway event.
+/// Discord's image hashes are hexadecimal; serenity cuts a hash of 32 or 34 bytes into pairs of
+/// bytes without looking, so a hash holding other characters would panic it. Such an
+/// interaction is refused as unreadable before serenity reads it.
+pub fn read_interaction(json: &serde_json::Value) -> Result<Interaction, String> {
+    fn odd_hash(value: &serde_json::Value) -> Option<&str> {
+        match value {
+            serde_json::Value::Object(fields) => {
+                fields.iter().find_map(|(name, field)| match field {
+                    serde_json::Value::String(hash)
+                        if !hash.is_ascii() && IMAGE_HASHES.contains(&name.as_str()) =>
+                    {
+                        Some(name.as_str())
+                    }
+                    _ => odd_hash(field),
+                })
+            }
+            serde_json::Value::Array(items) => items.iter().find_map(odd_hash),
+            _ => None,
+        }
+    }
+    if let Some(name) = odd_hash(json) {
+        return Err(format!("`{name}` is not an image hash"));
+    }
+    <Interaction as serde::Deserialize>::deserialize(json).map_err(|e| e.to_string())
+}
+
 /// An interaction's JSON for a log line, at most `max` characters, without its tokens (an
 /// interaction's `token` answers it: a credential, never logged).
 pub fn loggable(interaction: &serde_json::Value, max: usize) -> String {
