@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use muster_bot::core::Core;
-use muster_bot::core::ratings::maths::{self, Rating, System};
+use muster_bot::ratings::maths::{self, Rating, System};
 use muster_bot::store::SledStore;
 
 #[path = "../tests/common/mod.rs"]

@@ -45,7 +45,7 @@ fn console(
         Ok(s) => s,
         Err(why) => return fail_usage(err, "console", &why),
     };
-    let store = match crate::store::Named::from_settings(&settings.store, &data).open() {
+    let store = match crate::kernel::store::Named::from_settings(&settings.store, &data).open() {
         Ok(s) => s,
         Err(e) => {
             let _ = writeln!(err, "muster: {e}");
@@ -54,17 +54,18 @@ fn console(
     };
     // Croquet's perfect-play table takes under a second to build: build it while people type.
     std::thread::spawn(|| muster_rules::croquet::solve::table().len());
-    let store: std::sync::Arc<dyn crate::store::GameStore> =
-        std::sync::Arc::new(crate::store::Metered::new(store));
-    crate::ops::health::ready("store");
+    let store: std::sync::Arc<dyn crate::kernel::store::GameStore> =
+        std::sync::Arc::new(crate::kernel::store::Metered::new(store));
+    crate::telemetry::health::ready("store");
     let policy = crate::core::TimePolicy {
         vacation_days: settings.vacation_days,
         ..Default::default()
     };
-    let manual = start.map(|now| std::sync::Arc::new(crate::clock::ManualClock::starting_at(now)));
-    let clock: std::sync::Arc<dyn crate::clock::Clock> = match &manual {
+    let manual =
+        start.map(|now| std::sync::Arc::new(crate::kernel::clock::ManualClock::starting_at(now)));
+    let clock: std::sync::Arc<dyn crate::kernel::clock::Clock> = match &manual {
         Some(m) => m.clone(),
-        None => std::sync::Arc::new(crate::clock::SystemClock),
+        None => std::sync::Arc::new(crate::kernel::clock::SystemClock),
     };
     let backups = crate::ops::service::backups(&store, clock.clone(), &data, &settings.ops);
     let core =
@@ -96,14 +97,14 @@ fn console(
         let _ = writeln!(err, "muster console: {why}");
         return 1;
     }
-    crate::ops::health::ready("console");
+    crate::telemetry::health::ready("console");
     let result = if script.is_some() {
         console.run_script(&mut input, out)
     } else {
         console.text_boards = true;
         console.run_interactive(&mut input, out)
     };
-    crate::ops::health::down("console", "stopped");
+    crate::telemetry::health::down("console", "stopped");
     match result {
         Ok(()) => 0,
         Err(e) => {
@@ -135,7 +136,7 @@ fn serve(loaded: &Loaded, clock: &crate::cli_args::ClockArgs, err: &mut dyn Writ
         );
         return USAGE_ERROR;
     }
-    let named = crate::store::Named::from_settings(&settings.store, &settings.data_dir);
+    let named = crate::kernel::store::Named::from_settings(&settings.store, &settings.data_dir);
     let store = match named.open() {
         Ok(s) => s,
         Err(e) => {
@@ -161,12 +162,12 @@ fn serve(loaded: &Loaded, clock: &crate::cli_args::ClockArgs, err: &mut dyn Writ
             return USAGE_ERROR;
         }
     };
-    let store: std::sync::Arc<dyn crate::store::GameStore> =
-        std::sync::Arc::new(crate::store::Metered::new(store));
-    crate::ops::health::ready("store");
+    let store: std::sync::Arc<dyn crate::kernel::store::GameStore> =
+        std::sync::Arc::new(crate::kernel::store::Metered::new(store));
+    crate::telemetry::health::ready("store");
     let base = match start {
         Some(now) => {
-            let clock = std::sync::Arc::new(crate::clock::ManualClock::starting_at(now));
+            let clock = std::sync::Arc::new(crate::kernel::clock::ManualClock::starting_at(now));
             let core = crate::core::Core::with_clock(store, &settings.prefix, clock.clone());
             let base = std::sync::Arc::new(core.with_time_policy(policy));
             clock_from_stdin(std::sync::Arc::clone(&base), clock);
@@ -176,6 +177,9 @@ fn serve(loaded: &Loaded, clock: &crate::cli_args::ClockArgs, err: &mut dyn Writ
             crate::core::Core::new(store, &settings.prefix).with_time_policy(policy),
         ),
     };
+    // Each adapter's surface, given to the core before the scheduler or any adapter speaks.
+    base.add_surface(std::sync::Arc::new(crate::discord::surface::DiscordSurface));
+    base.add_surface(std::sync::Arc::new(crate::matrix::surface::MatrixSurface));
     let result = runtime.block_on(serve_chats(base, settings));
     // Requests still in flight (a long-polling sync) are not waited for.
     runtime.shutdown_timeout(std::time::Duration::from_secs(1));
@@ -207,10 +211,10 @@ async fn serve_chats(
     let backups = crate::ops::service::backups(base.store_arc(), base.clock_arc(), &data_dir, &ops);
     crate::ops::service::start(std::sync::Arc::clone(base.store_arc()), backups, &ops).await?;
     if discord.is_some() {
-        crate::ops::health::down("discord", "connecting");
+        crate::telemetry::health::down("discord", "connecting");
     }
     if matrix.is_some() {
-        crate::ops::health::down("matrix", "connecting");
+        crate::telemetry::health::down("matrix", "connecting");
     }
     // Beside other instances on one store, each sees to the due moments of the platforms it
     // announces on: Discord's if it serves Discord, Matrix's while it syncs Matrix.
@@ -220,7 +224,7 @@ async fn serve_chats(
         base.timers().fire_for(crate::matrix::PLATFORM, false);
     }
     // One core's timers serve every adapter: one scheduler for the process.
-    tokio::spawn(crate::clock::scheduler::run(std::sync::Arc::clone(&base)));
+    tokio::spawn(crate::core::scheduler::run(std::sync::Arc::clone(&base)));
     // The bot's searches, on one thread of their own: the players keep the other core.
     {
         let core = std::sync::Arc::clone(&base);
@@ -281,11 +285,11 @@ pub(crate) fn fail_usage(err: &mut dyn Write, command: &str, msg: &str) -> u8 {
 fn store_named(
     data: Option<std::path::PathBuf>,
     loaded: &Loaded,
-) -> Result<crate::store::Named, String> {
+) -> Result<crate::kernel::store::Named, String> {
     match loaded {
         Ok(s) => {
             let dir = data.unwrap_or_else(|| s.data_dir.clone());
-            Ok(crate::store::Named::from_settings(&s.store, &dir))
+            Ok(crate::kernel::store::Named::from_settings(&s.store, &dir))
         }
         Err(e) => Err(e.to_string()),
     }
@@ -326,12 +330,12 @@ pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
         Some(_) => false,
     };
     let filter = if in_console {
-        crate::ops::logging::CONSOLE_FILTER
+        crate::telemetry::logging::CONSOLE_FILTER
     } else {
-        crate::ops::logging::DEFAULT_FILTER
+        crate::telemetry::logging::DEFAULT_FILTER
     };
     let format = settings.map(|s| s.ops.log_format).unwrap_or_default();
-    crate::ops::logging::init(format, filter);
+    crate::telemetry::logging::init(format, filter);
     let Some(command) = cli.command else {
         // With chat credentials configured, serve the chats; without, open the console.
         let clock = crate::cli_args::ClockArgs::default();
@@ -517,7 +521,7 @@ fn machine_command(
 /// a test server without waiting days.
 fn clock_from_stdin(
     core: std::sync::Arc<crate::core::Core>,
-    clock: std::sync::Arc<crate::clock::ManualClock>,
+    clock: std::sync::Arc<crate::kernel::clock::ManualClock>,
 ) {
     use std::io::BufRead;
     std::thread::spawn(move || {
@@ -532,14 +536,14 @@ fn clock_from_stdin(
                 continue;
             };
             let to = to.trim();
-            let now = crate::clock::Clock::now(clock.as_ref());
+            let now = crate::kernel::clock::Clock::now(clock.as_ref());
             let target = match to.strip_prefix('+') {
-                Some(by) => crate::clock::parse_duration(by).map(|d| now.saturating_add(d)),
-                None => crate::clock::parse_rfc3339(to).and_then(|t| {
+                Some(by) => crate::kernel::clock::parse_duration(by).map(|d| now.saturating_add(d)),
+                None => crate::kernel::clock::parse_rfc3339(to).and_then(|t| {
                     if t < now {
                         Err(format!(
                             "the clock only goes forward: it shows {}",
-                            crate::clock::rfc3339(now)
+                            crate::kernel::clock::rfc3339(now)
                         ))
                     } else {
                         Ok(t)
@@ -548,10 +552,12 @@ fn clock_from_stdin(
             };
             match target {
                 Ok(t) => {
-                    crate::clock::scheduler::advance(&core, &clock, t, |_, _| {});
+                    crate::core::scheduler::advance(&core, &clock, t, |_, _| {});
                     eprintln!(
                         "[clock] {}",
-                        crate::clock::rfc3339(crate::clock::Clock::now(clock.as_ref()))
+                        crate::kernel::clock::rfc3339(crate::kernel::clock::Clock::now(
+                            clock.as_ref()
+                        ))
                     );
                 }
                 Err(why) => eprintln!("muster: `~ {to}`: {why}"),
@@ -563,8 +569,8 @@ fn clock_from_stdin(
 /// How time is kept, from the settings: each adapter's default control (a room's or channel's
 /// own where set), whether timeouts are claimed, the vacation allowance.
 fn time_policy(settings: &muster_config::Settings) -> Result<crate::core::TimePolicy, String> {
-    use crate::clock::control::Control;
-    use crate::core::timers::PlatformTime;
+    use crate::core::PlatformTime;
+    use crate::kernel::clock::control::Control;
     let read = |key: &str, value: &str| {
         Control::parse(value).map_err(|e| format!("muster: setting {key}: {e}"))
     };

@@ -166,16 +166,16 @@ impl ClockArgs {
     /// The manual clock's start (`None` on the system's clock).
     pub fn start(&self) -> Result<Option<u64>, String> {
         let start = match &self.start {
-            Some(t) => {
-                Some(crate::clock::parse_rfc3339(t).map_err(|why| format!("--start: {why}"))?)
-            }
+            Some(t) => Some(
+                crate::kernel::clock::parse_rfc3339(t).map_err(|why| format!("--start: {why}"))?,
+            ),
             None => None,
         };
         match (self.clock, start) {
             (Some(ClockKind::Manual), Some(t)) => Ok(Some(t)),
-            (Some(ClockKind::Manual), None) => {
-                Ok(Some(crate::clock::Clock::now(&crate::clock::SystemClock)))
-            }
+            (Some(ClockKind::Manual), None) => Ok(Some(crate::kernel::clock::Clock::now(
+                &crate::kernel::clock::SystemClock,
+            ))),
             (_, Some(_)) => Err("--start sets a manual clock: add --clock manual".into()),
             (_, None) => Ok(None),
         }

@@ -4,7 +4,7 @@
 use std::io::{Read, Write};
 
 use crate::cli::fail_usage;
-use crate::store::{Named, backup};
+use crate::kernel::store::{Named, backup};
 
 /// `muster backup [--data DIR] --out FILE`.
 pub fn backup(
@@ -17,7 +17,9 @@ pub fn backup(
         Ok(s) => s,
         Err(why) => return fail_usage(err, "backup", &why),
     };
-    let created = crate::clock::rfc3339(crate::clock::Clock::now(&crate::clock::SystemClock));
+    let created = crate::kernel::clock::rfc3339(crate::kernel::clock::Clock::now(
+        &crate::kernel::clock::SystemClock,
+    ));
     // sled's directory is read as it lies (no Muster may hold it); PostgreSQL is read in one
     // transaction while instances go on playing.
     let write = |w: &mut dyn Write| match &store {
@@ -75,7 +77,7 @@ pub fn restore(
             target.import(&entries, false).map_err(|e| e.to_string())?;
             // Each store keeps its own schema number and counters (`meta`).
             let copied: Vec<_> = entries.into_iter().filter(|e| e.tree != "meta").collect();
-            crate::store::named::verify(&copied, &*target)?;
+            crate::kernel::store::named::verify(&copied, &*target)?;
             let trees: std::collections::BTreeSet<&str> =
                 copied.iter().map(|e| e.tree.as_str()).collect();
             Ok(backup::Summary {
@@ -117,7 +119,7 @@ pub fn migrate(from: &str, to: &str, replace: bool, err: &mut dyn Write) -> u8 {
         (Err(why), _) => return fail_usage(err, "migrate", &format!("--from: {why}")),
         (_, Err(why)) => return fail_usage(err, "migrate", &format!("--to: {why}")),
     };
-    match crate::store::migrate(&from, &to, replace) {
+    match crate::kernel::store::migrate(&from, &to, replace) {
         Ok(copied) => {
             let trees: Vec<String> = copied
                 .trees
@@ -127,7 +129,7 @@ pub fn migrate(from: &str, to: &str, replace: bool, err: &mut dyn Write) -> u8 {
             let _ = writeln!(
                 err,
                 "muster migrate: {} copied from {} to {} and compared, every one the same ({})",
-                crate::store::named::counted(copied.entries, "entry", "entries"),
+                crate::kernel::store::named::counted(copied.entries, "entry", "entries"),
                 from.shown(),
                 to.shown(),
                 trees.join(", ")

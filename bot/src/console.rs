@@ -15,11 +15,21 @@ use std::path::{Path, PathBuf};
 
 use std::sync::Arc;
 
-use crate::clock::{Clock, ManualClock, parse_duration, parse_rfc3339, rfc3339};
 use crate::core::{Core, Notice, Reply, Target, User, command};
+use crate::kernel::clock::{Clock, ManualClock, parse_duration, parse_rfc3339, rfc3339};
 
 /// The console's platform name in requests and the store.
 pub const PLATFORM: &str = "console";
+
+/// The console's surface: the plain one — UTC times, `#channel`, `@name` — whose event boards
+/// are played in channels named after them, open at once.
+pub struct ConsoleSurface;
+
+impl crate::core::Surface for ConsoleSurface {
+    fn platform(&self) -> &str {
+        PLATFORM
+    }
+}
 
 /// A console session: the core, and where files go.
 pub struct Console {
@@ -46,6 +56,7 @@ fn safe(name: &str) -> String {
 impl Console {
     /// A console over `core`, writing images and exports under `data`.
     pub fn new(core: Core, data: &Path) -> Console {
+        core.add_surface(Arc::new(ConsoleSurface));
         Console {
             core,
             data: data.to_path_buf(),
@@ -142,7 +153,7 @@ impl Console {
         // when nothing happened at it.
         let mut failed = None;
         let mut printed = None;
-        crate::clock::scheduler::advance(&self.core, clock, target, |at, _| {
+        crate::core::scheduler::advance(&self.core, clock, target, |at, _| {
             if failed.is_none() && printed != Some(at) {
                 failed = writeln!(out, "[clock] {}", rfc3339(at)).err();
                 printed = Some(at);

@@ -1,11 +1,14 @@
 //! Muster, a chat bot for Lewis Carroll's games.
 //!
-//! The parts, in the order a command flows through them (DESIGN.md, "How one command flows"):
-//! an adapter ([`console`]) turns platform input into a [`core::Request`]; [`core::Core`]
-//! parses the command, loads the channel's game from the [`store`], plays it with the rules,
-//! writes it back with compare-and-swap, renders the board and answers with [`core::Reply`]s,
-//! which the adapter maps to the platform's messages. [`machine`] is the machine interface
-//! (`muster replay`, `muster moves`), and [`cli`] the command line.
+//! The house, from the ground up (docs/architecture.md): [`telemetry`] (logs, metrics,
+//! health); the [`kernel`] every capability speaks — the store, the clock, requests, replies,
+//! boards, receipts, the outbox and the platforms' surfaces; the capabilities — [`players`]'
+//! settings, [`games`], [`clocks`], [`ratings`], [`events`]; the front desk [`core`], the one
+//! part adapters call; the adapters [`console`], [`discord`] and [`matrix`]; and the command
+//! line ([`cli`]) that wires them, with the [`ops`] service beside it. A move walks one way:
+//! adapter → desk (parsed once) → games (the record read once, played by the rules) → one
+//! atomic write → replies worded from the game as played → adapter. [`machine`] is the machine
+//! interface (`muster replay`, `muster moves`, `muster analyse`).
 //!
 //! ```
 //! use muster_bot::machine::replay;
@@ -19,13 +22,20 @@
 pub mod cli;
 pub mod cli_args;
 mod cli_store;
-pub mod clock;
+pub mod clocks;
 pub mod config_check;
 pub mod console;
 pub mod core;
 pub mod discord;
+pub mod events;
+pub mod games;
+pub mod kernel;
 pub mod machine;
 pub mod matrix;
 pub mod ops;
+pub mod players;
+pub mod ratings;
 pub mod signals;
-pub mod store;
+pub mod telemetry;
+
+pub use kernel::{clock, store};

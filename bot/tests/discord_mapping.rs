@@ -403,7 +403,7 @@ fn tournament_subcommands_become_the_core_s_words_with_the_event_s_name_first() 
         .collect();
     assert_eq!(
         subs,
-        muster_bot::core::tournament::parse::ACTIONS.to_vec(),
+        muster_bot::events::command::ACTIONS.to_vec(),
         "one subcommand per action"
     );
     for o in t["options"].as_array().unwrap() {

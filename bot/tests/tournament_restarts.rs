@@ -6,12 +6,30 @@
 
 use std::sync::Arc;
 
-use muster_bot::core::tournament::Opening;
-use muster_bot::core::{Core, Reply, Target};
+use muster_bot::core::{Core, Opening, Place, Reply, Surface, Target};
 use muster_bot::store::{ChannelKey, Ending, GameStore, MemoryStore, Status};
 
 mod common;
 use common::request;
+
+/// The platform of these tests, whose adapter opens each board's place itself (as threads and
+/// rooms are opened) and tells the core when it is open: between the two, Muster can die.
+struct OpensPlaces;
+
+impl Surface for OpensPlaces {
+    fn platform(&self) -> &str {
+        "console"
+    }
+
+    fn place(&self, _: &Opening) -> Place {
+        Place::Opened
+    }
+}
+
+/// A core over `store`, as a (re)started Muster makes it.
+fn restarted_core(store: &Arc<MemoryStore>) -> Core {
+    Core::new(store.clone(), "!").with_surface(Arc::new(OpensPlaces))
+}
 
 fn words(replies: &[Reply]) -> String {
     replies
@@ -57,7 +75,7 @@ fn openings(core: &Core) -> Vec<Opening> {
 /// A Swiss event of four over `store`, started; the outbox of the core that started it is
 /// dropped (the crash).
 fn started(store: &Arc<MemoryStore>) {
-    let core = Core::new(store.clone(), "!");
+    let core = restarted_core(store);
     for (who, text) in [
         ("org", "tournament new spring croquet swiss rounds 2"),
         ("ann", "tournament join spring"),
@@ -83,7 +101,7 @@ fn killed_after_pairing_before_the_places_open_the_restart_opens_them_once() {
             "no game before the restart"
         );
     }
-    let core = Core::new(store.clone(), "!");
+    let core = restarted_core(&store);
     core.resume_tournaments("console");
     let said = deliver(&core);
     for channel in ["spring-1-1", "spring-1-2"] {
@@ -98,7 +116,7 @@ fn killed_after_pairing_before_the_places_open_the_restart_opens_them_once() {
         .count();
     assert_eq!(announced, 1, "{said:?}");
     // A second restart finds everything in place: no place asked for, nothing said twice.
-    let again = Core::new(store.clone(), "!");
+    let again = restarted_core(&store);
     again.resume_tournaments("console");
     assert!(deliver(&again).is_empty());
     // The games' ids are the round's: creating them again was never attempted.
@@ -114,7 +132,7 @@ fn killed_after_pairing_before_the_places_open_the_restart_opens_them_once() {
 fn killed_after_a_game_ended_before_the_event_heard_the_restart_takes_the_result_once() {
     let store = Arc::new(MemoryStore::default());
     started(&store);
-    let core = Core::new(store.clone(), "!");
+    let core = restarted_core(&store);
     core.resume_tournaments("console");
     deliver(&core);
     // Board 1 ends: the game's end is stored (as the command's write does), then the crash.
@@ -126,7 +144,7 @@ fn killed_after_a_game_ended_before_the_event_heard_the_restart_takes_the_result
     game.ending = Some(Ending::Resigned { seat: 1 });
     store.archive(&key, expected, &game).unwrap();
     // Board 2 ends through a command of the restarted bot; the event hears of both.
-    let core = Core::new(store.clone(), "!");
+    let core = restarted_core(&store);
     core.resume_tournaments("console");
     let said = deliver(&core);
     assert!(
@@ -161,7 +179,7 @@ fn killed_after_a_game_ended_before_the_event_heard_the_restart_takes_the_result
             "{channel}"
         );
     }
-    let restarted = Core::new(store.clone(), "!");
+    let restarted = restarted_core(&store);
     restarted.resume_tournaments("console");
     assert!(deliver(&restarted).is_empty());
 }

@@ -173,7 +173,7 @@ pub async fn run(shared: Arc<Shared>, http: Arc<Http>) -> Result<(), String> {
         .map_err(|e| format!("cannot listen on {}: {e}", shared.settings.listen))?;
     let local = listener.local_addr().map_err(|e| e.to_string())?;
     tracing::info!("interactions endpoint listening on http://{local}/");
-    crate::ops::health::ready("discord");
+    crate::telemetry::health::ready("discord");
     let endpoint = Arc::new(Endpoint {
         shared,
         http,

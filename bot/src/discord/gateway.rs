@@ -189,7 +189,7 @@ async fn run_shard(
                 Err(e) => {
                     failures += 1;
                     pause = backoff(failures);
-                    crate::ops::health::down(
+                    crate::telemetry::health::down(
                         "discord",
                         &format!("cannot ask for the gateway's address ({e})"),
                     );
@@ -204,7 +204,10 @@ async fn run_shard(
         let started = Instant::now();
         let end = client.connection(&url, &mut stop).await;
         if !matches!(end, End::Stopped) {
-            crate::ops::health::down("discord", "the gateway connection is down (reconnecting)");
+            crate::telemetry::health::down(
+                "discord",
+                "the gateway connection is down (reconnecting)",
+            );
         }
         // A connection that lived a while resets the count of failures in a row.
         if started.elapsed() > Duration::from_secs(60) {
@@ -422,7 +425,7 @@ impl Client {
                 });
                 let name = d["user"]["username"].as_str().unwrap_or("?");
                 tracing::info!("connected as {name} (gateway)");
-                crate::ops::health::ready("discord");
+                crate::telemetry::health::ready("discord");
                 if !self.registered {
                     self.registered = true;
                     if let Err(e) = register(&self.http, &self.shared).await {
@@ -432,7 +435,7 @@ impl Client {
             }
             Some("RESUMED") => {
                 tracing::info!("the session was resumed");
-                crate::ops::health::ready("discord");
+                crate::telemetry::health::ready("discord");
             }
             Some("INTERACTION_CREATE") => match super::read_interaction(&event["d"]) {
                 Ok(interaction) => {

@@ -13,6 +13,7 @@ pub mod gateway;
 pub mod notices;
 pub mod outgoing;
 pub mod respond;
+pub mod surface;
 pub mod tournament;
 
 use std::collections::HashMap;
@@ -24,7 +25,7 @@ use poise::serenity_prelude as serenity;
 use serenity::{GuildId, Http, HttpBuilder, Interaction, Member, Permissions, User as DiscordUser};
 
 use crate::core::{Core, GameId, Policy, User};
-use crate::store::GameStore;
+use crate::kernel::store::GameStore;
 
 /// The platform name in requests and the store.
 pub const PLATFORM: &str = "discord";
@@ -57,6 +58,7 @@ impl Shared {
 
     /// The shared state over `base`'s store, clock and timers.
     pub fn with_core(base: &Core, settings: Discord) -> Shared {
+        base.add_surface(Arc::new(surface::DiscordSurface));
         let defer_after = Duration::from_millis(settings.defer_after_ms);
         Shared {
             core: Arc::new(base.with_prefix("/")),
@@ -224,7 +226,7 @@ pub fn loggable(interaction: &serde_json::Value, max: usize) -> String {
             serde_json::Value::Object(fields) => {
                 for (name, field) in fields.iter_mut() {
                     if name == "token" {
-                        *field = crate::ops::logging::HIDDEN.into();
+                        *field = crate::telemetry::logging::HIDDEN.into();
                     } else {
                         hide_tokens(field);
                     }
@@ -236,7 +238,7 @@ pub fn loggable(interaction: &serde_json::Value, max: usize) -> String {
     }
     let mut shown = interaction.clone();
     hide_tokens(&mut shown);
-    crate::core::words::excerpt(&shown.to_string(), max)
+    crate::kernel::text::excerpt(&shown.to_string(), max)
 }
 
 /// The REST client: through the configured API proxy if any (serenity then needs its own

@@ -135,7 +135,7 @@ async fn send(shared: &Shared, http: &Http, notice: Notice) {
 /// Opens a tournament board's place: a public thread under the event's channel
 /// (`POST /channels/{id}/threads`), where the core then starts the board's game. If Discord
 /// refuses, the event's channel is told why, so that the organiser can act.
-async fn open_thread(shared: &Shared, http: &Http, opening: crate::core::tournament::Opening) {
+async fn open_thread(shared: &Shared, http: &Http, opening: crate::core::Opening) {
     let Some(parent) = snowflake(&opening.parent) else {
         tracing::error!(
             "no thread for {}: {:?} is not a channel id",

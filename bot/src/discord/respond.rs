@@ -19,8 +19,9 @@ use serenity::{
 
 pub use super::outgoing::{MAX_CONTENT, Outgoing, is_public, plan, split_text};
 use super::{PLATFORM, Shared};
-use crate::core::{Button, Reply, Request, THREAD, User, thread_name, words::excerpt};
-use crate::store::ChannelKey;
+use crate::core::{Button, Reply, Request, THREAD, User, thread_name};
+use crate::kernel::store::ChannelKey;
+use crate::kernel::text::excerpt;
 
 /// Discord's most buttons on a message (five rows of five).
 const MAX_BUTTONS: usize = 25;
@@ -599,7 +600,7 @@ where
                 tracing::warn!(
                     "too many requests ({} {}); trying again in {} s",
                     r.method,
-                    crate::ops::logging::scrub(&r.url),
+                    crate::telemetry::logging::scrub(&r.url),
                     wait.as_secs()
                 );
                 tokio::time::sleep(wait).await;

@@ -27,7 +27,7 @@ pub fn event_choices(
     community: &str,
     typed: &str,
 ) -> Vec<AutocompleteChoice> {
-    crate::core::tournament::names(
+    crate::events::report::names(
         core,
         super::PLATFORM,
         community,

@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use super::outbound::{self, member_name};
 use super::{PLATFORM, Shared};
 use crate::core::{GameId, Policy, Receipt, Reply, Request, User};
-use crate::store::ChannelKey;
+use crate::kernel::store::ChannelKey;
 
 /// A message that may be a command.
 #[derive(Clone, Debug, Serialize, Deserialize)]

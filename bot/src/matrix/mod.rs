@@ -20,6 +20,7 @@ mod media;
 pub mod notices;
 pub mod outbound;
 mod session;
+pub mod surface;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -34,7 +35,7 @@ use matrix_sdk::sync::SyncResponse;
 use muster_config::Matrix;
 
 use crate::core::Core;
-use crate::store::{ChannelKey, GameStore};
+use crate::kernel::store::{ChannelKey, GameStore};
 
 /// The platform name in requests and the store.
 pub const PLATFORM: &str = "matrix";
@@ -104,7 +105,7 @@ impl Shared {
 
     /// Whether this instance is the one that syncs (always, on a store of its own).
     pub fn holds_lease(&self) -> bool {
-        let now = crate::clock::Clock::now(&crate::clock::SystemClock);
+        let now = crate::kernel::clock::Clock::now(&crate::kernel::clock::SystemClock);
         now < self.trusted.load(std::sync::atomic::Ordering::SeqCst)
     }
 
@@ -152,6 +153,7 @@ pub async fn serve(
         .prefix
         .clone()
         .unwrap_or_else(|| core.prefix().to_string());
+    core.add_surface(Arc::new(surface::MatrixSurface));
     let base = core.with_prefix(&prefix);
     let mut cores = HashMap::new();
     for p in settings
@@ -198,7 +200,7 @@ const LEASE_EVERY: Duration = Duration::from_secs(2);
 /// [`Shared::holds_lease`]).
 struct Holding {
     shared: Arc<Shared>,
-    lease: crate::store::lease::Lease,
+    lease: crate::kernel::store::lease::Lease,
     /// Woken when the lease is lost.
     lost: tokio::sync::Notify,
 }
@@ -229,14 +231,14 @@ impl Holding {
     async fn renew(self: Arc<Self>, store: Arc<dyn GameStore>) {
         loop {
             tokio::time::sleep(LEASE_EVERY).await;
-            let now = crate::clock::Clock::now(&crate::clock::SystemClock);
+            let now = crate::kernel::clock::Clock::now(&crate::kernel::clock::SystemClock);
             let taken = {
                 let (store, lease) = (Arc::clone(&store), self.lease.clone());
                 tokio::task::spawn_blocking(move || lease.take(&*store, now)).await
             };
             match taken {
                 Ok(Ok(Some(until))) => {
-                    self.trust(crate::store::lease::Lease::trusted_until(until));
+                    self.trust(crate::kernel::store::lease::Lease::trusted_until(until));
                 }
                 other => {
                     let why = match other {
@@ -266,8 +268,8 @@ enum Ended {
 /// sync lease, syncs while it holds it, and stands by again if it loses it. Meanwhile the
 /// Matrix games' reminders and timeouts are left to the syncer, which announces them.
 async fn serve_shared(shared: Arc<Shared>) -> Result<(), String> {
-    let name = crate::store::lease::instance_name();
-    let lease = crate::store::lease::Lease::new(own_key(), SYNC_LEASE, name, LEASE_TTL);
+    let name = crate::kernel::store::lease::instance_name();
+    let lease = crate::kernel::store::lease::Lease::new(own_key(), SYNC_LEASE, name, LEASE_TTL);
     let base = Arc::clone(shared.base());
     let store = Arc::clone(base.store_arc());
     base.timers().fire_for(PLATFORM, false);
@@ -275,7 +277,7 @@ async fn serve_shared(shared: Arc<Shared>) -> Result<(), String> {
     let mut stop = std::pin::pin!(crate::signals::shutdown());
     let mut said = false;
     loop {
-        let now = crate::clock::Clock::now(&crate::clock::SystemClock);
+        let now = crate::kernel::clock::Clock::now(&crate::kernel::clock::SystemClock);
         let taken = {
             let (store, lease) = (Arc::clone(&store), lease.clone());
             tokio::task::spawn_blocking(move || lease.take(&*store, now))
@@ -290,7 +292,7 @@ async fn serve_shared(shared: Arc<Shared>) -> Result<(), String> {
                     let holder = lease.holder(&*store, now).ok().flatten();
                     let who = holder.map_or("another instance".into(), |h| h.holder);
                     tracing::info!("standing by: {who} syncs Matrix");
-                    crate::ops::health::ready("matrix");
+                    crate::telemetry::health::ready("matrix");
                 }
                 tokio::select! {
                     () = tokio::time::sleep(LEASE_EVERY) => continue,
@@ -305,7 +307,7 @@ async fn serve_shared(shared: Arc<Shared>) -> Result<(), String> {
             lease: lease.clone(),
             lost: tokio::sync::Notify::new(),
         });
-        holding.trust(crate::store::lease::Lease::trusted_until(until));
+        holding.trust(crate::kernel::store::lease::Lease::trusted_until(until));
         let renewing = tokio::spawn(Arc::clone(&holding).renew(Arc::clone(&store)));
         base.timers().fire_for(PLATFORM, true);
         {
@@ -355,8 +357,8 @@ async fn watched<T>(
                     .with_request_config(once)
                     .await
                 {
-                    Ok(_) => crate::ops::health::ready("matrix"),
-                    Err(e) => crate::ops::health::down(
+                    Ok(_) => crate::telemetry::health::ready("matrix"),
+                    Err(e) => crate::telemetry::health::down(
                         "matrix",
                         &format!("the homeserver does not answer ({e})"),
                     ),
@@ -519,11 +521,11 @@ async fn sync_retrying(client: &Client, token: Option<String>) -> SyncResponse {
     loop {
         match watched(client, client.sync_once(sync_settings(token.clone()))).await {
             Ok(r) => {
-                crate::ops::health::ready("matrix");
+                crate::telemetry::health::ready("matrix");
                 return r;
             }
             Err(e) => {
-                crate::ops::health::down("matrix", &format!("the sync failed: {e}"));
+                crate::telemetry::health::down("matrix", &format!("the sync failed: {e}"));
                 tracing::warn!(
                     "the homeserver did not answer the sync ({e}); trying again in {} ms",
                     pause.as_millis()

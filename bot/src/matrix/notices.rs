@@ -25,7 +25,7 @@ use matrix_sdk::ruma::{OwnedUserId, UserId};
 use super::outbound::{self, Failed, retrying};
 use super::{PLATFORM, Shared};
 use crate::core::{Notice, Receipt, Reply, Target, User};
-use crate::store::ChannelKey;
+use crate::kernel::store::ChannelKey;
 
 /// The key whose notes hold each user's direct room (the note's name is the user's id).
 fn direct_key() -> ChannelKey {
@@ -187,7 +187,7 @@ pub(super) async fn direct_room(shared: &Shared, user: &User) -> Result<String, 
 /// Opens a tournament board's place: a private room named after the board, its players
 /// invited at its creation; the core then starts the board's game there and links it from the
 /// event's room. If the homeserver refuses, the event's room is told.
-async fn open_room(shared: &Shared, opening: crate::core::tournament::Opening) {
+async fn open_room(shared: &Shared, opening: crate::core::Opening) {
     let mut request = create_room::v3::Request::new();
     request.name = Some(opening.name.clone());
     request.topic = Some(format!(

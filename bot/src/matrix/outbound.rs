@@ -35,7 +35,7 @@ use crate::core::{Receipt, Reply};
 
 /// The start of the receipt ids of notices (no command's event: their messages reply to
 /// nothing).
-pub use crate::core::timers::NOTICE;
+pub use crate::kernel::outbox::NOTICE;
 
 /// Where and to what an answer goes.
 pub struct Context {

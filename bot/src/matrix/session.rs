@@ -86,9 +86,9 @@ fn restore_from(saved: &Saved) -> Result<MatrixSession, String> {
 
 /// Never logs the session's tokens (access and refresh).
 fn redact_tokens(tokens: &SessionTokens) {
-    crate::ops::logging::redact(&tokens.access_token);
+    crate::telemetry::logging::redact(&tokens.access_token);
     if let Some(refresh) = &tokens.refresh_token {
-        crate::ops::logging::redact(refresh);
+        crate::telemetry::logging::redact(refresh);
     }
 }
 
@@ -177,7 +177,7 @@ pub async fn connect(settings: &Matrix, dir: &Path) -> Result<Client, String> {
     }
     let client = client(&settings.homeserver, Some(&store)).await?;
     if let Some(saved) = stored {
-        crate::ops::logging::redact(&saved.access_token);
+        crate::telemetry::logging::redact(&saved.access_token);
         client
             .restore_session(restore_from(&saved)?)
             .await
@@ -187,7 +187,7 @@ pub async fn connect(settings: &Matrix, dir: &Path) -> Result<Client, String> {
     }
     let session = match &settings.login {
         Login::Password(password) => {
-            crate::ops::logging::redact(password.expose());
+            crate::telemetry::logging::redact(password.expose());
             client
                 .matrix_auth()
                 .login_username(&settings.user, password.expose())
@@ -206,7 +206,7 @@ pub async fn connect(settings: &Matrix, dir: &Path) -> Result<Client, String> {
                 .ok_or("the login gave no session")?
         }
         Login::Token(token) => {
-            crate::ops::logging::redact(token.expose());
+            crate::telemetry::logging::redact(token.expose());
             let session = token_session(settings, token.expose()).await?;
             client
                 .restore_session(session.clone())

@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use crate::clock::{Clock, rfc3339};
-use crate::store::GameStore;
+use crate::kernel::clock::{Clock, rfc3339};
+use crate::kernel::store::GameStore;
 
 /// Where and how backups are taken.
 pub struct Backups {
@@ -72,8 +72,9 @@ impl Backups {
             n += 1;
             file = self.dir.join(format!("{PREFIX}{stamp}.{n}{SUFFIX}"));
         }
-        let summary =
-            crate::store::backup::write_file(&file, |out| self.store.snapshot(&created, out))?;
+        let summary = crate::kernel::store::backup::write_file(&file, |out| {
+            self.store.snapshot(&created, out)
+        })?;
         let removed = self.prune();
         Ok(Taken {
             file,
@@ -162,8 +163,10 @@ mod tests {
     fn backups_are_named_by_time_and_the_newest_kept() {
         let dir = std::env::temp_dir().join(format!("muster-backups-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let store = Arc::new(crate::store::SledStore::open(&dir.join("store")).unwrap());
-        let clock = Arc::new(crate::clock::ManualClock::starting_at(1_795_600_000));
+        let store = Arc::new(crate::kernel::store::SledStore::open(&dir.join("store")).unwrap());
+        let clock = Arc::new(crate::kernel::clock::ManualClock::starting_at(
+            1_795_600_000,
+        ));
         let backups = Backups::new(store, clock.clone(), dir.join("backups"), 2);
         let first = backups.take().unwrap();
         assert!(

@@ -21,7 +21,7 @@ use hyper_util::rt::TokioIo;
 use serde_json::json;
 
 use super::backups::Backups;
-use crate::store::GameStore;
+use crate::kernel::store::GameStore;
 
 /// What the listener serves from.
 pub struct Ops {
@@ -64,7 +64,7 @@ impl Ops {
         let method = req.method().clone();
         Ok(match (method, path.as_str()) {
             (Method::GET | Method::HEAD, "/healthz") => reply(StatusCode::OK, TEXT, "ok\n".into()),
-            (Method::GET | Method::HEAD, "/readyz") => match super::health::readiness() {
+            (Method::GET | Method::HEAD, "/readyz") => match crate::telemetry::health::readiness() {
                 Ok(parts) => reply(StatusCode::OK, TEXT, format!("ready\n{}\n", parts.join("\n"))),
                 Err(why) => reply(
                     StatusCode::SERVICE_UNAVAILABLE,
@@ -78,8 +78,8 @@ impl Ops {
                     .await
                     .ok()
                     .flatten();
-                let text = super::metrics::metrics().encode(active);
-                reply(StatusCode::OK, super::metrics::CONTENT_TYPE, text)
+                let text = crate::telemetry::metrics::metrics().encode(active);
+                reply(StatusCode::OK, crate::telemetry::metrics::CONTENT_TYPE, text)
             }
             (Method::POST, "/backup") => {
                 let backups = Arc::clone(&self.backups);

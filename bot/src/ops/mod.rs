@@ -1,9 +1,7 @@
-//! Running Muster as a service (docs/operations.md): its logs, its metrics, its health, and the
-//! operations listener that serves them with backups on request.
+//! Running Muster as a service (docs/operations.md): the operations listener, which serves the
+//! metrics, the health and backups on request, and the scheduled backups. The logs, metrics and
+//! health themselves are [`crate::telemetry`]'s, below every other part.
 
 pub mod backups;
-pub mod health;
 pub mod listener;
-pub mod logging;
-pub mod metrics;
 pub mod service;

@@ -9,21 +9,21 @@ use std::sync::mpsc;
 
 use super::backups::Backups;
 use super::listener::Ops;
-use crate::clock::Clock;
-use crate::store::GameStore;
+use crate::kernel::clock::Clock;
+use crate::kernel::store::GameStore;
 
-/// Never logs the secrets in `settings` (see [`super::logging::redact`]).
+/// Never logs the secrets in `settings` (see [`crate::telemetry::logging::redact`]).
 pub fn redact_settings(settings: &muster_config::Settings) {
     if let Some(password) = settings.store.password() {
-        super::logging::redact(password);
+        crate::telemetry::logging::redact(password);
     }
     if let Some(d) = &settings.discord {
-        super::logging::redact(d.token.expose());
+        crate::telemetry::logging::redact(d.token.expose());
     }
     if let Some(m) = &settings.matrix {
         match &m.login {
             muster_config::Login::Password(p) | muster_config::Login::Token(p) => {
-                super::logging::redact(p.expose());
+                crate::telemetry::logging::redact(p.expose());
             }
         }
     }
@@ -52,7 +52,7 @@ pub async fn start(
 ) -> Result<(), String> {
     tokio::spawn(async {
         crate::signals::shutdown().await;
-        super::health::down("muster", "stopping");
+        crate::telemetry::health::down("muster", "stopping");
     });
     if let Some(addr) = ops.listen {
         let listener = super::listener::bind(addr).await?;
@@ -66,7 +66,7 @@ pub async fn start(
         tracing::info!(
             dir = %backups.dir().display(),
             "a backup every {}, the newest kept",
-            crate::clock::duration(every)
+            crate::kernel::clock::duration(every)
         );
         tokio::spawn(super::backups::periodic(backups, every));
     }

@@ -16,12 +16,23 @@
 //! one the system prefers among those that keep every rule. If the colour rules make a round
 //! impossible (tiny fields late in an event), they are relaxed for that round, never the rule
 //! against meeting twice; if even that fails there is no pairing and the event should end.
+//!
+//! The search has a budget (nodes visited per pass). When the strict pass uses it up without
+//! an answer, the pairing is not known to be impossible: the relaxed pass is tried, and its
+//! pairing says that the strict search gave up ([`Paired::gave_up`]). When the relaxed pass
+//! gives up too, the answer is [`NoPairing::GaveUp`], which is not a proof that no pairing
+//! exists: an event must not end on it.
 
 use super::{Pairing, Round};
 
 /// Why no round could be paired.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct NoPairing;
+pub enum NoPairing {
+    /// No pairing exists without two players meeting again: the search tried every way.
+    Impossible,
+    /// The search used up its budget before it found a pairing or could tell that none exists.
+    GaveUp,
+}
 
 /// A paired round, and whether the colour rules had to be relaxed to pair it.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -30,6 +41,9 @@ pub struct Paired {
     pub round: Round,
     /// Whether a colour rule was relaxed.
     pub colours_relaxed: bool,
+    /// Whether they were relaxed because the strict search used up its budget (rather than
+    /// because no pairing keeps them).
+    pub gave_up: bool,
 }
 
 /// What a player has had so far.
@@ -79,7 +93,7 @@ pub fn pair(
     history: &[Round],
     points: &[u32],
 ) -> Result<Paired, NoPairing> {
-    pair_with(entrants, withdrawn, history, points, None)
+    pair_with(entrants, withdrawn, history, points, None, [BUDGET; 2])
 }
 
 /// [`pair`], with `rest` given the bye (in an odd field).
@@ -90,7 +104,14 @@ pub fn pair_resting(
     points: &[u32],
     rest: usize,
 ) -> Result<Paired, NoPairing> {
-    pair_with(entrants, withdrawn, history, points, Some(rest))
+    pair_with(
+        entrants,
+        withdrawn,
+        history,
+        points,
+        Some(rest),
+        [BUDGET; 2],
+    )
 }
 
 fn pair_with(
@@ -99,6 +120,7 @@ fn pair_with(
     history: &[Round],
     points: &[u32],
     forced: Option<usize>,
+    budgets: [u32; 2],
 ) -> Result<Paired, NoPairing> {
     let mut past = vec![Past::default(); entrants];
     for round in history {
@@ -121,15 +143,17 @@ fn pair_with(
         .collect();
     order.sort_by(|a, b| score(*b).cmp(&score(*a)).then(a.cmp(b)));
     if order.len() < 2 {
-        return Err(NoPairing);
+        return Err(NoPairing::Impossible);
     }
     let first = history.is_empty();
-    for strict in [true, false] {
+    let mut gave_up = false;
+    for (strict, budget) in [true, false].into_iter().zip(budgets) {
         let search = Search {
             past: &past,
             score: &score,
             strict,
-            budget: std::cell::Cell::new(200_000),
+            budget: std::cell::Cell::new(budget),
+            exhausted: std::cell::Cell::new(false),
         };
         // The bye: the lowest-ranked of the lowest score group without one, such that the rest
         // can be paired; then the next lowest, and so on.
@@ -163,12 +187,21 @@ fn pair_with(
                         rest: bye,
                     },
                     colours_relaxed: !strict,
+                    gave_up,
                 });
             }
         }
+        gave_up |= search.exhausted.get();
     }
-    Err(NoPairing)
+    Err(if gave_up {
+        NoPairing::GaveUp
+    } else {
+        NoPairing::Impossible
+    })
 }
+
+/// The nodes one pass of the search may visit.
+const BUDGET: u32 = 200_000;
 
 struct Search<'a> {
     past: &'a [Past],
@@ -177,6 +210,8 @@ struct Search<'a> {
     strict: bool,
     /// Nodes left to visit before giving up on this pass.
     budget: std::cell::Cell<u32>,
+    /// Whether the budget ran out on this pass.
+    exhausted: std::cell::Cell<bool>,
 }
 
 impl Search<'_> {
@@ -198,6 +233,7 @@ impl Search<'_> {
         };
         let left = self.budget.get();
         if left == 0 {
+            self.exhausted.set(true);
             return None;
         }
         self.budget.set(left - 1);
@@ -441,5 +477,47 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Two rounds of six players, colours as the first round gives them.
+    fn two_rounds() -> Vec<Round> {
+        let round = |pairs: &[(usize, usize)]| Round {
+            pairings: pairs
+                .iter()
+                .map(|&(white, black)| Pairing { white, black })
+                .collect(),
+            rest: None,
+        };
+        vec![
+            round(&[(0, 3), (4, 1), (2, 5)]),
+            round(&[(3, 2), (1, 0), (5, 4)]),
+        ]
+    }
+
+    #[test]
+    fn a_search_that_gives_up_is_told_from_one_that_finds_no_pairing() {
+        let history = two_rounds();
+        let points = [2, 2, 2, 2, 0, 0];
+        let none = [false; 6];
+        // With its budget the search pairs the round, keeping the colour rules.
+        let paired = pair_with(6, &none, &history, &points, None, [BUDGET; 2]).expect("pairs");
+        assert!(!paired.colours_relaxed && !paired.gave_up);
+        // The strict search gives up at once: the relaxed pairing stands, and says why.
+        let relaxed = pair_with(6, &none, &history, &points, None, [1, BUDGET]).expect("pairs");
+        assert!(relaxed.colours_relaxed && relaxed.gave_up);
+        // Both give up: not a proof that no pairing exists.
+        assert_eq!(
+            pair_with(6, &none, &history, &points, None, [1, 1]),
+            Err(NoPairing::GaveUp)
+        );
+        // Two players who have met have no pairing, whatever the budget.
+        let met = vec![Round {
+            pairings: vec![Pairing { white: 0, black: 1 }],
+            rest: None,
+        }];
+        assert_eq!(
+            pair(2, &[false; 2], &met, &[1, 0]),
+            Err(NoPairing::Impossible)
+        );
     }
 }

@@ -1,0 +1,63 @@
+//! `notify`: how a player is reminded of his move in timed games — where (`notify
+//! mention|dm|off`), at what times left (`notify remind 24h 1h`) and not in his quiet hours
+//! (`notify quiet 22:00-07:00 Europe/Berlin`). Changing them brings his games' reminders up to
+//! date at once.
+
+use super::command::NotifyCommand;
+use super::schedule::reschedule_player;
+use crate::kernel::clock::duration;
+use crate::kernel::clock::quiet::Quiet;
+use crate::kernel::context::Core;
+use crate::kernel::reply::{Replies, private};
+use crate::kernel::request::Request;
+use crate::players::profile::{Mode, update};
+
+fn points_text(points: &[u64]) -> String {
+    if points.is_empty() {
+        return "never".into();
+    }
+    let list: Vec<String> = points.iter().map(|p| duration(*p)).collect();
+    format!("at {} left", list.join(" and "))
+}
+
+/// `notify …`: the settings changed (all together), then shown.
+pub fn notify(core: &Core, req: &Request, changes: Vec<NotifyCommand>) -> Replies {
+    let store = core.base.as_ref();
+    let result = update(store, &req.platform, &req.user.id, |p| {
+        for change in &changes {
+            match change {
+                NotifyCommand::Mode(m) => p.notify = *m,
+                NotifyCommand::Remind(points) => p.remind = Some(points.clone()),
+                NotifyCommand::RemindDefault => p.remind = None,
+                NotifyCommand::Quiet(q) => p.quiet = q.clone(),
+            }
+        }
+        Ok(())
+    });
+    let profile = match result {
+        Ok((p, ())) => p,
+        Err(e) => return private(format!("Your settings could not be saved: {e}.")),
+    };
+    reschedule_player(core, &req.platform, &req.user.id);
+    let mode = match profile.notify {
+        Mode::Mention => "a mention in the game's channel",
+        Mode::Dm => "a direct message",
+        Mode::Off => "nothing (reminders are off)",
+    };
+    let quiet = profile
+        .quiet
+        .as_ref()
+        .map_or("none".to_string(), Quiet::typed);
+    let mut text = format!(
+        "Your reminders: {mode}, {}; quiet hours: {quiet}.",
+        points_text(&profile.points())
+    );
+    if profile.notify != Mode::Off && !profile.points().is_empty() {
+        text.push_str(" A point at or above a game's whole time is not used in that game.");
+    }
+    text.push_str(&format!(
+        " Change them with `{p}notify mention|dm|off`, `{p}notify remind 24h 1h` or `{p}notify quiet 22:00-07:00 Europe/Berlin`.",
+        p = core.prefix
+    ));
+    private(text)
+}

@@ -1,0 +1,223 @@
+//! `vacation`: a player's yearly allowance of days on which his clocks stand still. While he is
+//! away every timed game of his on the platform carries the stretch as a pause; his opponents
+//! are told in each game's channel.
+
+use super::command::VacationCommand;
+use super::schedule::reschedule;
+use crate::kernel::clock::duration;
+use crate::kernel::clock::timing::Pause;
+use crate::kernel::context::Core;
+use crate::kernel::outbox::{Notice, Target};
+use crate::kernel::reply::{Replies, Reply, private};
+use crate::kernel::request::Request;
+use crate::kernel::store::{ChannelKey, Status, StoreError};
+use crate::players::profile::{Profile, profile, update, year};
+
+/// The time left of the allowance in the year of `now`.
+fn allowance_left(core: &Core, profile: &Profile, now: u64) -> u64 {
+    core.timers
+        .policy
+        .vacation_allowance()
+        .saturating_sub(profile.used(now))
+}
+
+/// `vacation …`.
+pub fn vacation(core: &Core, req: &Request, what: VacationCommand) -> Replies {
+    let now = core.clock.now();
+    match what {
+        VacationCommand::Show => show(core, req, now),
+        VacationCommand::Start(length) => start(core, req, now, length),
+        VacationCommand::End => end(core, req, now),
+    }
+}
+
+/// `vacation`: whether one runs, and what is left of the allowance.
+fn show(core: &Core, req: &Request, now: u64) -> Replies {
+    let store = core.base.as_ref();
+    let p = &core.prefix;
+    let when = |to: u64| core.surface(&req.platform).time(to, now);
+    let profile = profile(store, &req.platform, &req.user.id);
+    let left = allowance_left(core, &profile, now);
+    let mut text = match profile.away_until(now) {
+        Some(to) => format!(
+            "You are on vacation until {}: your clocks stand still. `{p}vacation end` when you are back.",
+            when(to)
+        ),
+        None => "You are not on vacation.".to_string(),
+    };
+    text.push_str(&format!(
+        " Vacation left this year: {} (of {}). `{p}vacation start [days]` takes it.",
+        duration(left),
+        duration(core.timers.policy.vacation_allowance())
+    ));
+    private(text)
+}
+
+/// `vacation start [days]`: the player's clocks stand still from now, for `length` seconds (the
+/// allowance left when not said).
+fn start(core: &Core, req: &Request, now: u64, length: Option<u64>) -> Replies {
+    let store = core.base.as_ref();
+    let p = &core.prefix;
+    let when = |to: u64| core.surface(&req.platform).time(to, now);
+    let allowance = core.timers.policy.vacation_allowance();
+    let result = update(store, &req.platform, &req.user.id, |p| {
+        if let Some(to) = p.away_until(now) {
+            return Err(format!(
+                "you are already on vacation until {}; `vacation end` ends it",
+                when(to)
+            ));
+        }
+        let left = allowance.saturating_sub(p.used(now));
+        let length = length.unwrap_or(left);
+        if left < 3_600 {
+            return Err(format!(
+                "you have no vacation left this year (the allowance is {} a calendar year)",
+                duration(allowance)
+            ));
+        }
+        if length > left {
+            return Err(format!(
+                "you have {} of vacation left this year, not {}; say `vacation start {}` or less",
+                duration(left),
+                duration(length),
+                left / 86_400
+            ));
+        }
+        if p.vacation.year != year(now) {
+            p.vacation.used = 0;
+            p.vacation.year = year(now);
+        }
+        p.vacation.used += length;
+        p.vacation.current = Some((now, now + length));
+        Ok((now + length, left - length))
+    });
+    let (until, left) = match result {
+        Ok((_, out)) => out,
+        Err(e) => return private(format!("No vacation was started: {e}.")),
+    };
+    let games = pause_games(core, req, |pauses| {
+        pauses.push(Pause {
+            player: req.user.id.clone(),
+            from: now,
+            to: until,
+        });
+    });
+    let told = format!(
+        "{} is on vacation until {}: their clock stands still in this game meanwhile.",
+        req.user.name,
+        when(until),
+    );
+    announce(core, &req.platform, &games, &told);
+    private(format!(
+        "Your vacation runs until {} ({}): your clocks stand still in {} timed game{}. \
+             Vacation left this year: {}. `{p}vacation end` when you are back.",
+        when(until),
+        duration(until - now),
+        games.len(),
+        if games.len() == 1 { "" } else { "s" },
+        duration(left)
+    ))
+}
+
+/// `vacation end`: the player's clocks run again; the days not taken go back to the allowance.
+fn end(core: &Core, req: &Request, now: u64) -> Replies {
+    let store = core.base.as_ref();
+    let result = update(store, &req.platform, &req.user.id, |p| {
+        let Some(to) = p.away_until(now) else {
+            return Err(format!(
+                "you are not on vacation (`{}vacation start [days]` starts one)",
+                core.prefix
+            ));
+        };
+        let from = p.vacation.current.map_or(now, |c| c.0);
+        // The days not taken go back to the allowance.
+        p.vacation.used = p.vacation.used.saturating_sub(to - now);
+        p.vacation.current = Some((from, now));
+        Ok(from)
+    });
+    let from = match result {
+        Ok((_, from)) => from,
+        Err(e) => return private(format!("Nothing changed: {e}.")),
+    };
+    let user = req.user.id.clone();
+    let games = pause_games(core, req, |pauses| {
+        for pause in pauses.iter_mut() {
+            if pause.player == user && pause.from == from && pause.to > now {
+                pause.to = now;
+            }
+        }
+    });
+    announce(
+        core,
+        &req.platform,
+        &games,
+        &format!(
+            "{} is back from vacation: their clock runs again.",
+            req.user.name
+        ),
+    );
+    private(format!(
+        "Welcome back: your clocks run again in {} timed game{}.",
+        games.len(),
+        if games.len() == 1 { "" } else { "s" }
+    ))
+}
+
+/// Changes the pauses of every timed live game of the requester on his platform by `change`
+/// (each game by compare-and-swap, retried); the channels of the games being played.
+fn pause_games(core: &Core, req: &Request, change: impl Fn(&mut Vec<Pause>)) -> Vec<ChannelKey> {
+    let store = core.base.as_ref();
+    let games = match store.live_games_of(&req.platform, &req.user.id) {
+        Ok(g) => g,
+        Err(e) => {
+            tracing::warn!(user = %req.user.id, "a vacation could not reach the player's games: {e}");
+            return Vec::new();
+        }
+    };
+    let mut playing = Vec::new();
+    for game in games.into_iter().filter(|g| g.clock.is_some()) {
+        let key = ChannelKey::new(&game.platform, &game.channel);
+        let mut record = game;
+        for _ in 0..8 {
+            let expected = record.version;
+            change(&mut record.pauses);
+            record.version += 1;
+            record.refresh_clock();
+            match store.update(&key, expected, &record) {
+                Ok(()) => {
+                    if record.status == Status::Active {
+                        playing.push(key.clone());
+                    }
+                    break;
+                }
+                Err(StoreError::Conflict) => match store.load(&key) {
+                    Ok(Some(r)) => record = r,
+                    Ok(None) => break,
+                    Err(e) => {
+                        tracing::warn!(game = %record.id, "a vacation could not change a game's clock: {e}");
+                        break;
+                    }
+                },
+                Err(e) => {
+                    tracing::warn!(game = %record.id, "a vacation could not change a game's clock: {e}");
+                    break;
+                }
+            }
+        }
+        reschedule(core, &key);
+    }
+    playing
+}
+
+/// Posts `text` in each of `channels` (after the command's own replies).
+pub fn announce(core: &Core, platform: &str, channels: &[ChannelKey], text: &str) {
+    for key in channels {
+        core.timers.post(Notice {
+            platform: platform.to_string(),
+            target: Target::Channel(key.channel.clone()),
+            replies: vec![Reply::Text(text.to_string())],
+            fallback: None,
+            receipt: None,
+        });
+    }
+}

@@ -1,0 +1,160 @@
+//! Requests handled once. A request with an id on its platform (a chat event, an interaction)
+//! leaves a receipt — the replies the core made of it, and how far the adapter got in sending
+//! them — stored in the same write as the change it made to a game. A request that comes again
+//! finds its receipt and is not run again; an adapter restarted after a crash finds the
+//! receipts it has not finished sending and sends the rest. Messages no request asked for (a
+//! timeout, the bot's move) are kept the same way, as notices, until they are posted.
+
+use crate::kernel::context::Core;
+use crate::kernel::outbox::{NOTICE, Notice, Target};
+use crate::kernel::receipt::{Handled, Receipt};
+use crate::kernel::request::Request;
+use crate::kernel::store::{ChannelKey, StoreError};
+
+/// The note (beside a platform's, on its empty channel) by which one instance claims a notice
+/// another stored and never posted, followed by the notice's id.
+const NOTICE_CLAIM: &str = "notice.claim:";
+
+impl Core {
+    /// Handles the request whose id on its platform is `id`, once: the first time it runs
+    /// and its receipt (answering in `place`) is kept with its change; every later time the
+    /// kept receipt is returned and nothing runs. `Err` only when the store cannot be read.
+    pub fn handle_once(
+        &self,
+        req: &Request,
+        id: &str,
+        place: Option<&str>,
+    ) -> Result<Handled, StoreError> {
+        if let Some(body) = self.store.receipt(&req.platform, id)? {
+            return Ok(Handled {
+                receipt: Receipt::decode(&body)?,
+                fresh: false,
+            });
+        }
+        Ok(Handled {
+            receipt: self.run(req, Some((id, place))),
+            fresh: true,
+        })
+    }
+
+    /// Keeps a receipt for a request the core did not run (an adapter's own answer, such as a
+    /// refusal to read an unreadable message), so that it too is answered once.
+    pub fn keep_receipt(
+        &self,
+        platform: &str,
+        id: &str,
+        receipt: &Receipt,
+    ) -> Result<(), StoreError> {
+        self.store
+            .set_receipt(platform, id, Some(&receipt.encode()))
+    }
+
+    /// The receipt of `id` on `platform`, if one is kept.
+    pub fn receipt(&self, platform: &str, id: &str) -> Result<Option<Receipt>, StoreError> {
+        self.store
+            .receipt(platform, id)?
+            .map(|b| Receipt::decode(&b))
+            .transpose()
+    }
+
+    /// The receipts on `platform` whose messages are not all sent: `(id, receipt)`, oldest
+    /// first. Unreadable receipts are left out.
+    pub fn owed(&self, platform: &str) -> Result<Vec<(String, Receipt)>, StoreError> {
+        let mut owed: Vec<(String, Receipt)> = self
+            .store
+            .receipts(platform)?
+            .into_iter()
+            .filter_map(|(id, body)| Some((id, Receipt::decode(&body).ok()?)))
+            .filter(|(_, r)| !r.done)
+            .collect();
+        owed.sort_by(|a, b| a.1.at.cmp(&b.1.at).then_with(|| a.0.cmp(&b.0)));
+        Ok(owed)
+    }
+
+    /// Forgets the finished receipts on `platform` handled before `before` (seconds since the
+    /// Unix epoch); returns how many.
+    pub fn forget_receipts(&self, platform: &str, before: u64) -> Result<usize, StoreError> {
+        let mut forgotten = 0;
+        for (id, body) in self.store.receipts(platform)? {
+            let old = Receipt::decode(&body).map_or(true, |r| r.done && r.at < before);
+            if old {
+                self.store.set_receipt(platform, &id, None)?;
+                forgotten += 1;
+            }
+        }
+        Ok(forgotten)
+    }
+
+    /// Forgets the notice kept as `id` on `platform`: an adapter calls this once it has posted
+    /// the notice. (The Matrix adapter instead sends it as it sends answers, recording its
+    /// progress in the receipt.)
+    pub fn notice_sent(&self, platform: &str, id: &str) {
+        let _ = self.base.set_receipt(platform, id, None);
+        if self.base.shared() {
+            let claim = format!("{NOTICE_CLAIM}{id}");
+            let _ = self
+                .base
+                .set_note(&ChannelKey::new(platform, ""), &claim, None);
+        }
+    }
+
+    /// The notices kept on `platform` and not yet sent (a crash came between storing them and
+    /// posting them), oldest first.
+    pub fn owed_notices(&self, platform: &str) -> Vec<Notice> {
+        self.owed_notices_before(platform, u64::MAX)
+    }
+
+    /// Beside other instances on one store: the notices on `platform` stored at least `age`
+    /// seconds ago and still not posted — the instance that stored them stopped first — each
+    /// claimed by one instance only (a note beside the platform's), and left in this one's
+    /// outbox for its adapter to post. How many.
+    pub fn recover_notices(&self, platform: &str, age: u64) -> usize {
+        let before = self.clock.now().saturating_sub(age);
+        let key = ChannelKey::new(platform, "");
+        let me = crate::kernel::store::lease::instance_name();
+        let mut taken = 0;
+        for notice in self.owed_notices_before(platform, before) {
+            let Some(id) = notice.receipt.clone() else {
+                continue;
+            };
+            let claim = format!("{NOTICE_CLAIM}{id}");
+            if self
+                .base
+                .swap_note(&key, &claim, None, Some(me))
+                .unwrap_or(false)
+            {
+                tracing::info!(
+                    "posting notice {id}, which another instance stored but never posted"
+                );
+                self.timers.post(notice);
+                taken += 1;
+            }
+        }
+        taken
+    }
+
+    fn owed_notices_before(&self, platform: &str, before: u64) -> Vec<Notice> {
+        let Ok(kept) = self.base.receipts(platform) else {
+            return Vec::new();
+        };
+        let mut owed: Vec<(u64, String, Notice)> = kept
+            .into_iter()
+            .filter(|(id, _)| id.starts_with(NOTICE))
+            .filter_map(|(id, body)| {
+                let r = Receipt::decode(&body).ok()?;
+                (!r.done && r.at <= before).then(|| {
+                    let notice = Notice {
+                        platform: platform.to_string(),
+                        target: Target::Channel(r.channel.clone()),
+                        replies: r.replies.get(r.sent..).unwrap_or_default().to_vec(),
+                        fallback: None,
+                        receipt: Some(id.clone()),
+                    };
+                    (r.at, id, notice)
+                })
+            })
+            .collect();
+        owed.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
+        owed.into_iter().map(|(_, _, n)| n).collect()
+    }
+}

@@ -1,0 +1,402 @@
+//! A command's walk through the desk, one way: the text is parsed once; the capability it
+//! belongs to decides it over the request's staged store (a game command reads the channel's
+//! record once, plays it with the rules, and words its replies from the game as played); the
+//! boards are styled for their viewers; the change and the receipt are stored in one atomic
+//! write; then what follows a stored change is done (the agenda, the bot's turn, a finished
+//! game's rating and event). A command that lost a race is decided again over the new state.
+
+use std::sync::Arc;
+
+use muster_rules::GameId;
+
+use super::command::{self, Command};
+use super::help;
+use crate::clocks;
+use crate::events;
+use crate::games::{self, bot, command::GameCommand, view};
+use crate::kernel::context::Core;
+use crate::kernel::receipt::Receipt;
+use crate::kernel::reply::{Reply, not_saved};
+use crate::kernel::request::{Policy, Request, Suggestion, User};
+use crate::kernel::store::{ChannelKey, GameRecord, Staged, Status, StoreError};
+use crate::players::appearance;
+use crate::players::profile::Profiles;
+use crate::ratings;
+use crate::telemetry::metrics::metrics;
+
+/// Where a request's receipt is kept, when it is: its id on its platform, and where in the
+/// channel its answers go (a thread), if not in the channel itself.
+pub(crate) type Kept<'a> = Option<(&'a str, Option<&'a str>)>;
+
+/// What running a request came to: its receipt, the staged store it ran over (what it read and
+/// stored), and whether a change it made could not be stored.
+struct Ran {
+    receipt: Receipt,
+    staged: Arc<Staged>,
+    failed: bool,
+}
+
+impl Core {
+    /// A chat message: a command after the prefix, or — in a channel whose game waits on this
+    /// user — a move written on its own. Other chat gets no reply.
+    pub fn handle_message(
+        &self,
+        platform: &str,
+        channel: &str,
+        user: &User,
+        text: &str,
+        mentions: &[User],
+    ) -> Vec<Reply> {
+        let Some(command) = self.command_in(platform, channel, user, text) else {
+            return Vec::new();
+        };
+        self.handle(&Request {
+            platform: platform.into(),
+            channel: channel.into(),
+            user: user.clone(),
+            text: command,
+            mentions: mentions.to_vec(),
+            policy: Policy::default(),
+        })
+    }
+
+    /// The command a chat message carries, without the prefix: the text after the prefix,
+    /// or `move …` for a legal move written on its own in a channel whose live game waits on
+    /// `user`. `None` for other chat, which gets no reply.
+    pub fn command_in(
+        &self,
+        platform: &str,
+        channel: &str,
+        user: &User,
+        text: &str,
+    ) -> Option<String> {
+        let text = text.trim();
+        if let Some(command) = text.strip_prefix(self.prefix.as_str()) {
+            return Some(command.to_string());
+        }
+        if text.is_empty() || text.lines().count() > 1 {
+            return None;
+        }
+        let key = ChannelKey::new(platform, channel);
+        let record = self.store.load(&key).ok()??;
+        if record.status != Status::Active {
+            return None;
+        }
+        let game = record.rebuild().ok()?;
+        let waits_on_user = game
+            .to_move()
+            .and_then(|s| record.player(s.index()))
+            .is_some_and(|p| p.id == user.id);
+        (waits_on_user && game.is_notation(&game.normalise(text))).then(|| format!("move {text}"))
+    }
+
+    /// Handles one command: works it out over the store with its writes held back, then
+    /// stores its change (if any) in one compare-and-swap. Boards in the replies are described,
+    /// not drawn (see [`crate::kernel::board::Board`]).
+    pub fn handle(&self, req: &Request) -> Vec<Reply> {
+        self.run(req, None).replies
+    }
+
+    /// Moves to offer `user` in `channel` for what he has typed so far (at most `limit`): the
+    /// legal moves of the channel's game that match, or one entry saying why there are none.
+    pub fn suggest(
+        &self,
+        platform: &str,
+        channel: &str,
+        user: &User,
+        typed: &str,
+        limit: usize,
+    ) -> Vec<Suggestion> {
+        view::suggest(
+            self,
+            &ChannelKey::new(platform, channel),
+            user,
+            typed,
+            limit,
+        )
+    }
+
+    /// [`Core::handle`], keeping the receipt under the request's id (in the same write as the
+    /// change) when one is given. Logged in a span of its own (platform, channel, user,
+    /// command, game), and counted in the metrics.
+    pub(crate) fn run(&self, req: &Request, kept: Kept<'_>) -> Receipt {
+        let parsed = command::parse(&req.text);
+        let name = parsed.as_ref().map_or("invalid", Command::name);
+        let span = tracing::info_span!(
+            "command",
+            platform = %req.platform,
+            channel = %req.channel,
+            user = %req.user.id,
+            command = name,
+            game = tracing::field::Empty,
+        );
+        let _entered = span.enter();
+        let started = std::time::Instant::now();
+        let ran = self.run_staged(req, &parsed, kept);
+        let took = started.elapsed();
+        let key = ChannelKey::new(&req.platform, &req.channel);
+        let (before, written) = (ran.staged.before(&key), ran.staged.written());
+        if let Some(id) = written
+            .as_ref()
+            .map(|w| &w.id)
+            .or(before.as_ref().map(|b| &b.id))
+        {
+            span.record("game", id.as_str());
+        }
+        let outcome = if ran.failed {
+            "failed"
+        } else if written.is_some() {
+            "changed"
+        } else if parsed.is_err() {
+            "invalid"
+        } else {
+            "answered"
+        };
+        metrics().command(&req.platform, name, outcome, took);
+        if let Some(w) = &written {
+            count_change(name, before.as_ref(), w);
+        }
+        tracing::info!(
+            outcome,
+            ms = %format_args!("{:.2}", took.as_secs_f64() * 1000.0),
+            "command handled"
+        );
+        ran.receipt
+    }
+
+    /// [`Core::run`]'s work: decided over a staged store and committed in one write, decided
+    /// again (at most twice more) when it lost a race, then followed up.
+    fn run_staged(&self, req: &Request, parsed: &Result<Command, String>, kept: Kept<'_>) -> Ran {
+        let (id, place) = (kept.map(|k| k.0), kept.and_then(|k| k.1));
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            let staged = Arc::new(Staged::over(Arc::clone(&self.store)));
+            let scratch = self.staged_over(&staged);
+            let mut profiles = Profiles::new(self.base.as_ref());
+            let mut replies = scratch.decide(req, parsed);
+            appearance::style_boards(&mut profiles, &mut replies, Some(&req.user.id));
+            let mut receipt = Receipt::new(req, place, self.clock.now(), &replies);
+            let body = id.map(|_| receipt.encode());
+            let result = staged.commit(&req.platform, id.zip(body.as_deref()));
+            if result == Err(StoreError::Conflict) && tries < 3 {
+                continue;
+            }
+            if let Err(e) = result {
+                return self.not_stored(req, kept, receipt, staged, &e);
+            }
+            if staged.touched() {
+                self.follow(req, id, &mut receipt, &staged, &mut profiles);
+            }
+            return Ran {
+                receipt,
+                staged,
+                failed: false,
+            };
+        }
+    }
+
+    /// A request whose change could not be stored: its sender is told, and nothing was applied.
+    fn not_stored(
+        &self,
+        req: &Request,
+        kept: Kept<'_>,
+        receipt: Receipt,
+        staged: Arc<Staged>,
+        e: &StoreError,
+    ) -> Ran {
+        if !staged.touched() {
+            // Nothing was to change: the replies stand, though no receipt could be kept.
+            return Ran {
+                receipt,
+                staged,
+                failed: false,
+            };
+        }
+        tracing::warn!("a command's change could not be stored: {e}");
+        let place = kept.and_then(|k| k.1);
+        let failed = Receipt::new(req, place, receipt.at, &not_saved(e));
+        if let Some((id, _)) = kept {
+            // Nothing was applied: a receipt of that alone needs no atomic write.
+            if let Err(e) = self
+                .store
+                .set_receipt(&req.platform, id, Some(&failed.encode()))
+            {
+                tracing::warn!("the receipt of {id} could not be kept: {e}");
+            }
+        }
+        Ran {
+            receipt: failed,
+            staged,
+            failed: true,
+        }
+    }
+
+    /// What follows a stored change: the agenda brought up to date from the record as written,
+    /// the bot queued if it is to decide, and a finished game rated, its replay added to the
+    /// answer and its event told.
+    fn follow(
+        &self,
+        req: &Request,
+        id: Option<&str>,
+        receipt: &mut Receipt,
+        staged: &Staged,
+        profiles: &mut Profiles<'_>,
+    ) {
+        let Some(written) = staged.written() else {
+            return;
+        };
+        let key = ChannelKey::new(&written.platform, &written.channel);
+        let moved = staged
+            .before(&key)
+            .is_none_or(|b| b.id != written.id || b.moves != written.moves.len());
+        let live = (written.status != Status::Finished).then_some(&written);
+        clocks::schedule::reschedule_written(self, &key, live, moved, profiles);
+        let played = staged.played(written.version);
+        // The bot decides after this command has been answered.
+        if bot::to_decide(&written, played.as_ref()).is_some() {
+            self.queue_bot(key.clone());
+        }
+        if let Some(ended) = staged.ended() {
+            self.ended(req, id, receipt, &ended, profiles);
+        }
+    }
+
+    /// A game the command ended: rated (the changes end the command's own answer, after the
+    /// result they follow), its replay posted, and its event told.
+    fn ended(
+        &self,
+        req: &Request,
+        id: Option<&str>,
+        receipt: &mut Receipt,
+        ended: &GameRecord,
+        profiles: &mut Profiles<'_>,
+    ) {
+        let mut changes = ratings::take(self, ended);
+        let replayed = receipt
+            .replies
+            .iter()
+            .any(|r| matches!(r, Reply::Board(b) if b.is_replay()));
+        if games::play::worth_replaying(ended) && !replayed {
+            changes.push(games::play::replay_board(self, ended));
+        }
+        if !changes.is_empty() {
+            appearance::style_boards(profiles, &mut changes, Some(&req.user.id));
+            receipt.replies.extend(changes);
+            if let Some(id) = id
+                && let Err(e) = self
+                    .store
+                    .set_receipt(&req.platform, id, Some(&receipt.encode()))
+            {
+                tracing::warn!(game = %ended.id, "the rating of a game could not join its answer: {e}");
+            }
+        }
+        if let Some(tag) = &ended.tournament {
+            events::play::game_over(self, tag, &req.platform);
+        }
+    }
+
+    /// Works a command out (writes go to the store this core is over).
+    fn decide(&self, req: &Request, parsed: &Result<Command, String>) -> Vec<Reply> {
+        let command = match parsed {
+            Ok(c) => c.clone(),
+            Err(e) => return vec![Reply::Private(e.clone())],
+        };
+        match command {
+            Command::Help(topic) => {
+                vec![Reply::Private(help::help(topic.as_deref(), &self.prefix))]
+            }
+            Command::Rules(game) => {
+                let id = game
+                    .or_else(|| self.current_game(req))
+                    .unwrap_or(GameId::Lanrick);
+                vec![Reply::Private(help::rules(id))]
+            }
+            Command::Notation(game) => {
+                let id = game
+                    .or_else(|| self.current_game(req))
+                    .unwrap_or(GameId::Lanrick);
+                vec![Reply::Private(help::notation(id))]
+            }
+            Command::Clock(what) => clocks::run(self, req, what),
+            Command::Tournament(what) => events::manage::run(self, req, what),
+            Command::Ratings(what) => ratings::commands::run(self, req, what),
+            Command::Game(what) => self.game_command(req, what),
+        }
+    }
+
+    /// A command about the channel's game: the record read once, then played by the games.
+    fn game_command(&self, req: &Request, command: GameCommand) -> Vec<Reply> {
+        let key = ChannelKey::new(&req.platform, &req.channel);
+        let record = match self.store.load(&key) {
+            Ok(r) => r,
+            Err(StoreError::Corrupt(why)) => return self.damaged(&key, &command, &why),
+            Err(e) => {
+                return vec![Reply::Private(format!(
+                    "The game store is not available ({e}); nothing was changed. Try again."
+                ))];
+            }
+        };
+        // Board settings change wherever they are said; the board follows if there is one.
+        let mut settings = Vec::new();
+        if let GameCommand::Board(changes) = &command
+            && !changes.is_empty()
+        {
+            settings = appearance::change(self, req, changes);
+            if record.is_none() {
+                return settings;
+            }
+        }
+        settings.extend(games::run(self, req, &key, record, command));
+        settings
+    }
+
+    /// The game of the request's channel, if it has one.
+    fn current_game(&self, req: &Request) -> Option<GameId> {
+        let key = ChannelKey::new(&req.platform, &req.channel);
+        self.store
+            .load(&key)
+            .ok()
+            .flatten()
+            .and_then(|r| r.game_id().ok())
+    }
+
+    /// A command in a channel whose record cannot be read: only `abort` helps, setting it aside.
+    fn damaged(&self, key: &ChannelKey, command: &GameCommand, why: &str) -> Vec<Reply> {
+        if *command == GameCommand::Abort {
+            return match self.store.set_aside(key) {
+                Ok(()) => vec![Reply::Text(
+                    "The damaged game record of this channel was set aside (an operator can still inspect it). \
+                     The channel is free: start a new game with `new`."
+                        .into(),
+                )],
+                Err(e) => vec![Reply::Private(format!("The damaged record could not be set aside: {e}"))],
+            };
+        }
+        vec![Reply::Private(format!(
+            "This channel's game record cannot be read ({why}). Games in other channels are not affected. \
+             Say `{}abort` to set the damaged record aside and free the channel.",
+            self.prefix
+        ))]
+    }
+}
+
+/// Counts what a command's stored change did to its game: moves played, a game set going (one
+/// created under way is counted by the store), a clock found run out.
+fn count_change(
+    command: &str,
+    before: Option<&crate::kernel::store::staged::Seen>,
+    w: &GameRecord,
+) {
+    let same = before.filter(|b| b.id == w.id);
+    let earlier = same.map_or(0, |b| b.moves);
+    metrics().moves(&w.game, w.moves.len().saturating_sub(earlier) as u64);
+    if w.status != Status::Open && same.is_some_and(|b| b.status == Status::Open) {
+        metrics().started(&w.game);
+    }
+    // A clock found run out by this command (the scheduler counts those it finds).
+    let on_time = matches!(w.ended_by(), "time" | "forfeit");
+    if on_time && command != "claim" && w.status == Status::Finished {
+        metrics().timeout();
+    }
+}

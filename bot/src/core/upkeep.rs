@@ -1,0 +1,84 @@
+//! What the desk does that no command asks: the due moments of the clocks fired (and the games
+//! they end rated and reported to their events), the agenda read at start, ratings and events
+//! caught up after a restart, and an event's place opened by an adapter taken in.
+
+use crate::clocks::{deadlines, schedule};
+use crate::events;
+use crate::kernel::context::Core;
+use crate::kernel::reply::Reply;
+use crate::kernel::store::GameRecord;
+use crate::kernel::surface::Opening;
+use crate::ratings;
+
+impl Core {
+    /// Does everything due by now, in order: timeouts (the game ended at its deadline),
+    /// announcements of run-out clocks that wait for a claim, and reminders (coalesced per
+    /// player). Leaves the messages in the outbox; a game lost on time is rated and reports to
+    /// its event. How many notices were left.
+    pub fn fire_due(&self) -> usize {
+        let fired = deadlines::fire_due(self);
+        for ended in &fired.ended {
+            ratings::rate(self, ended);
+            if let Some(tag) = &ended.tournament {
+                events::play::game_over(self, tag, &ended.platform);
+            }
+        }
+        fired.posted
+    }
+
+    /// Reads every timed game into the agenda (at start); how many have something due.
+    pub fn load_agenda(&self) -> usize {
+        match schedule::load_agenda(self) {
+            Ok(n) => n,
+            Err(e) => {
+                tracing::error!(
+                    "the timed games cannot be listed: {e}; their deadlines are read again at \
+                     the next start (or, beside other instances, at the next reading)"
+                );
+                0
+            }
+        }
+    }
+
+    /// The earliest moment something is due.
+    pub fn next_due(&self) -> Option<u64> {
+        self.timers.agenda().next()
+    }
+
+    /// An estimate of the bytes the scheduler's agenda holds (see `Agenda::footprint`).
+    pub fn agenda_footprint(&self) -> usize {
+        self.timers.agenda().footprint()
+    }
+
+    /// Brings the agenda up to date for the game in `channel` on `platform`, read from the store.
+    pub fn reschedule(&self, platform: &str, channel: &str) {
+        schedule::reschedule(
+            self,
+            &crate::kernel::store::ChannelKey::new(platform, channel),
+        );
+    }
+
+    /// Takes the finished games of `platform` that no table has taken yet (a crash came between
+    /// a game's end and its rating), in order of ending. How many were looked at.
+    pub fn resume_ratings(&self, platform: &str) -> usize {
+        ratings::resume(self, platform)
+    }
+
+    /// Takes a finished game into its rating table (once) and returns the changes without
+    /// announcing them.
+    pub fn rate_now(&self, record: &GameRecord) -> Vec<Reply> {
+        ratings::take(self, record)
+    }
+
+    /// Brings every running event of `platform` up to date (at start, after a restart): results
+    /// of games that ended meanwhile, rounds to pair, places to open, announcements owed.
+    pub fn resume_tournaments(&self, platform: &str) {
+        events::play::resume(self, platform);
+    }
+
+    /// The adapter opened `opening`'s place as `channel` (a thread, a room): the board's game
+    /// starts there.
+    pub fn place_opened(&self, opening: &Opening, channel: &str) {
+        events::places::opened(self, opening, channel);
+    }
+}

@@ -1,0 +1,53 @@
+//! How Discord shows what the core says: its own timestamps (each reader sees his own time and
+//! a countdown), channel and user mentions, an 8 MiB file, and a thread opened for each event
+//! board.
+
+use super::PLATFORM;
+use crate::core::{Opening, Place, Surface, User};
+
+/// Discord's surface.
+pub struct DiscordSurface;
+
+impl Surface for DiscordSurface {
+    fn platform(&self) -> &str {
+        PLATFORM
+    }
+
+    fn time(&self, at: u64, _now: u64) -> String {
+        format!("<t:{at}:f> (<t:{at}:R>)")
+    }
+
+    fn channel_link(&self, channel: &str) -> String {
+        format!("<#{channel}>")
+    }
+
+    fn mention(&self, user: &User) -> String {
+        format!("<@{}>", user.id)
+    }
+
+    /// Under Discord's 10 MiB for a bot's message: the final board and the text go beside a
+    /// replay.
+    fn upload_limit(&self) -> usize {
+        8 << 20
+    }
+
+    fn place(&self, _: &Opening) -> Place {
+        Place::Opened
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_are_discord_timestamps_that_each_reader_sees_in_his_own_zone() {
+        let s = DiscordSurface;
+        assert_eq!(
+            s.time(1_800_000_000, 0),
+            "<t:1800000000:f> (<t:1800000000:R>)"
+        );
+        assert_eq!(s.channel_link("42"), "<#42>");
+        assert_eq!(s.mention(&User::named("7")), "<@7>");
+    }
+}

@@ -1,0 +1,713 @@
+//! The commands of `tournament …` that read or change one event.
+
+use super::command::{Action, NewEvent, TournamentCommand, is_slug};
+use super::places::say;
+use super::{
+    Entrant, Event, Listed, SCHEMA, Score, State, System, change, charts, index, load, play,
+    report, save,
+};
+use crate::clocks::schedule::reschedule;
+use crate::kernel::context::Core;
+use crate::kernel::outbox::Target;
+use crate::kernel::reply::Reply;
+use crate::kernel::request::{Request, User};
+use crate::kernel::store::{ChannelKey, Ending, Player, Status};
+
+type Replies = Vec<Reply>;
+
+/// Handles `tournament …`.
+pub fn run(core: &Core, req: &Request, command: TournamentCommand) -> Vec<Reply> {
+    let result = match &command.action {
+        Action::New(e) => new_event(core, req, e.clone()),
+        Action::List => Ok(report::list(core, req)),
+        _ => on_event(core, req, &command),
+    };
+    result.unwrap_or_else(|e| vec![Reply::Private(e)])
+}
+
+/// `tournament new …`.
+pub(super) fn new_event(core: &Core, req: &Request, e: NewEvent) -> Result<Replies, String> {
+    let community = req.policy.community.clone();
+    let store = core.base.as_ref();
+    if let Some(found) = load(store, &req.platform, &community, &e.name)? {
+        return Err(format!(
+            "The name `{}` is taken here (a {} event of {}); choose another, such as `{}-2`.",
+            e.name,
+            found.event.system.title(),
+            found.event.game,
+            e.name
+        ));
+    }
+    if let Some(allowed) = req.policy.games.as_ref().filter(|g| !g.contains(&e.game)) {
+        let names: Vec<&str> = allowed.iter().map(|g| g.as_str()).collect();
+        return Err(format!(
+            "{} is not played here. The games here: {}.",
+            e.game.title(),
+            names.join(", ")
+        ));
+    }
+    let policy = &core.timers.policy;
+    let clock = e
+        .clock
+        .unwrap_or_else(|| policy.clock_for(&req.platform, &req.channel))
+        .map(|c| c.with_claim(e.claim.unwrap_or_else(|| policy.claim_for(&req.platform))));
+    let event = Event {
+        schema: SCHEMA,
+        name: e.name.clone(),
+        community,
+        platform: req.platform.clone(),
+        channel: req.channel.clone(),
+        organiser: Player::from(&req.user),
+        game: e.game.as_str().to_string(),
+        system: e.system,
+        rounds: e.rounds,
+        clock,
+        pairs: e.pairs,
+        state: State::Open,
+        created: core.clock.now(),
+        entrants: Vec::new(),
+        played: Vec::new(),
+    };
+    if !save(store, None, &event)? {
+        return Err(format!(
+            "Someone opened an event named `{}` a moment ago; choose another name.",
+            e.name
+        ));
+    }
+    let p = &core.prefix;
+    let rounds = match (e.system, e.rounds) {
+        (System::Swiss, Some(n)) => format!(", {n} rounds"),
+        (System::Swiss, None) => ", rounds enough to separate the field".to_string(),
+        _ => String::new(),
+    };
+    let clock = event
+        .clock
+        .map_or_else(|| "untimed".to_string(), |c| format!("clock {c}"));
+    let entry = if e.pairs {
+        format!(
+            "`{p}tournament join {} @partner` (or alone, to hold both seats of a side)",
+            e.name
+        )
+    } else {
+        format!("`{p}tournament join {}`", e.name)
+    };
+    Ok(vec![Reply::Text(format!(
+        "{} opened the event **{}**: {} {}{rounds}, {clock}{}. Enter with {entry}; {} starts it with \
+         `{p}tournament start {}`.",
+        req.user.name,
+        e.name,
+        e.game.title(),
+        e.system.title(),
+        if e.pairs { ", for pairs" } else { "" },
+        req.user.name,
+        e.name
+    ))])
+}
+
+/// Finds the event a command is about: its name as the first word, else the event of this
+/// channel (or of this game's board). Returns the name and the other words.
+fn resolve(core: &Core, req: &Request, args: &[String]) -> Result<(String, Vec<String>), String> {
+    let community = req.policy.community.clone();
+    let store = core.base.as_ref();
+    if let Some(first) = args.first() {
+        let lower = first.to_ascii_lowercase();
+        if is_slug(&lower) && load(store, &req.platform, &community, &lower)?.is_some() {
+            return Ok((lower, args[1..].to_vec()));
+        }
+    }
+    let key = ChannelKey::new(&req.platform, &req.channel);
+    if let Ok(Some(record)) = core.base.load(&key)
+        && let Some(tag) = record.tournament
+        && tag.community == community
+    {
+        return Ok((tag.event, args.to_vec()));
+    }
+    let here: Vec<Listed> = index(store, &req.platform)
+        .into_iter()
+        .filter(|l| l.community == community && l.channel == req.channel)
+        .collect();
+    let live: Vec<&Listed> = here.iter().filter(|l| l.live).collect();
+    let chosen = match (live.as_slice(), here.as_slice()) {
+        ([one], _) => Some(one.name.clone()),
+        ([], [one]) => Some(one.name.clone()),
+        _ => None,
+    };
+    if let Some(name) = chosen {
+        return Ok((name, args.to_vec()));
+    }
+    let p = &core.prefix;
+    match (args.first(), here.is_empty()) {
+        (Some(first), _) if is_slug(&first.to_ascii_lowercase()) => Err(format!(
+            "There is no event named `{}`. `{p}tournament list` shows the events here.",
+            first.to_ascii_lowercase()
+        )),
+        (_, true) => Err(format!(
+            "Name the event (`{p}tournament standings spring`): no event was opened in this channel. \
+             `{p}tournament list` shows the events here."
+        )),
+        _ => Err(format!(
+            "Name the event: this channel has several ({}).",
+            here.iter()
+                .map(|l| l.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// A tournament command about one event.
+pub(super) fn on_event(
+    core: &Core,
+    req: &Request,
+    command: &TournamentCommand,
+) -> Result<Replies, String> {
+    let (name, rest) = resolve(core, req, &command.args)?;
+    let community = req.policy.community.clone();
+    let Some(loaded) = load(core.base.as_ref(), &req.platform, &community, &name)? else {
+        return Err(format!("There is no event named `{name}`."));
+    };
+    let event = loaded.event;
+    let p = core.prefix.clone();
+    let organiser = req.policy.organiser || req.user.id == event.organiser.id;
+    if command.action.organisers_only() && !organiser {
+        return Err(format!(
+            "Only the event's organisers ({} and the community's organisers) may `tournament {}`.",
+            event.organiser.name,
+            command.action.word()
+        ));
+    }
+    let changing = !matches!(
+        command.action,
+        Action::Standings | Action::Pairings | Action::Export
+    );
+    if changing && !event.live() {
+        return Err(format!(
+            "{} is {}: nothing about it can change any more. `{p}tournament standings {name}` shows how it ended.",
+            name,
+            if event.state == State::Finished {
+                "over"
+            } else {
+                "cancelled"
+            }
+        ));
+    }
+    // The event learns of results that came in meanwhile before anything is shown or changed.
+    play::tend(core, &req.platform, &community, &name);
+    let event =
+        super::reload(core.base.as_ref(), &req.platform, &community, &name).unwrap_or(event);
+    let out = match command.action {
+        Action::Standings => Ok(standings(&event)),
+        Action::Pairings => pairings(core, &event, &rest),
+        Action::Export => Ok(vec![Reply::File {
+            name: format!("{name}.json"),
+            content: serde_json::to_string_pretty(&report::export(&event))
+                .map_err(|e| e.to_string())?,
+        }]),
+        Action::Join => {
+            let partner = partner(req, &event, &rest)?;
+            enter(core, req, &event, req.user.clone(), partner, false)
+        }
+        Action::Add => {
+            let (first, second) = match rest.as_slice() {
+                [] => {
+                    return Err(format!(
+                        "Say whom to enter: `{p}tournament add {name} @player`."
+                    ));
+                }
+                [a] => (resolve_user(req, a), None),
+                [a, b] if event.pairs => (resolve_user(req, a), Some(resolve_user(req, b))),
+                _ => {
+                    return Err(format!(
+                        "`tournament add` takes one player{}.",
+                        if event.pairs { " (or a pair)" } else { "" }
+                    ));
+                }
+            };
+            enter(core, req, &event, first, second, true)
+        }
+        Action::Leave => withdraw(core, req, &event, &req.user.id, false),
+        Action::Kick => {
+            let [who] = rest.as_slice() else {
+                return Err(format!(
+                    "Say whom to withdraw: `{p}tournament kick {name} @player`."
+                ));
+            };
+            let who = resolve_user(req, who);
+            withdraw(core, req, &event, &who.id, true)
+        }
+        Action::Start => start(core, req, &event),
+        Action::Result => adjudicate(core, req, &event, &rest),
+        Action::Pause | Action::Resume | Action::Cancel => {
+            set_state(core, req, &event, &command.action)
+        }
+        Action::New(_) | Action::List => Ok(Vec::new()),
+    }?;
+    Ok(out)
+}
+
+/// The user a word names, read as `new` reads its opponents (without the `@`).
+fn resolve_user(req: &Request, token: &str) -> User {
+    crate::kernel::request::resolve_user(req, token.trim_start_matches('@'))
+}
+
+fn partner(req: &Request, event: &Event, rest: &[String]) -> Result<Option<User>, String> {
+    match rest {
+        [] => Ok(None),
+        [who] if event.pairs => {
+            let u = resolve_user(req, who);
+            if u.id == req.user.id {
+                return Err(
+                    "Name your partner, or join alone to hold both seats of a side.".into(),
+                );
+            }
+            Ok(Some(u))
+        }
+        [first, ..] if !event.pairs && is_slug(&first.to_ascii_lowercase()) => Err(format!(
+            "There is no event named `{}`.",
+            first.to_ascii_lowercase()
+        )),
+        _ => Err(format!(
+            "`tournament join` takes the event's name{}.",
+            if event.pairs { " and your partner" } else { "" }
+        )),
+    }
+}
+
+fn standings(event: &Event) -> Replies {
+    let mut out = charts::standings_replies(event);
+    if event.state == State::Finished {
+        out.push(Reply::Text(report::winner_line(event)));
+    }
+    if event.state == State::Open {
+        let names: Vec<String> = event.entrants.iter().map(Entrant::name).collect();
+        return vec![Reply::Text(format!(
+            "{} has not started. Entrants ({}): {}.",
+            event.name,
+            names.len(),
+            if names.is_empty() {
+                "none yet".to_string()
+            } else {
+                names.join(", ")
+            }
+        ))];
+    }
+    out
+}
+
+fn pairings(core: &Core, event: &Event, rest: &[String]) -> Result<Replies, String> {
+    if event.played.is_empty() {
+        return Err(format!(
+            "{} has not started: no round is paired yet.",
+            event.name
+        ));
+    }
+    let r = match rest {
+        [] => event.played.len(),
+        [n] => n
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=event.played.len()).contains(n))
+            .ok_or_else(|| {
+                format!(
+                    "`{n}`: say a round from 1 to {} (the rounds paired so far).",
+                    event.played.len()
+                )
+            })?,
+        _ => return Err("`tournament pairings` takes the event's name and a round.".into()),
+    };
+    let surface = core.surface(&event.platform);
+    Ok(vec![Reply::Text(report::pairings_text(
+        event,
+        r,
+        surface.as_ref(),
+    ))])
+}
+
+/// Enters `first` (with `second`, a pair) into the event: `join` or the organiser's `add`.
+fn enter(
+    core: &Core,
+    req: &Request,
+    event: &Event,
+    first: User,
+    second: Option<User>,
+    by_organiser: bool,
+) -> Result<Replies, String> {
+    let late_swiss = event.system == System::Swiss && event.state != State::Open;
+    if event.state != State::Open && !(late_swiss && by_organiser) {
+        return Err(format!(
+            "{} has started; entries are closed{}.",
+            event.name,
+            if event.system == System::Swiss {
+                " (an organiser can still add a player to the next round with `tournament add`)"
+            } else {
+                ""
+            }
+        ));
+    }
+    let mut players = vec![Player::from(&first)];
+    players.extend(second.as_ref().map(Player::from));
+    let now = core.clock.now();
+    let (_, _) = change(
+        core.base.as_ref(),
+        &event.platform,
+        &event.community,
+        &event.name,
+        |e| {
+            for p in &players {
+                if let Some(i) = e.entrant_of(&p.id)
+                    && e.entrants[i].withdrawn_from.is_some()
+                {
+                    return Err(format!(
+                        "{} withdrew from {} and cannot enter it again.",
+                        p.name, e.name
+                    ));
+                }
+                if let Some(i) = e.entrant_of(&p.id) {
+                    return Err(if p.id == req.user.id {
+                        format!(
+                            "You are already entered in {} (as {}).",
+                            e.name,
+                            e.entrants[i].name()
+                        )
+                    } else {
+                        format!("{} is already entered in {}.", p.name, e.name)
+                    });
+                }
+            }
+            e.entrants.push(Entrant {
+                players: players.clone(),
+                joined: now,
+                withdrawn_from: None,
+                rating: None,
+            });
+            Ok(())
+        },
+    )?;
+    let who = players
+        .iter()
+        .map(|p| p.name.clone())
+        .collect::<Vec<_>>()
+        .join(" & ");
+    let count = super::reload(
+        core.base.as_ref(),
+        &event.platform,
+        &event.community,
+        &event.name,
+    )
+    .map_or(0, |e| e.entrants.len());
+    let when = if event.state == State::Open {
+        String::new()
+    } else {
+        " from the next round".to_string()
+    };
+    Ok(vec![Reply::Text(format!(
+        "{who} {} entered in {}{when} ({count} entrant{}).",
+        if players.len() > 1 { "are" } else { "is" },
+        event.name,
+        if count == 1 { "" } else { "s" }
+    ))])
+}
+
+/// Withdraws the entrant `user` plays for: before the start the entry is struck out; later he
+/// is not paired again (his game under way is played out).
+fn withdraw(
+    core: &Core,
+    req: &Request,
+    event: &Event,
+    user: &str,
+    by_organiser: bool,
+) -> Result<Replies, String> {
+    let (event, name) = change(
+        core.base.as_ref(),
+        &event.platform,
+        &event.community,
+        &event.name,
+        |e| {
+            let Some(i) = e
+                .entrant_of(user)
+                .filter(|i| e.entrants[*i].withdrawn_from.is_none())
+            else {
+                return Err(if by_organiser {
+                    format!("That player is not entered in {}.", e.name)
+                } else {
+                    format!("You are not entered in {}.", e.name)
+                });
+            };
+            let name = e.entrants[i].name();
+            if e.state == State::Open {
+                e.entrants.remove(i);
+            } else {
+                e.entrants[i].withdrawn_from = Some(e.played.len());
+            }
+            Ok(name)
+        },
+    )?;
+    let by = if by_organiser {
+        format!(" by {}", req.user.name)
+    } else {
+        String::new()
+    };
+    let tail = if event.state == State::Open {
+        String::new()
+    } else {
+        " A game under way is played out; from the next round there are no more pairings for them."
+            .to_string()
+    };
+    play::tend(core, &event.platform, &event.community, &event.name);
+    Ok(vec![Reply::Text(format!(
+        "{name} withdrawn from {}{by}.{tail}",
+        event.name
+    ))])
+}
+
+/// The current ratings of the event's game in its community, by player id.
+fn ratings_of(core: &Core, event: &Event) -> std::collections::HashMap<String, f64> {
+    let Ok(game) = event.game.parse::<muster_rules::GameId>() else {
+        return Default::default();
+    };
+    let system = crate::ratings::system_of(game);
+    let now = core.clock.now();
+    let (table, _) = crate::ratings::table(
+        core.base.as_ref(),
+        &event.platform,
+        &event.community,
+        &event.game,
+    );
+    table
+        .players
+        .iter()
+        .map(|(id, s)| (id.clone(), s.now(system, now).rating))
+        .collect()
+}
+
+/// An entrant's rating: his player's, or the mean of a pair's, when all are rated.
+fn rating_of(ratings: &std::collections::HashMap<String, f64>, e: &Entrant) -> Option<f64> {
+    let mut ids: Vec<&str> = e.players.iter().map(|p| p.id.as_str()).collect();
+    ids.dedup();
+    let values: Option<Vec<f64>> = ids.iter().map(|id| ratings.get(*id).copied()).collect();
+    values.map(|v| v.iter().sum::<f64>() / v.len() as f64)
+}
+
+fn start(core: &Core, req: &Request, event: &Event) -> Result<Replies, String> {
+    if event.state != State::Open {
+        return Err(format!("{} has already started.", event.name));
+    }
+    let least = if event.system == System::Knockout {
+        4
+    } else {
+        2
+    };
+    if event.entrants.len() < least {
+        return Err(format!(
+            "{} needs at least {least} entrants to start a {}; it has {}.",
+            event.name,
+            event.system.title(),
+            event.entrants.len()
+        ));
+    }
+    let ratings = ratings_of(core, event);
+    let (event, ()) = change(
+        core.base.as_ref(),
+        &event.platform,
+        &event.community,
+        &event.name,
+        |e| {
+            if e.state != State::Open {
+                return Err(format!("{} has already started.", e.name));
+            }
+            // Seeds by rating, the rated first; then by joining order.
+            for x in &mut e.entrants {
+                x.rating = rating_of(&ratings, x);
+            }
+            e.entrants.sort_by(|a, b| match (a.rating, b.rating) {
+                (Some(x), Some(y)) => y.total_cmp(&x).then(a.joined.cmp(&b.joined)),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => a.joined.cmp(&b.joined),
+            });
+            // A Swiss event's length is fixed now: late entries do not lengthen it.
+            if e.system == System::Swiss {
+                e.rounds = Some(e.total_rounds());
+            }
+            e.state = State::Running;
+            Ok(())
+        },
+    )?;
+    let seeds: Vec<String> = event
+        .entrants
+        .iter()
+        .enumerate()
+        .map(|(i, e)| match e.rating {
+            Some(r) => format!("{}. {} ({})", i + 1, e.name(), r.round() as i64),
+            None => format!("{}. {}", i + 1, e.name()),
+        })
+        .collect();
+    let out = vec![Reply::Text(format!(
+        "{} starts {}: {} entrants, {} rounds. Seeds: {}. The first round is being paired.",
+        req.user.name,
+        event.name,
+        event.entrants.len(),
+        event.total_rounds(),
+        seeds.join(", ")
+    ))];
+    play::tend(core, &event.platform, &event.community, &event.name);
+    Ok(out)
+}
+
+/// `tournament result <board> 1-0|0-1|1/2-1/2|forfeit <white|black|player>`: the organiser's
+/// result for a board of the current round; a game still being played there is closed.
+fn adjudicate(
+    core: &Core,
+    req: &Request,
+    event: &Event,
+    rest: &[String],
+) -> Result<Replies, String> {
+    let usage = format!(
+        "say `{}tournament result {} <board> 1-0|0-1|1/2-1/2`, or `… <board> forfeit white|black` \
+         for the side that forfeits",
+        core.prefix, event.name
+    );
+    let r = event.played.len();
+    if r == 0 {
+        return Err(format!(
+            "{} has not started: there is no board to give a result for.",
+            event.name
+        ));
+    }
+    let (board, what) = match rest {
+        [b, what @ ..] if !what.is_empty() => (b, what),
+        _ => return Err(usage),
+    };
+    let boards = event.played[r - 1].boards.len();
+    let b = board
+        .trim_start_matches('#')
+        .parse::<usize>()
+        .ok()
+        .filter(|b| (1..=boards).contains(b))
+        .ok_or_else(|| {
+            format!("Round {r} has boards 1 to {boards}; there is no board `{board}`.")
+        })?;
+    let bd = &event.played[r - 1].boards[b - 1];
+    let (score, forfeit) = match what {
+        [s] => (Score::parse(s).ok_or_else(|| usage.clone())?, false),
+        [f, who] if f.eq_ignore_ascii_case("forfeit") => {
+            let loser = match who.to_ascii_lowercase().as_str() {
+                "white" => bd.white,
+                "black" => bd.black,
+                _ => {
+                    let u = resolve_user(req, who);
+                    event
+                        .entrant_of(&u.id)
+                        .filter(|e| *e == bd.white || *e == bd.black)
+                        .ok_or_else(|| format!("{} does not play on board {b}; {usage}.", u.name))?
+                }
+            };
+            (
+                if loser == bd.white {
+                    Score::Black
+                } else {
+                    Score::White
+                },
+                true,
+            )
+        }
+        _ => return Err(usage),
+    };
+    let (event, live) = change(
+        core.base.as_ref(),
+        &event.platform,
+        &event.community,
+        &event.name,
+        |e| {
+            let board = &mut e.played[r - 1].boards[b - 1];
+            let (bw, channel) = (board.white, board.channel.clone());
+            let game = board.games.last_mut().ok_or("no game")?;
+            game.result = Some(if game.white == bw {
+                score
+            } else {
+                score.flipped()
+            });
+            game.forfeit = forfeit;
+            game.adjudicated = true;
+            Ok(channel.map(|c| (c, game.id.clone())))
+        },
+    )?;
+    // A game still being played on the board is closed: its result is the organiser's.
+    if let Some((channel, id)) = live {
+        let key = ChannelKey::new(&event.platform, &channel);
+        if let Ok(Some(mut record)) = core.base.load(&key)
+            && record.id == id
+            && record.status != Status::Finished
+        {
+            let expected = record.version;
+            record.version += 1;
+            record.status = Status::Finished;
+            record.ending = Some(Ending::Aborted);
+            record.updated = core.clock.now();
+            record.wait = None;
+            if core.base.archive(&key, expected, &record).is_ok() {
+                reschedule(core, &key);
+                say(
+                    core,
+                    &event,
+                    Target::Channel(channel.clone()),
+                    vec![Reply::Text(format!(
+                        "The organiser gave this board's result ({}{}); the game is closed.",
+                        score.code(),
+                        if forfeit { ", by forfeit" } else { "" }
+                    ))],
+                );
+            }
+        }
+    }
+    let (w, k) = (
+        event.entrants[bd.white].name(),
+        event.entrants[bd.black].name(),
+    );
+    let out = vec![Reply::Text(format!(
+        "{} · round {r} · board {b}: {w} {} {k}{}, as {} gave it.",
+        event.name,
+        score.code(),
+        if forfeit { " (forfeit)" } else { "" },
+        req.user.name
+    ))];
+    play::tend(core, &event.platform, &event.community, &event.name);
+    Ok(out)
+}
+
+fn set_state(
+    core: &Core,
+    req: &Request,
+    event: &Event,
+    action: &Action,
+) -> Result<Replies, String> {
+    let (event, said) = change(
+        core.base.as_ref(),
+        &event.platform,
+        &event.community,
+        &event.name,
+        |e| match (action, e.state) {
+            (Action::Pause, State::Running) => {
+                e.state = State::Paused;
+                Ok("paused: games under way go on, but no new round is paired until it resumes")
+            }
+            (Action::Pause, _) => Err(format!("{} is not running.", e.name)),
+            (Action::Resume, State::Paused) => {
+                e.state = State::Running;
+                Ok("resumed")
+            }
+            (Action::Resume, _) => Err(format!("{} is not paused.", e.name)),
+            _ => {
+                e.state = State::Cancelled;
+                Ok("cancelled: games under way may be played out but count for nothing")
+            }
+        },
+    )?;
+    if event.state == State::Running {
+        play::tend(core, &event.platform, &event.community, &event.name);
+    }
+    Ok(vec![Reply::Text(format!(
+        "{} {said} ({}).",
+        event.name, req.user.name
+    ))])
+}

@@ -1,0 +1,508 @@
+//! What an event says: its list, pairings, standings (with every tie-break), the knockout
+//! bracket, and the export (docs/machine-interface.md).
+
+use muster_rules::tournament::standings::{self, Line, RoundResult};
+use serde_json::{Value, json};
+
+use super::{Event, Score, State, System, index};
+use crate::kernel::context::Core;
+use crate::kernel::reply::Reply;
+use crate::kernel::request::Request;
+use crate::kernel::surface::Surface;
+
+/// Whether every board of round `r` (from 0) is decided.
+fn complete(event: &Event, r: usize) -> bool {
+    event.played[r]
+        .boards
+        .iter()
+        .all(|b| b.done(event.knockout()))
+}
+
+/// The rounds whose every board is decided, from the first.
+pub(super) fn completed(event: &Event) -> usize {
+    (0..event.played.len())
+        .take_while(|r| complete(event, *r))
+        .count()
+}
+
+/// Each entrant's rounds, over the completed rounds, as the tie-break rules read them.
+pub(super) fn table(event: &Event) -> Vec<standings::Entrant> {
+    let rounds = completed(event);
+    let mut all: Vec<standings::Entrant> = event
+        .entrants
+        .iter()
+        .map(|e| standings::Entrant {
+            rounds: Vec::new(),
+            withdrawn_from: e.withdrawn_from.filter(|w| *w < rounds),
+        })
+        .collect();
+    for round in &event.played[..rounds] {
+        let mut seen = vec![false; all.len()];
+        for board in &round.boards {
+            let Some(result) = board.result() else {
+                continue;
+            };
+            let (w, b) = match result {
+                Score::White => (2, 0),
+                Score::Black => (0, 2),
+                Score::Draw => (1, 1),
+            };
+            for (me, other, points) in
+                [(board.white, board.black, w), (board.black, board.white, b)]
+            {
+                seen[me] = true;
+                all[me].rounds.push(if board.forfeit() {
+                    RoundResult::Unplayed {
+                        points,
+                        voluntary: points == 0,
+                    }
+                } else {
+                    RoundResult::Played {
+                        opponent: other,
+                        points,
+                    }
+                });
+            }
+        }
+        for &e in &round.byes {
+            seen[e] = true;
+            all[e].rounds.push(match event.system {
+                System::Swiss => RoundResult::Unplayed {
+                    points: 2,
+                    voluntary: false,
+                },
+                _ => RoundResult::Rest,
+            });
+        }
+        for (e, s) in seen.iter().enumerate() {
+            if !s {
+                // Absent: withdrawn, or entered after the round.
+                all[e].rounds.push(RoundResult::Unplayed {
+                    points: 0,
+                    voluntary: true,
+                });
+            }
+        }
+    }
+    all
+}
+
+/// Each entrant's score in half points over the completed rounds.
+pub(super) fn points(event: &Event) -> Vec<u32> {
+    table(event).iter().map(standings::Entrant::score).collect()
+}
+
+pub(super) fn half(points: u32) -> String {
+    if points.is_multiple_of(2) {
+        format!("{}", points / 2)
+    } else if points == 1 {
+        "½".into()
+    } else {
+        format!("{}½", points / 2)
+    }
+}
+
+fn quarter(q: u32) -> String {
+    let whole = q / 4;
+    let part = ["", "¼", "½", "¾"][(q % 4) as usize];
+    match (whole, part) {
+        (_, "") => format!("{whole}"),
+        (0, part) => part.to_string(),
+        (whole, part) => format!("{whole}{part}"),
+    }
+}
+
+/// The names of the tie-breaks of `system`, in order.
+pub(super) fn tiebreak_names(system: System) -> &'static [&'static str] {
+    match system {
+        System::Swiss => &["buchholz_cut1", "buchholz", "sonneborn_berger", "wins"],
+        _ => &["sonneborn_berger", "direct_encounter", "wins"],
+    }
+}
+
+fn tiebreak_value(name: &str, v: u32) -> Value {
+    match name {
+        "sonneborn_berger" => json!(f64::from(v) / 4.0),
+        "wins" => json!(v),
+        _ => json!(f64::from(v) / 2.0),
+    }
+}
+
+pub(super) fn tiebreak_text(name: &str, v: u32) -> String {
+    match name {
+        "sonneborn_berger" => quarter(v),
+        "wins" => v.to_string(),
+        _ => half(v),
+    }
+}
+
+/// A tie-break's short heading.
+pub(super) fn tiebreak_head(name: &str) -> &'static str {
+    match name {
+        "buchholz_cut1" => "BhC1",
+        "buchholz" => "Bh",
+        "sonneborn_berger" => "SB",
+        "direct_encounter" => "DE",
+        _ => "Wins",
+    }
+}
+
+/// Games an entrant played over the board.
+pub(super) fn games(entrant: &standings::Entrant) -> usize {
+    entrant
+        .rounds
+        .iter()
+        .filter(|r| matches!(r, RoundResult::Played { .. }))
+        .count()
+}
+
+/// The standings' lines.
+pub(super) fn lines(event: &Event) -> Vec<Line> {
+    let system = match event.system {
+        System::Swiss => standings::System::Swiss,
+        _ => standings::System::RoundRobin,
+    };
+    standings::standings(&table(event), system)
+}
+
+/// The standings as text: rank, name, points, games, tie-breaks.
+pub(super) fn standings_text(event: &Event) -> String {
+    if event.knockout() {
+        return bracket_text(event);
+    }
+    let rounds = completed(event);
+    let table = table(event);
+    let names = tiebreak_names(event.system);
+    let heads: Vec<&str> = names.iter().map(|n| tiebreak_head(n)).collect();
+    let mut text = format!(
+        "Standings of {} after round {rounds} of {}:\n```\n{:>3}  {:<20} {:>5} {:>5}",
+        event.name,
+        event.total_rounds(),
+        "#",
+        "Name",
+        "Pts",
+        "Games"
+    );
+    for h in &heads {
+        text.push_str(&format!(" {h:>6}"));
+    }
+    text.push('\n');
+    for line in lines(event) {
+        let e = &event.entrants[line.entrant];
+        let games = games(&table[line.entrant]);
+        let mut name = e.name();
+        if e.withdrawn_from.is_some() {
+            name.push_str(" (w)");
+        }
+        let name: String = name.chars().take(20).collect();
+        text.push_str(&format!(
+            "{:>3}  {:<20} {:>5} {:>5}",
+            line.rank,
+            name,
+            half(line.score),
+            games
+        ));
+        for (n, v) in names.iter().zip(&line.tiebreaks) {
+            text.push_str(&format!(" {:>6}", tiebreak_text(n, *v)));
+        }
+        text.push('\n');
+    }
+    text.push_str("```");
+    text
+}
+
+/// The knockout bracket as text: each round's matches and who went through.
+pub(super) fn bracket_text(event: &Event) -> String {
+    let mut text = format!("Bracket of {}:\n", event.name);
+    let seed = |e: usize| format!("{} ({})", event.entrants[e].name(), e + 1);
+    for (r, round) in event.played.iter().enumerate() {
+        let title = match event.total_rounds() - r {
+            1 => "Final".to_string(),
+            2 => "Semi-finals".to_string(),
+            3 => "Quarter-finals".to_string(),
+            _ => format!("Round {}", r + 1),
+        };
+        text.push_str(&format!("{title}:\n"));
+        // The first round in bracket order, its byes among the matches.
+        let mut byes = Vec::new();
+        let mut boards: Vec<&super::Board> = Vec::new();
+        if r == 0 {
+            let mut played = round.boards.iter();
+            for (a, b) in muster_rules::tournament::knockout::first_round(event.entrants.len()) {
+                match b {
+                    None => byes.push((boards.len(), a)),
+                    Some(_) => boards.extend(played.next()),
+                }
+            }
+        } else {
+            boards.extend(round.boards.iter());
+        }
+        for (i, board) in boards.iter().enumerate() {
+            for (_, b) in byes.iter().filter(|(at, _)| *at == i) {
+                text.push_str(&format!("  {} — bye\n", seed(*b)));
+            }
+            let games: Vec<String> = board
+                .games
+                .iter()
+                .map(|g| match g.result {
+                    Some(s) if g.white == board.white => s.code().to_string(),
+                    Some(s) => s.flipped().code().to_string(),
+                    None => "…".to_string(),
+                })
+                .collect();
+            let through = match board.through() {
+                Some(w) if board.result() == Some(Score::Draw) => {
+                    format!(" → {} through as the higher seed", event.entrants[w].name())
+                }
+                Some(w) => format!(" → {}", event.entrants[w].name()),
+                None => String::new(),
+            };
+            text.push_str(&format!(
+                "  {} v {}: {}{through}\n",
+                seed(board.white),
+                seed(board.black),
+                games.join(", ")
+            ));
+        }
+        for (_, b) in byes.iter().filter(|(at, _)| *at >= boards.len()) {
+            text.push_str(&format!("  {} — bye\n", seed(*b)));
+        }
+    }
+    if event.played.is_empty() {
+        text.push_str("  (not started)\n");
+    }
+    text.trim_end().to_string()
+}
+
+/// Who won, once the event is over.
+pub(super) fn winner_line(event: &Event) -> String {
+    if event.knockout() {
+        return match super::winners(event).as_slice() {
+            [w] => format!("The winner: {}.", event.entrants[*w].name()),
+            _ => String::new(),
+        };
+    }
+    let lines = lines(event);
+    let first: Vec<String> = lines
+        .iter()
+        .filter(|l| l.rank == 1)
+        .map(|l| event.entrants[l.entrant].name())
+        .collect();
+    match first.as_slice() {
+        [] => String::new(),
+        [one] => format!("The winner: {one}."),
+        many => format!("Shared first place: {}.", many.join(", ")),
+    }
+}
+
+/// Round `r`'s (from 1) pairings as text.
+pub fn pairings_text(event: &Event, r: usize, surface: &dyn Surface) -> String {
+    let Some(round) = event.played.get(r - 1) else {
+        return format!("{} has no round {r}.", event.name);
+    };
+    let name = |e: usize| event.entrants[e].name();
+    let mut text = format!(
+        "{} · round {r} of {}{}:\n",
+        event.name,
+        event.total_rounds(),
+        if round.colours_relaxed {
+            " (colour rules relaxed to pair it)"
+        } else {
+            ""
+        }
+    );
+    for (b, board) in round.boards.iter().enumerate() {
+        let result = match (board.result(), board.forfeit()) {
+            (Some(s), true) => format!(" — {} (forfeit)", s.code()),
+            (Some(s), false) if board.done(event.knockout()) => format!(" — {}", s.code()),
+            _ => String::new(),
+        };
+        let place = board
+            .channel
+            .as_deref()
+            .map(|c| format!(" in {}", surface.channel_link(c)))
+            .unwrap_or_default();
+        text.push_str(&format!(
+            "Board {}: {} (White) v {} (Black){place}{result}\n",
+            b + 1,
+            name(board.white),
+            name(board.black)
+        ));
+    }
+    for e in &round.byes {
+        let what = match event.system {
+            System::Swiss => "bye (1 point)",
+            System::Knockout => "bye (through to the next round)",
+            _ => "rests this round",
+        };
+        text.push_str(&format!("{}: {what}\n", event.entrants[*e].name()));
+    }
+    text.trim_end().to_string()
+}
+
+/// `tournament list`: the community's events.
+pub fn list(core: &Core, req: &Request) -> Vec<Reply> {
+    let community = req.policy.community.clone();
+    let surface = core.surface(&req.platform);
+    let listed: Vec<String> = index(core.base.as_ref(), &req.platform)
+        .into_iter()
+        .filter(|l| l.community == community)
+        .filter_map(|l| {
+            let e = super::reload(core.base.as_ref(), &req.platform, &l.community, &l.name)?;
+            let state = match e.state {
+                State::Open => format!("open for entries ({})", e.entrants.len()),
+                State::Running => format!("round {} of {}", e.played.len(), e.total_rounds()),
+                State::Paused => "paused".into(),
+                State::Finished => "finished".into(),
+                State::Cancelled => "cancelled".into(),
+            };
+            Some(format!(
+                "{} — {} {} in {}: {state}",
+                e.name,
+                e.system.title(),
+                e.game,
+                surface.channel_link(&e.channel)
+            ))
+        })
+        .collect();
+    if listed.is_empty() {
+        return vec![Reply::Private(format!(
+            "No events here yet. An organiser opens one with `{}tournament new spring lanrick swiss`.",
+            core.prefix
+        ))];
+    }
+    vec![Reply::Private(format!("Events:\n{}", listed.join("\n")))]
+}
+
+/// The event as JSON (docs/machine-interface.md, "Tournament export").
+pub(super) fn export(event: &Event) -> Value {
+    let entrant = |e: usize| {
+        let x = &event.entrants[e];
+        json!({
+            "seed": e + 1,
+            "name": x.name(),
+            "players": x.players.iter().map(|p| json!({"id": p.id, "name": p.name})).collect::<Vec<_>>(),
+            "rating": x.rating,
+            "withdrawn": x.withdrawn_from.is_some(),
+            "withdrawn_from_round": x.withdrawn_from.map(|r| r + 1),
+        })
+    };
+    let rounds: Vec<Value> = event
+        .played
+        .iter()
+        .enumerate()
+        .map(|(r, round)| {
+            let mut pairings = Vec::new();
+            for (b, board) in round.boards.iter().enumerate() {
+                for (g, game) in board.games.iter().enumerate() {
+                    let black = if game.white == board.white {
+                        board.black
+                    } else {
+                        board.white
+                    };
+                    pairings.push(json!({
+                        "board": b + 1,
+                        "game": g + 1,
+                        "white": game.white + 1,
+                        "black": black + 1,
+                        "white_name": event.entrants[game.white].name(),
+                        "black_name": event.entrants[black].name(),
+                        "channel": board.channel,
+                        "game_id": (!game.id.is_empty()).then_some(&game.id),
+                        "result": game.result.map(Score::code),
+                        "forfeit": game.forfeit,
+                        "adjudicated": game.adjudicated,
+                    }));
+                }
+            }
+            let mut value = json!({
+                "round": r + 1,
+                "pairings": pairings,
+                "colours_relaxed": round.colours_relaxed,
+            });
+            let byes: Vec<usize> = round.byes.iter().map(|e| e + 1).collect();
+            match event.system {
+                System::Swiss => value["bye"] = json!(byes.first()),
+                System::Knockout => {
+                    value["byes"] = json!(byes);
+                    value["matches"] = round
+                        .boards
+                        .iter()
+                        .enumerate()
+                        .map(|(b, board)| {
+                            json!({
+                                "board": b + 1,
+                                "higher": board.white.min(board.black) + 1,
+                                "lower": board.white.max(board.black) + 1,
+                                "through": board.through().map(|w| w + 1),
+                                "by_seed": board.through().is_some() && board.result() == Some(Score::Draw),
+                            })
+                        })
+                        .collect();
+                }
+                _ => value["rest"] = json!(byes.first()),
+            }
+            value
+        })
+        .collect();
+    let names = tiebreak_names(event.system);
+    let standings: Vec<Value> = if event.knockout() {
+        Vec::new()
+    } else {
+        lines(event)
+            .iter()
+            .map(|l| {
+                let tiebreaks: serde_json::Map<String, Value> = names
+                    .iter()
+                    .zip(&l.tiebreaks)
+                    .map(|(n, v)| (n.to_string(), tiebreak_value(n, *v)))
+                    .collect();
+                json!({
+                    "rank": l.rank,
+                    "seed": l.entrant + 1,
+                    "name": event.entrants[l.entrant].name(),
+                    "points": f64::from(l.score) / 2.0,
+                    "tiebreaks": tiebreaks,
+                })
+            })
+            .collect()
+    };
+    let mut out = json!({
+        "format": "muster-tournament",
+        "version": 1,
+        "name": event.name,
+        "game": event.game,
+        "system": event.system.word(),
+        "pairs": event.pairs,
+        "clock": event.clock.map(|c| c.typed()),
+        "state": match event.state {
+            State::Open => "open",
+            State::Running => "running",
+            State::Paused => "paused",
+            State::Finished => "finished",
+            State::Cancelled => "cancelled",
+        },
+        "rounds_planned": (event.state != State::Open).then(|| event.total_rounds()),
+        "rounds_completed": completed(event),
+        "entrants": (0..event.entrants.len()).map(entrant).collect::<Vec<_>>(),
+        "rounds": rounds,
+        "tiebreaks": names,
+        "standings": standings,
+    });
+    if event.knockout() {
+        out["winner"] = json!(match super::winners(event).as_slice() {
+            [w] if event.state == State::Finished => Some(w + 1),
+            _ => None,
+        });
+    }
+    out
+}
+
+/// The event names of `req`'s community beginning with `typed`, for completion.
+pub fn names(core: &Core, platform: &str, community: &str, typed: &str) -> Vec<String> {
+    index(core.base.as_ref(), platform)
+        .into_iter()
+        .filter(|l| l.community == community && l.name.starts_with(typed))
+        .map(|l| l.name)
+        .collect()
+}

@@ -1,0 +1,208 @@
+//! The core's context: the handles every capability works with — the store (a request's staged
+//! view while it is decided, and the real one), the clock, the outbox and agenda, the bot's
+//! queue, the command prefix and the platforms' surfaces. [`Core`] is made once by the command
+//! line and shared by every adapter; each request works on a scratch copy over its own staged
+//! store ([`Core::staged_over`]).
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Condvar, Mutex, RwLock};
+
+use super::clock::{Clock, SystemClock};
+use super::outbox::{Notice, TimePolicy, Timers};
+use super::store::{ChannelKey, GameStore, Staged};
+use super::surface::{Plain, Surface};
+
+/// The command core, shared by every adapter.
+pub struct Core {
+    /// The store commands work on (a request's staged view while it is decided).
+    pub(crate) store: Arc<dyn GameStore>,
+    /// The real store, for what is written outside a request's one change (timeouts fired by
+    /// the scheduler, settings, vacations, events).
+    pub(crate) base: Arc<dyn GameStore>,
+    /// The prefix of text commands (`!`).
+    pub(crate) prefix: String,
+    pub(crate) clock: Arc<dyn Clock>,
+    /// The outbox and the agenda.
+    pub(crate) timers: Arc<Timers>,
+    /// Channels where the bot may have a decision to make.
+    pub(crate) bots: Arc<BotQueue>,
+    /// The platforms' surfaces, by platform name.
+    surfaces: Arc<RwLock<HashMap<String, Arc<dyn Surface>>>>,
+    /// The request's staged store, on a request's scratch core.
+    pub(crate) staged: Option<Arc<Staged>>,
+}
+
+impl Core {
+    /// A core over `store`, with `prefix` for text commands (`!`), on the system's clock.
+    pub fn new(store: Arc<dyn GameStore>, prefix: &str) -> Core {
+        Core::with_clock(store, prefix, Arc::new(SystemClock))
+    }
+
+    /// A core over `store`, with `prefix` for text commands, reading the time from `clock`.
+    pub fn with_clock(store: Arc<dyn GameStore>, prefix: &str, clock: Arc<dyn Clock>) -> Core {
+        Core {
+            base: Arc::clone(&store),
+            store,
+            prefix: prefix.to_string(),
+            clock,
+            timers: Arc::new(Timers::default()),
+            bots: Arc::new(BotQueue::default()),
+            surfaces: Arc::default(),
+            staged: None,
+        }
+    }
+
+    /// This core keeping time by `policy` (default controls, vacation allowance).
+    pub fn with_time_policy(self, policy: TimePolicy) -> Core {
+        Core {
+            timers: Arc::new(Timers::new(policy)),
+            ..self
+        }
+    }
+
+    /// The clock the core reads.
+    pub fn clock(&self) -> &dyn Clock {
+        self.clock.as_ref()
+    }
+
+    /// The store, shared (for what runs beside the core: backups, the operations listener).
+    pub fn store_arc(&self) -> &Arc<dyn GameStore> {
+        &self.base
+    }
+
+    /// The clock, shared.
+    pub fn clock_arc(&self) -> Arc<dyn Clock> {
+        Arc::clone(&self.clock)
+    }
+
+    /// The store the core works on (adapters keep their channel notes there).
+    pub fn store(&self) -> &dyn GameStore {
+        self.store.as_ref()
+    }
+
+    /// The command prefix.
+    pub fn prefix(&self) -> &str {
+        &self.prefix
+    }
+
+    /// A core like this one with another command prefix (a room's own).
+    pub fn with_prefix(&self, prefix: &str) -> Core {
+        Core {
+            store: Arc::clone(&self.store),
+            base: Arc::clone(&self.base),
+            prefix: prefix.to_string(),
+            clock: Arc::clone(&self.clock),
+            timers: Arc::clone(&self.timers),
+            bots: Arc::clone(&self.bots),
+            surfaces: Arc::clone(&self.surfaces),
+            staged: None,
+        }
+    }
+
+    /// A scratch copy of this core for one request, working over `staged`.
+    pub(crate) fn staged_over(&self, staged: &Arc<Staged>) -> Core {
+        Core {
+            store: Arc::clone(staged) as Arc<dyn GameStore>,
+            base: Arc::clone(&self.base),
+            prefix: self.prefix.clone(),
+            clock: Arc::clone(&self.clock),
+            timers: Arc::clone(&self.timers),
+            bots: Arc::clone(&self.bots),
+            surfaces: Arc::clone(&self.surfaces),
+            staged: Some(Arc::clone(staged)),
+        }
+    }
+
+    /// Gives the core `surface`, for the platform it names (replacing one given before): every
+    /// core made from this one shares it.
+    pub fn add_surface(&self, surface: Arc<dyn Surface>) {
+        let mut surfaces = self.surfaces.write().unwrap_or_else(|p| p.into_inner());
+        surfaces.insert(surface.platform().to_string(), surface);
+    }
+
+    /// This core with `surface` (see [`Core::add_surface`]).
+    pub fn with_surface(self, surface: Arc<dyn Surface>) -> Core {
+        self.add_surface(surface);
+        self
+    }
+
+    /// How `platform` shows what the core says: its adapter's surface, or the plain one.
+    pub fn surface(&self, platform: &str) -> Arc<dyn Surface> {
+        let surfaces = self.surfaces.read().unwrap_or_else(|p| p.into_inner());
+        surfaces
+            .get(platform)
+            .cloned()
+            .unwrap_or_else(|| Arc::new(Plain(platform.to_string())))
+    }
+
+    /// The platforms that have a surface.
+    pub fn surfaces(&self) -> Vec<Arc<dyn Surface>> {
+        let surfaces = self.surfaces.read().unwrap_or_else(|p| p.into_inner());
+        surfaces.values().cloned().collect()
+    }
+
+    /// Seconds since the Unix epoch, by the core's clock.
+    pub fn now(&self) -> u64 {
+        self.clock.now()
+    }
+
+    /// The prefix players type in `channel` (the settings' for its platform, else this core's).
+    pub fn prefix_in(&self, platform: &str, channel: &str) -> String {
+        self.timers
+            .policy
+            .prefix_for(platform, channel)
+            .unwrap_or(&self.prefix)
+            .to_string()
+    }
+
+    /// The outbox and agenda (and their wake-ups), shared by every core made from this one.
+    pub fn timers(&self) -> &Timers {
+        &self.timers
+    }
+
+    /// Takes the notices waiting for `platform`.
+    pub fn notices(&self, platform: &str) -> Vec<Notice> {
+        self.timers.take(platform)
+    }
+
+    /// Whether the channel `key`'s bot decision is waiting (the queue is shared).
+    pub(crate) fn queue_bot(&self, key: ChannelKey) {
+        self.bots.push(key);
+    }
+}
+
+/// The channels where the bot may have a decision to make, oldest first.
+#[derive(Default)]
+pub struct BotQueue {
+    pub(crate) due: Mutex<VecDeque<ChannelKey>>,
+    wake: Condvar,
+}
+
+impl BotQueue {
+    /// Queues `key` (once).
+    pub fn push(&self, key: ChannelKey) {
+        let mut due = self.due.lock().unwrap_or_else(|p| p.into_inner());
+        if !due.contains(&key) {
+            due.push_back(key);
+        }
+        self.wake.notify_one();
+    }
+
+    /// The oldest queued channel.
+    pub fn pop(&self) -> Option<ChannelKey> {
+        self.due
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .pop_front()
+    }
+
+    /// Waits for a channel (at most `patience`).
+    pub fn wait(&self, patience: std::time::Duration) -> Option<ChannelKey> {
+        let due = self.due.lock().unwrap_or_else(|p| p.into_inner());
+        let (mut due, _) = self
+            .wake
+            .wait_timeout_while(due, patience, |d| d.is_empty())
+            .unwrap_or_else(|p| p.into_inner());
+        due.pop_front()
+    }
+}

@@ -1,0 +1,135 @@
+//! Drawing a game's board: the renderer given the position, the decisions just played (marked),
+//! the players' names and the clocks, in the viewer's style.
+
+use muster_render::Style;
+use muster_rules::{AnyEvent, AnyGame};
+
+use super::store::GameRecord;
+
+/// A drawn board.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Drawn {
+    /// The PNG.
+    pub png: Vec<u8>,
+    /// A description of the image.
+    pub alt: String,
+    /// The board as text, for terminals.
+    pub text: String,
+    /// A file name for the image.
+    pub name: String,
+    /// The image's type: `image/png`, or `image/gif` for a replay.
+    pub mime: &'static str,
+}
+
+/// The events of one game kind, out of a list of any game's events.
+macro_rules! events_of {
+    ($events:expr, $kind:ident) => {
+        $events
+            .iter()
+            .filter_map(|e| {
+                if let AnyEvent::$kind(e) = e {
+                    Some(e.clone())
+                } else {
+                    None
+                }
+            })
+            .collect::<Vec<_>>()
+    };
+}
+
+pub(crate) use events_of;
+
+/// The names of the players on the four seats (empty where a seat is open or the game has
+/// fewer): what the boards write beside the seats.
+pub fn seat_names(record: &GameRecord) -> [String; 4] {
+    std::array::from_fn(|i| record.player(i).map_or(String::new(), |p| p.name.clone()))
+}
+
+/// The clocks of a timed game being played, as the record stood when it was written:
+/// `Clocks: alice 2d 4h · bob 3d` (empty otherwise).
+fn clock_note(record: &GameRecord, at: Option<u64>) -> String {
+    if record.status != crate::kernel::store::Status::Active {
+        return String::new();
+    }
+    let Some((left, _)) = record.time_left(at.unwrap_or(record.updated)) else {
+        return String::new();
+    };
+    let parts: Vec<String> = left
+        .iter()
+        .enumerate()
+        .filter_map(|(i, left)| {
+            let name = &record.player(i)?.name;
+            Some(format!("{name} {}", crate::kernel::clock::duration(*left)))
+        })
+        .collect();
+    format!("Clocks: {}", parts.join(" · "))
+}
+
+pub fn draw(
+    record: &GameRecord,
+    game: &AnyGame,
+    events: &[AnyEvent],
+    name: String,
+    at: Option<u64>,
+    style: Style,
+) -> Drawn {
+    let started = std::time::Instant::now();
+    let note = clock_note(record, at);
+    let all = seat_names(record);
+    let four = [
+        all[0].as_str(),
+        all[1].as_str(),
+        all[2].as_str(),
+        all[3].as_str(),
+    ];
+    let names = [four[0], four[1]];
+    let mut drawn = match game {
+        AnyGame::Lanrick(g) => {
+            let events = events_of!(events, Lanrick);
+            Drawn {
+                png: muster_render::lanrick::png_noted(g, &events, names, &note, style),
+                alt: muster_render::lanrick::alt_text(g, names),
+                text: muster_render::text::lanrick(g),
+                name,
+                mime: "image/png",
+            }
+        }
+        AnyGame::Lanrick1880(g) => {
+            let events = events_of!(events, Lanrick1880);
+            Drawn {
+                png: muster_render::lanrick1880::png_noted(g, &events, names, &note, style),
+                alt: muster_render::lanrick1880::alt_text(g, names),
+                text: muster_render::text::lanrick1880(g),
+                name,
+                mime: "image/png",
+            }
+        }
+        AnyGame::Croquet(g) => {
+            let events = events_of!(events, Croquet);
+            let alt = muster_render::croquet::alt_text(g, names);
+            Drawn {
+                png: muster_render::croquet::png_noted(g, &events, names, &note, style),
+                text: alt.clone(),
+                alt,
+                name,
+                mime: "image/png",
+            }
+        }
+        AnyGame::Lanko(g) => {
+            let events = events_of!(events, Lanko);
+            Drawn {
+                png: muster_render::lanko::png_noted(g, &events, four, &note, style),
+                alt: muster_render::lanko::alt_text_after(g, &events, four),
+                text: muster_render::text::lanko(g),
+                name,
+                mime: "image/png",
+            }
+        }
+    };
+    if !note.is_empty() {
+        let stop = if drawn.alt.ends_with('.') { "" } else { "." };
+        drawn.alt.push_str(&format!("{stop} {note}."));
+    }
+    crate::telemetry::metrics::metrics().render(&record.game, started.elapsed());
+    drawn
+}

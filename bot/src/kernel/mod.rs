@@ -1,0 +1,22 @@
+//! The shared kernel: what every capability of the core speaks and works with, below all of
+//! them. [`store`] keeps the games and everything else Muster remembers; [`clock`] reads and
+//! writes time; [`request`] and [`reply`] are what comes in and goes out; [`board`] (drawn by
+//! [`draw`] and [`replay`]) is a board in a reply; [`receipt`] is a request answered once;
+//! [`outbox`] holds what the core says unasked and the agenda of due moments; [`surface`] is how
+//! each platform shows what the core says; [`context`] is the [`Core`] that holds them all.
+//!
+//! Nothing in the kernel knows a capability (games, clocks, events, ratings, players), the front
+//! desk or an adapter.
+
+pub mod board;
+pub mod clock;
+pub mod context;
+pub mod draw;
+pub mod outbox;
+pub mod receipt;
+pub mod replay;
+pub mod reply;
+pub mod request;
+pub mod store;
+pub mod surface;
+pub mod text;

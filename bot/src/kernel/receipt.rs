@@ -1,0 +1,75 @@
+//! Requests handled once. A request with an id on its platform (a Matrix event) leaves a
+//! receipt — the replies the core made of it, and how far the adapter got in sending them —
+//! stored in the same write as the change it made to a game. A request that comes again finds
+//! its receipt and is not run again; an adapter restarted after a crash finds the receipts it
+//! has not finished sending and sends the rest: the very replies of the move, its board and
+//! its mention, as they would have been.
+
+use serde::{Deserialize, Serialize};
+
+use super::reply::Reply;
+use super::request::{Request, User};
+use super::store::StoreError;
+
+/// What the core made of one request, and how much of it has been sent.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct Receipt {
+    /// The channel the request came from.
+    pub channel: String,
+    /// Who sent it (the replies may address him).
+    pub user: User,
+    /// Where in the channel the answers go, in the adapter's terms (a Matrix thread), if not
+    /// in the channel itself.
+    #[serde(default)]
+    pub place: Option<String>,
+    /// When it was handled, in seconds since the Unix epoch.
+    pub at: u64,
+    /// The replies.
+    pub replies: Vec<Reply>,
+    /// How many of the adapter's messages for the replies have been sent.
+    pub sent: usize,
+    /// Addresses the adapter reserved for the files of its messages, by message, with when
+    /// they were reserved (seconds since the Unix epoch): written down before a message naming
+    /// one is sent, so that an upload cut short is finished at the same address.
+    #[serde(default)]
+    pub media: std::collections::BTreeMap<usize, (String, u64)>,
+    /// Whether every message has been sent.
+    pub done: bool,
+}
+
+/// A request handled once: its receipt, and whether it ran just now (`false`: it had run
+/// before, and the receipt is the one kept then).
+#[derive(Clone, PartialEq, Debug)]
+pub struct Handled {
+    /// The receipt.
+    pub receipt: Receipt,
+    /// Whether the request ran now.
+    pub fresh: bool,
+}
+
+impl Receipt {
+    /// A receipt of `replies` to `req`, to be sent in `place`, nothing sent yet.
+    pub fn new(req: &Request, place: Option<&str>, at: u64, replies: &[Reply]) -> Receipt {
+        Receipt {
+            channel: req.channel.clone(),
+            user: req.user.clone(),
+            place: place.map(str::to_string),
+            at,
+            replies: replies.to_vec(),
+            sent: 0,
+            media: Default::default(),
+            done: false,
+        }
+    }
+
+    /// The receipt as stored.
+    pub fn encode(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// A stored receipt read back.
+    pub fn decode(body: &str) -> Result<Receipt, StoreError> {
+        serde_json::from_str(body)
+            .map_err(|e| StoreError::Corrupt(format!("a receipt cannot be read: {e}")))
+    }
+}

@@ -1,0 +1,201 @@
+//! Replays: a game as an animated GIF, one frame for the start and one for each decision, the
+//! decision just played marked as on the board, the last frame (the result in its caption)
+//! held longer. Drawn from the record when the adapter sends it, like a board; kept under the
+//! platform's upload limit by leaving out frames (docs/guide.md, "Replays").
+
+use super::draw::{Drawn, events_of, seat_names};
+use super::store::record::ReplayError;
+use super::store::{Ending, GameRecord};
+use muster_render::{Style, Theme};
+use muster_rules::{AnyEvent, AnyGame, Seat};
+use tiny_skia::Pixmap;
+
+/// What a frame's caption says: `12 · Bob (Black)` for the decision just played, `Start` before
+/// the first; the last frame keeps the board's own caption, which gives the result.
+enum Caption<'a> {
+    Start,
+    Decision(usize, &'a str),
+    Last(&'a str),
+}
+
+/// One frame: the position of `game` after `events` (marked as the board marks them), without
+/// the hints a board gives the player to decide (which men may go, where the mark may), at the
+/// replay's scale, in `style`.
+fn frame(
+    game: &AnyGame,
+    events: &[AnyEvent],
+    names: [&str; 4],
+    caption: Caption<'_>,
+    style: Style,
+) -> Pixmap {
+    use muster_render::{croquet, lanko, lanrick, lanrick1880};
+    let two = [names[0], names[1]];
+    let headline = |own: &mut String, detail: &mut String| match caption {
+        Caption::Start => *own = "Start".into(),
+        Caption::Decision(n, who) => *own = format!("{n} · {who}"),
+        Caption::Last(note) => *detail = muster_render::noted(detail, note),
+    };
+    let quiet = |view: &mut lanrick::LanrickView| {
+        view.ringed.clear();
+        view.dotted.clear();
+        view.carried.clear();
+    };
+    let full = match game {
+        AnyGame::Lanrick(g) => {
+            let events = events_of!(events, Lanrick);
+            let mut view = lanrick::LanrickView::new(g, &events, two);
+            quiet(&mut view);
+            headline(&mut view.headline, &mut view.detail);
+            lanrick::draw(&view, style)
+        }
+        AnyGame::Lanrick1880(g) => {
+            let events = events_of!(events, Lanrick1880);
+            let mut view = lanrick1880::view(g, &events, two);
+            quiet(&mut view);
+            headline(&mut view.headline, &mut view.detail);
+            lanrick::draw(&view, style)
+        }
+        AnyGame::Croquet(g) => {
+            let events = events_of!(events, Croquet);
+            let note = match caption {
+                Caption::Last(note) => note,
+                _ => "",
+            };
+            croquet::draw_noted(g, &events, two, note, style)
+        }
+        AnyGame::Lanko(g) => {
+            let events = events_of!(events, Lanko);
+            let mut view = lanko::LankoView::new(g, &events, names);
+            headline(&mut view.headline, &mut view.detail);
+            lanko::draw(&view, style)
+        }
+    };
+    muster_render::animation::shrunk(&full.pixmap, muster_render::animation::SCALE)
+}
+
+fn palette(game: &AnyGame, theme: Theme) -> &'static muster_render::encode::Palette {
+    match game {
+        AnyGame::Lanrick(_) | AnyGame::Lanrick1880(_) => muster_render::lanrick::palette(theme),
+        AnyGame::Croquet(_) => muster_render::croquet::palette(theme),
+        AnyGame::Lanko(_) => muster_render::lanko::palette(theme),
+    }
+}
+
+/// Which decisions get a frame when every `step`th is kept: the start, every `step`th, and the
+/// last (the result).
+fn kept(decisions: usize, step: usize) -> impl Fn(usize) -> bool {
+    move |after: usize| after == 0 || after == decisions || after.is_multiple_of(step)
+}
+
+/// The replay of `record` as a GIF of at most `cap` bytes: every decision if it fits, else
+/// every second one, every fourth… (always the start and the end); `Err` if even that does not
+/// fit or the record does not replay. Drawn in `style`.
+pub fn draw(record: &GameRecord, cap: usize, style: Style) -> Result<Drawn, String> {
+    let mut step = 1;
+    loop {
+        let gif = encode(record, step, style)?;
+        if gif.len() <= cap {
+            let decisions = record.moves.len();
+            let frames = (0..=decisions)
+                .filter(|a| kept(decisions, step)(*a))
+                .count();
+            let alt = format!(
+                "The replay of {} ({}): {} frames{}.",
+                record.id,
+                record
+                    .game_id()
+                    .map_or("a game".into(), |g| g.title().to_string()),
+                frames,
+                if step > 1 {
+                    format!(", one for every {step} decisions")
+                } else {
+                    String::new()
+                }
+            );
+            return Ok(Drawn {
+                png: gif,
+                alt: alt.clone(),
+                text: alt,
+                name: format!("{}-replay.gif", record.id),
+                mime: "image/gif",
+            });
+        }
+        if step >= record.moves.len().max(1) {
+            return Err(format!(
+                "the replay takes {} KB, more than the {} KB this chat takes",
+                gif.len() / 1024,
+                cap / 1024
+            ));
+        }
+        step *= 2;
+    }
+}
+
+/// The GIF of `record` with a frame for every `step`th decision, in `style`.
+fn encode(record: &GameRecord, step: usize, style: Style) -> Result<Vec<u8>, String> {
+    let start_game = AnyGame::new(record.game_id().map_err(|e| e.0)?);
+    let names = seat_names(record);
+    let names = [
+        names[0].as_str(),
+        names[1].as_str(),
+        names[2].as_str(),
+        names[3].as_str(),
+    ];
+    let decisions = record.moves.len();
+    let keep = kept(decisions, step);
+    let start = frame(&start_game, &[], names, Caption::Start, style);
+    let mut writer = muster_render::animation::Writer::new(
+        start.width(),
+        start.height(),
+        palette(&start_game, style.theme),
+        muster_render::animation::Timing::default(),
+    );
+    writer.push(&start)?;
+    // Who played each decision: the seat to move before it.
+    let mut to_move = start_game.to_move();
+    record
+        .play_through(|game, events, after| {
+            let seat = std::mem::replace(&mut to_move, game.to_move());
+            if !keep(after) {
+                return Ok(());
+            }
+            let (note, who);
+            let caption = if after == decisions {
+                note = ending_note(record);
+                Caption::Last(&note)
+            } else {
+                who = seat.map_or_else(String::new, |s| mover(record, game, s));
+                Caption::Decision(after, &who)
+            };
+            writer
+                .push(&frame(game, events, names, caption, style))
+                .map_err(ReplayError)
+        })
+        .map_err(|e| e.0)?;
+    Ok(writer.finish())
+}
+
+/// `Bob (Black)`: who played a decision from `seat`.
+fn mover(record: &GameRecord, game: &AnyGame, seat: Seat) -> String {
+    let side = game.table().seat_title(seat);
+    match record.player(seat.index()) {
+        Some(p) => format!("{} ({side})", p.name),
+        None => side.to_string(),
+    }
+}
+
+/// What the last frame says besides the position: how the game ended, when the moves do not.
+fn ending_note(record: &GameRecord) -> String {
+    match record.ending {
+        Some(Ending::Resigned { seat }) => record
+            .player(seat)
+            .map_or("resigned".into(), |p| format!("{} resigned", p.name)),
+        Some(Ending::DrawAgreed) => "draw agreed".into(),
+        Some(Ending::Time { seat } | Ending::Forfeit { seat }) => {
+            record.player(seat).map_or("time ran out".into(), |p| {
+                format!("{}'s time ran out", p.name)
+            })
+        }
+        _ => String::new(),
+    }
+}

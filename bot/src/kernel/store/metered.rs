@@ -1,0 +1,139 @@
+//! A [`GameStore`] that measures another: each operation's time (`muster_store_duration_seconds`),
+//! and the games it sees begin and end (`muster_games_started_total` for a game stored already
+//! under way, `muster_games_finished_total` for every game archived, whichever path archived it:
+//! a command, a timeout, an organiser's result). It also counts the writes for crash tests at
+//! exact moments ([`fault`]).
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::{Change, ChannelKey, GameRecord, GameStore, Kept, Status, StoreError, backup, fault};
+use crate::telemetry::metrics::metrics;
+
+/// `inner`, measured.
+pub struct Metered {
+    inner: Arc<dyn GameStore>,
+}
+
+impl Metered {
+    /// Measures `inner`.
+    pub fn new(inner: Arc<dyn GameStore>) -> Metered {
+        Metered { inner }
+    }
+
+    fn timed<T>(&self, operation: &str, run: impl FnOnce(&dyn GameStore) -> T) -> T {
+        let started = Instant::now();
+        let result = run(self.inner.as_ref());
+        metrics().store(operation, started.elapsed());
+        result
+    }
+}
+
+impl GameStore for Metered {
+    fn next_id(&self) -> Result<String, StoreError> {
+        self.timed("next_id", |s| s.next_id())
+    }
+    fn load(&self, key: &ChannelKey) -> Result<Option<GameRecord>, StoreError> {
+        self.timed("load", |s| s.load(key))
+    }
+    fn commit(
+        &self,
+        key: &ChannelKey,
+        change: Option<&Change>,
+        receipt: Option<Kept<'_>>,
+    ) -> Result<(), StoreError> {
+        self.timed("commit", |s| s.commit(key, change, receipt))?;
+        fault::wrote();
+        match change {
+            Some(Change::Create(r)) if r.status == Status::Active => metrics().started(&r.game),
+            Some(Change::Archive { record, .. }) => {
+                metrics().finished(&record.game, record.ended_by());
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+    fn set_aside(&self, key: &ChannelKey) -> Result<(), StoreError> {
+        self.timed("set_aside", |s| s.set_aside(key))?;
+        fault::wrote();
+        Ok(())
+    }
+    fn live_games_of(
+        &self,
+        platform: &str,
+        player_id: &str,
+    ) -> Result<Vec<GameRecord>, StoreError> {
+        self.timed("live_games_of", |s| s.live_games_of(platform, player_id))
+    }
+    fn timed_games(&self) -> Result<Vec<GameRecord>, StoreError> {
+        self.timed("timed_games", |s| s.timed_games())
+    }
+    fn bot_games(&self) -> Result<Vec<GameRecord>, StoreError> {
+        self.timed("bot_games", |s| s.bot_games())
+    }
+    fn games_of(&self, player_id: &str) -> Result<Vec<GameRecord>, StoreError> {
+        self.timed("games_of", |s| s.games_of(player_id))
+    }
+    fn archived(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
+        self.timed("archived", |s| s.archived(id))
+    }
+    fn archive_ids(&self) -> Result<Vec<String>, StoreError> {
+        self.timed("archive_ids", |s| s.archive_ids())
+    }
+    fn note(&self, key: &ChannelKey, name: &str) -> Result<Option<String>, StoreError> {
+        self.timed("note", |s| s.note(key, name))
+    }
+    fn set_note(
+        &self,
+        key: &ChannelKey,
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<(), StoreError> {
+        self.timed("set_note", |s| s.set_note(key, name, value))?;
+        fault::wrote();
+        Ok(())
+    }
+    fn swap_note(
+        &self,
+        key: &ChannelKey,
+        name: &str,
+        expected: Option<&str>,
+        value: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        let swapped = self.timed("swap_note", |s| s.swap_note(key, name, expected, value))?;
+        if swapped {
+            fault::wrote();
+        }
+        Ok(swapped)
+    }
+    fn receipt(&self, platform: &str, id: &str) -> Result<Option<String>, StoreError> {
+        self.timed("receipt", |s| s.receipt(platform, id))
+    }
+    fn receipts(&self, platform: &str) -> Result<Vec<(String, String)>, StoreError> {
+        self.timed("receipts", |s| s.receipts(platform))
+    }
+    fn set_receipt(&self, platform: &str, id: &str, body: Option<&str>) -> Result<(), StoreError> {
+        self.timed("set_receipt", |s| s.set_receipt(platform, id, body))?;
+        fault::wrote();
+        Ok(())
+    }
+    fn live_count(&self) -> Result<usize, StoreError> {
+        self.inner.live_count()
+    }
+    fn snapshot(
+        &self,
+        created: &str,
+        out: &mut dyn std::io::Write,
+    ) -> Result<backup::Summary, String> {
+        self.timed("snapshot", |s| s.snapshot(created, out))
+    }
+    fn shared(&self) -> bool {
+        self.inner.shared()
+    }
+    fn entries(&self) -> Result<Vec<backup::Entry>, StoreError> {
+        self.timed("entries", |s| s.entries())
+    }
+    fn import(&self, entries: &[backup::Entry], replace: bool) -> Result<(), StoreError> {
+        self.timed("import", |s| s.import(entries, replace))
+    }
+}

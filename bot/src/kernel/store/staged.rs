@@ -1,0 +1,348 @@
+//! One request's writes, held back until the request is done: the core runs a command over a
+//! [`Staged`] store, which reads through to the real one and keeps the command's change to its
+//! channel's game; [`Staged::commit`] then stores that change together with the request's
+//! receipt in one atomic write. A command therefore changes the store once, and its replies
+//! (worded before the commit) are kept with the change that they announce.
+
+use std::sync::{Arc, Mutex};
+
+use muster_rules::AnyGame;
+
+use super::{Change, ChannelKey, GameRecord, GameStore, Kept, StoreError};
+
+/// A store whose game writes wait for [`Staged::commit`]; everything else goes straight through.
+pub struct Staged {
+    inner: Arc<dyn GameStore>,
+    change: Mutex<Option<(ChannelKey, Change)>>,
+    touched: std::sync::atomic::AtomicBool,
+    /// The game the commit stored, if it stored one, and whether it archived it.
+    written: Mutex<Option<(GameRecord, bool)>>,
+    /// The first stored state read of each channel's game: its moves and status.
+    read: Mutex<Vec<(ChannelKey, Option<Seen>)>>,
+    /// The game as the held record leaves it, with the record's version, when the command
+    /// kept it (see [`Staged::keep_played`]).
+    played: Mutex<Option<(u64, AnyGame)>>,
+}
+
+/// A channel's game as a request first read it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Seen {
+    /// The game's id.
+    pub id: String,
+    /// Its moves.
+    pub moves: usize,
+    /// Its status.
+    pub status: super::Status,
+}
+
+impl Staged {
+    /// Writes over `inner`, held back.
+    pub fn over(inner: Arc<dyn GameStore>) -> Staged {
+        Staged {
+            inner,
+            change: Mutex::new(None),
+            touched: std::sync::atomic::AtomicBool::new(false),
+            written: Mutex::new(None),
+            read: Mutex::new(Vec::new()),
+            played: Mutex::new(None),
+        }
+    }
+
+    /// Keeps `game`, the game as the record of `version` (the one just held) leaves it, so that
+    /// what follows the commit need not replay the record.
+    pub fn keep_played(&self, version: u64, game: &AnyGame) {
+        *self.played.lock().unwrap_or_else(|p| p.into_inner()) = Some((version, game.clone()));
+    }
+
+    /// The game as the record of `version` leaves it, if the command kept it.
+    pub fn played(&self, version: u64) -> Option<AnyGame> {
+        let played = self.played.lock().unwrap_or_else(|p| p.into_inner());
+        played
+            .as_ref()
+            .filter(|(v, _)| *v == version)
+            .map(|(_, g)| g.clone())
+    }
+
+    fn held(&self) -> std::sync::MutexGuard<'_, Option<(ChannelKey, Change)>> {
+        self.change.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Whether a change is held.
+    pub fn changed(&self) -> bool {
+        self.held().is_some()
+    }
+
+    /// Whether the request changed a game (held, or committed).
+    pub fn touched(&self) -> bool {
+        self.touched.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// The finished game the commit moved to the archive, if it did.
+    pub fn ended(&self) -> Option<GameRecord> {
+        let written = self.written.lock().unwrap_or_else(|p| p.into_inner());
+        written
+            .as_ref()
+            .filter(|(_, archived)| *archived)
+            .map(|(r, _)| r.clone())
+    }
+
+    /// The game the commit stored (created, changed or archived), if it stored one.
+    pub fn written(&self) -> Option<GameRecord> {
+        let written = self.written.lock().unwrap_or_else(|p| p.into_inner());
+        written.as_ref().map(|(r, _)| r.clone())
+    }
+
+    /// `key`'s game (its id, moves and status) when this request first read it from
+    /// the store (`None`: no game, or not read).
+    pub fn before(&self, key: &ChannelKey) -> Option<Seen> {
+        let read = self.read.lock().unwrap_or_else(|p| p.into_inner());
+        read.iter()
+            .find(|(k, _)| k == key)
+            .and_then(|(_, b)| b.clone())
+    }
+
+    /// Stores the held change (if any) and `receipt` of a request on `platform` in one write
+    /// to the real store.
+    pub fn commit(&self, platform: &str, receipt: Option<Kept<'_>>) -> Result<(), StoreError> {
+        let held = self.held().take();
+        match (held, receipt) {
+            (Some((key, change)), receipt) => {
+                self.inner.commit(&key, Some(&change), receipt)?;
+                let archived = matches!(change, Change::Archive { .. });
+                let (Change::Create(record)
+                | Change::Update { record, .. }
+                | Change::Archive { record, .. }) = change;
+                *self.written.lock().unwrap_or_else(|p| p.into_inner()) = Some((record, archived));
+                Ok(())
+            }
+            (None, Some((id, body))) => self.inner.set_receipt(platform, id, Some(body)),
+            (None, None) => Ok(()),
+        }
+    }
+
+    /// The live game of `key` as this request sees it: its own change, else the stored one.
+    fn current(&self, key: &ChannelKey) -> Result<Option<GameRecord>, StoreError> {
+        if let Some((k, change)) = self.held().as_ref()
+            && k == key
+        {
+            return Ok(match change {
+                Change::Create(r) | Change::Update { record: r, .. } => Some(r.clone()),
+                Change::Archive { .. } => None,
+            });
+        }
+        let stored = self.inner.load(key);
+        if let Ok(found) = &stored {
+            let mut read = self.read.lock().unwrap_or_else(|p| p.into_inner());
+            if !read.iter().any(|(k, _)| k == key) {
+                let seen = found.as_ref().map(|r| Seen {
+                    id: r.id.clone(),
+                    moves: r.moves.len(),
+                    status: r.status,
+                });
+                read.push((key.clone(), seen));
+            }
+        }
+        stored
+    }
+
+    /// Holds `next` as the channel's change, on top of what this request already changed there.
+    fn stage(&self, key: &ChannelKey, next: Change) -> Result<(), StoreError> {
+        let mut held = self.held();
+        let merged = match held.take() {
+            None => next,
+            Some((k, _)) if k != *key => {
+                // One command changes one channel's game.
+                return Err(StoreError::Io(format!(
+                    "one command tried to change two games ({k} and {key})"
+                )));
+            }
+            Some((_, before)) => {
+                let created = matches!(before, Change::Create(_));
+                let base = match &before {
+                    Change::Update { expected, .. } => Some(*expected),
+                    _ => None,
+                };
+                match next {
+                    Change::Update { record, .. } if created => Change::Create(record),
+                    Change::Update { record, .. } => Change::Update {
+                        expected: base.unwrap_or_default(),
+                        record,
+                    },
+                    Change::Archive { record, .. } => Change::Archive {
+                        expected: base,
+                        record,
+                    },
+                    Change::Create(_) => return Err(StoreError::Exists),
+                }
+            }
+        };
+        *held = Some((key.clone(), merged));
+        self.touched
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        Ok(())
+    }
+}
+
+impl GameStore for Staged {
+    fn next_id(&self) -> Result<String, StoreError> {
+        self.inner.next_id()
+    }
+
+    fn load(&self, key: &ChannelKey) -> Result<Option<GameRecord>, StoreError> {
+        self.current(key)
+    }
+
+    fn commit(
+        &self,
+        key: &ChannelKey,
+        change: Option<&Change>,
+        receipt: Option<Kept<'_>>,
+    ) -> Result<(), StoreError> {
+        if receipt.is_some() {
+            return Err(StoreError::Io(
+                "a receipt is kept when the request is committed".into(),
+            ));
+        }
+        let Some(change) = change else {
+            return Ok(());
+        };
+        // Checked now against what this request sees, so that the command answers a lost race
+        // at once; checked again by the real store when the request commits.
+        let current = self.current(key)?.map(|r| r.version);
+        match (change, current) {
+            (Change::Create(_), Some(_)) => return Err(StoreError::Exists),
+            (Change::Create(_), None) => {}
+            (Change::Update { expected, .. }, Some(v)) if v == *expected => {}
+            (Change::Archive { expected, .. }, v) if v == *expected => {}
+            _ => return Err(StoreError::Conflict),
+        }
+        self.stage(key, change.clone())
+    }
+
+    fn set_aside(&self, key: &ChannelKey) -> Result<(), StoreError> {
+        self.inner.set_aside(key)
+    }
+
+    fn live_games_of(
+        &self,
+        platform: &str,
+        player_id: &str,
+    ) -> Result<Vec<GameRecord>, StoreError> {
+        self.inner.live_games_of(platform, player_id)
+    }
+
+    fn timed_games(&self) -> Result<Vec<GameRecord>, StoreError> {
+        self.inner.timed_games()
+    }
+
+    fn bot_games(&self) -> Result<Vec<GameRecord>, StoreError> {
+        self.inner.bot_games()
+    }
+
+    fn games_of(&self, player_id: &str) -> Result<Vec<GameRecord>, StoreError> {
+        self.inner.games_of(player_id)
+    }
+
+    fn archived(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
+        self.inner.archived(id)
+    }
+
+    fn archive_ids(&self) -> Result<Vec<String>, StoreError> {
+        self.inner.archive_ids()
+    }
+
+    fn note(&self, key: &ChannelKey, name: &str) -> Result<Option<String>, StoreError> {
+        self.inner.note(key, name)
+    }
+
+    fn set_note(
+        &self,
+        key: &ChannelKey,
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<(), StoreError> {
+        self.inner.set_note(key, name, value)
+    }
+
+    fn swap_note(
+        &self,
+        key: &ChannelKey,
+        name: &str,
+        expected: Option<&str>,
+        value: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        self.inner.swap_note(key, name, expected, value)
+    }
+
+    fn receipt(&self, platform: &str, id: &str) -> Result<Option<String>, StoreError> {
+        self.inner.receipt(platform, id)
+    }
+
+    fn receipts(&self, platform: &str) -> Result<Vec<(String, String)>, StoreError> {
+        self.inner.receipts(platform)
+    }
+
+    fn set_receipt(&self, platform: &str, id: &str, body: Option<&str>) -> Result<(), StoreError> {
+        self.inner.set_receipt(platform, id, body)
+    }
+    fn live_count(&self) -> Result<usize, StoreError> {
+        self.inner.live_count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::MemoryStore;
+    use super::super::contract::record;
+    use super::*;
+
+    #[test]
+    fn a_request_changes_the_store_once_when_it_commits() {
+        let real: Arc<dyn GameStore> = Arc::new(MemoryStore::default());
+        let key = ChannelKey::new("console", "general");
+        // A game created, then started, by one request is one creation of its last record.
+        let staged = Staged::over(Arc::clone(&real));
+        let mut r = record(&staged, "general");
+        r.version = 1;
+        staged.create(&key, &r).unwrap();
+        assert_eq!(staged.load(&key).unwrap(), Some(r.clone()));
+        assert_eq!(real.load(&key).unwrap(), None, "nothing is written yet");
+        let mut started = r.clone();
+        started.version = 2;
+        staged.update(&key, 1, &started).unwrap();
+        assert_eq!(staged.update(&key, 1, &started), Err(StoreError::Conflict));
+        staged.commit("console", Some(("ev1", "said"))).unwrap();
+        assert_eq!(real.load(&key).unwrap(), Some(started.clone()));
+        assert_eq!(
+            real.receipt("console", "ev1").unwrap().as_deref(),
+            Some("said")
+        );
+        // A change made from a version someone else has since replaced is refused at commit.
+        let staged = Staged::over(Arc::clone(&real));
+        let mut moved = started.clone();
+        moved.version = 3;
+        staged.update(&key, 2, &moved).unwrap();
+        let mut theirs = started.clone();
+        theirs.version = 3;
+        theirs.moves.push("a1".into());
+        real.update(&key, 2, &theirs).unwrap();
+        assert_eq!(
+            staged.commit("console", Some(("ev2", "said"))),
+            Err(StoreError::Conflict)
+        );
+        assert_eq!(real.load(&key).unwrap(), Some(theirs.clone()));
+        assert_eq!(real.receipt("console", "ev2").unwrap(), None);
+        // An update then an archive files the game from the version first read.
+        let staged = Staged::over(Arc::clone(&real));
+        let mut next = theirs.clone();
+        next.version = 4;
+        staged.update(&key, 3, &next).unwrap();
+        let mut done = next.clone();
+        done.version = 5;
+        staged.archive(&key, 4, &done).unwrap();
+        assert_eq!(staged.load(&key).unwrap(), None);
+        staged.commit("console", None).unwrap();
+        assert_eq!(real.load(&key).unwrap(), None);
+        assert_eq!(real.archived(&done.id).unwrap(), Some(done));
+    }
+}

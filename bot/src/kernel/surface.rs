@@ -1,0 +1,97 @@
+//! What differs between the chat platforms, as the core needs to know it: how an instant is
+//! shown, how a channel is linked and a player mentioned, how large a file may be, and where an
+//! event's game is played. Each adapter implements [`Surface`] and gives it to the core
+//! (`Core::add_surface`); the core words every reply through the surface of the platform it is
+//! for, and names no platform itself. A platform without a surface of its own is shown the
+//! plain way ([`Plain`]): UTC times, `#channel`, `@name`.
+
+use serde::{Deserialize, Serialize};
+
+use super::clock::{duration, rfc3339};
+use super::request::User;
+
+/// How one platform shows what the core says.
+pub trait Surface: Send + Sync {
+    /// The platform's name, as requests and the store give it.
+    fn platform(&self) -> &str;
+
+    /// The instant `at` as a reader sees it, `now` being when it is said: by default the UTC time
+    /// and, when it is still to come, the time left.
+    fn time(&self, at: u64, now: u64) -> String {
+        let stamp = rfc3339(at).replacen('T', " ", 1).replace('Z', " UTC");
+        if at > now {
+            format!("{stamp} (in {})", duration(at - now))
+        } else {
+            stamp
+        }
+    }
+
+    /// A link to `channel` that a reader can follow.
+    fn channel_link(&self, channel: &str) -> String {
+        format!("#{channel}")
+    }
+
+    /// `user` named so that the platform notifies him.
+    fn mention(&self, user: &User) -> String {
+        format!("@{}", user.name)
+    }
+
+    /// The largest file the bot may attach to one message, in bytes (a replay is drawn to fit).
+    fn upload_limit(&self) -> usize {
+        64 << 20
+    }
+
+    /// Where the game of `opening` is played: a place the core can name at once, or one the
+    /// adapter must open first.
+    fn place(&self, opening: &Opening) -> Place {
+        Place::Named(opening.name.clone())
+    }
+
+    /// Whether the adapter itself posts the notices another instance stored and never posted,
+    /// when it takes the platform over; if not, the scheduler finds them and leaves them in this
+    /// instance's outbox.
+    fn posts_owed_notices(&self) -> bool {
+        false
+    }
+}
+
+/// Where an event's game is played.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Place {
+    /// A channel of this name, usable at once (the console's).
+    Named(String),
+    /// A place the adapter opens (a thread, a room), asked for through the outbox; the adapter
+    /// answers with the place it opened.
+    Opened,
+}
+
+/// The plain surface, for a platform that has none of its own.
+pub struct Plain(pub String);
+
+impl Surface for Plain {
+    fn platform(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A board of an event that needs a place for its game: a thread, a room or a channel, named
+/// `<event>-<round>-<board>`, under the event's own channel.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Opening {
+    /// The platform.
+    pub platform: String,
+    /// The event's community.
+    pub community: String,
+    /// The event's name.
+    pub event: String,
+    /// The round, from 1.
+    pub round: usize,
+    /// The board, from 1.
+    pub board: usize,
+    /// The place's name: `<event>-<round>-<board>`.
+    pub name: String,
+    /// The event's channel (a thread's parent).
+    pub parent: String,
+    /// The players to invite.
+    pub players: Vec<User>,
+}

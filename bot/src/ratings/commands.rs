@@ -1,0 +1,336 @@
+//! `rating`, `leaderboard` and `ratings export`.
+
+use muster_rules::GameId;
+use serde_json::{Value, json};
+
+use super::maths::{self, System};
+use super::{Standing, entry, system_of, table};
+use crate::kernel::board::{Board, Chart, ChartKind};
+use crate::kernel::context::Core;
+use crate::kernel::reply::Reply;
+use crate::kernel::request::{Request, resolve_user};
+use crate::kernel::text::excerpt;
+
+/// What a ratings command asks.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum RatingsCommand {
+    /// A player's ratings (`None`: the asker's), in one game or all.
+    Rating {
+        /// Whose, as typed.
+        player: Option<String>,
+        /// Which game.
+        game: Option<GameId>,
+    },
+    /// The top of a game's table.
+    Leaderboard(GameId),
+    /// The community's rated games and ratings as JSON.
+    Export(Option<GameId>),
+}
+
+/// Parses `rating …`, `leaderboard …` and `ratings …` (`word` is the command word).
+pub fn parse(word: &str, args: &[&str]) -> Result<RatingsCommand, String> {
+    match word {
+        "rating" => {
+            let mut player = None;
+            let mut game = None;
+            for a in args {
+                match a.parse::<GameId>() {
+                    Ok(g) if game.is_none() => game = Some(g),
+                    _ if player.is_none() => player = Some(a.trim_start_matches('@').to_string()),
+                    _ => {
+                        return Err(format!(
+                            "`rating` takes a player and a game, such as `rating @bob lanrick`; `{}` is one word too many",
+                            excerpt(a, 24)
+                        ));
+                    }
+                }
+            }
+            Ok(RatingsCommand::Rating { player, game })
+        }
+        "leaderboard" | "top" => match args {
+            [g] => Ok(RatingsCommand::Leaderboard(
+                g.parse::<GameId>().map_err(|e| e.to_string())?,
+            )),
+            _ => Err("say which game: `leaderboard lanrick`".into()),
+        },
+        _ => {
+            let args = match args {
+                [first, rest @ ..] if first.eq_ignore_ascii_case("export") => rest,
+                _ => args,
+            };
+            match args {
+                [] => Ok(RatingsCommand::Export(None)),
+                [g] => Ok(RatingsCommand::Export(Some(
+                    g.parse::<GameId>().map_err(|e| e.to_string())?,
+                ))),
+                _ => Err("say `ratings export` (or `ratings export lanrick`)".into()),
+            }
+        }
+    }
+}
+
+/// Runs a ratings command.
+pub(crate) fn run(core: &Core, req: &Request, command: RatingsCommand) -> Vec<Reply> {
+    match command {
+        RatingsCommand::Rating { player, game } => rating(core, req, player, game),
+        RatingsCommand::Leaderboard(game) => leaderboard(core, req, game),
+        RatingsCommand::Export(game) => export(core, req, game),
+    }
+}
+
+fn line(s: &Standing, system: System, now: u64) -> String {
+    let r = s.now(system, now);
+    let delta = match system {
+        System::Glicko2 => format!("{:+}", s.last_change.round() as i64),
+        System::WengLin => format!("{:+.1}", s.last_change),
+    }
+    .replace('-', "−");
+    let best = match system {
+        System::Glicko2 => format!("{}", s.best.round() as i64),
+        System::WengLin => format!("{:.1}", s.best),
+    };
+    let deviation = match system {
+        System::Glicko2 => format!("deviation {}", r.deviation.round() as i64),
+        System::WengLin => format!("uncertainty {:.1}", r.deviation),
+    };
+    format!(
+        "{} ({deviation}), {} game{}, best {best}, last change {delta}",
+        r.shown(system),
+        s.games,
+        if s.games == 1 { "" } else { "s" }
+    )
+}
+
+fn rating(core: &Core, req: &Request, player: Option<String>, game: Option<GameId>) -> Vec<Reply> {
+    let who = match &player {
+        Some(token) => resolve_user(req, token),
+        None => req.user.clone(),
+    };
+    let community = &req.policy.community;
+    let now = core.clock.now();
+    let games: Vec<GameId> = game.map_or_else(|| GameId::ALL.to_vec(), |g| vec![g]);
+    let mut lines = Vec::new();
+    for g in games {
+        let (t, _) = table(core.base.as_ref(), &req.platform, community, g.as_str());
+        if let Some(s) = t.players.get(&who.id) {
+            lines.push(format!("{}: {}", g.title(), line(s, system_of(g), now)));
+        }
+    }
+    if lines.is_empty() {
+        let what = game.map_or("any game".to_string(), |g| g.title().to_string());
+        return vec![Reply::Private(format!(
+            "{} has no rated game of {what} here yet: games between people are rated unless \
+             started `casual` (see `help rating`).",
+            who.name
+        ))];
+    }
+    vec![Reply::Text(format!(
+        "{}'s ratings:\n{}",
+        who.name,
+        lines.join("\n")
+    ))]
+}
+
+/// The table's players in order: established ones by rating, then the provisional ones.
+fn ranked(
+    core: &Core,
+    req: &Request,
+    game: GameId,
+) -> Vec<(String, Standing, maths::Rating, bool)> {
+    let system = system_of(game);
+    let now = core.clock.now();
+    let (t, _) = table(
+        core.base.as_ref(),
+        &req.platform,
+        &req.policy.community,
+        game.as_str(),
+    );
+    let mut all: Vec<(String, Standing, maths::Rating, bool)> = t
+        .players
+        .into_iter()
+        .map(|(id, s)| {
+            let r = s.now(system, now);
+            let p = r.provisional(system);
+            (id, s, r, p)
+        })
+        .collect();
+    all.sort_by(|a, b| {
+        a.3.cmp(&b.3)
+            .then(b.2.rating.total_cmp(&a.2.rating))
+            .then(a.0.cmp(&b.0))
+    });
+    all
+}
+
+fn leaderboard(core: &Core, req: &Request, game: GameId) -> Vec<Reply> {
+    let system = system_of(game);
+    let all = ranked(core, req, game);
+    let established: Vec<_> = all.iter().filter(|x| !x.3).collect();
+    if all.is_empty() {
+        return vec![Reply::Private(format!(
+            "Nobody has a rated game of {} here yet.",
+            game.title()
+        ))];
+    }
+    let mut text = format!("Leaderboard of {}:\n", game.title());
+    let mut rows = Vec::new();
+    for (i, (_, s, r, _)) in established.iter().take(10).enumerate() {
+        text.push_str(&format!(
+            "{}. {} {} ({} games)\n",
+            i + 1,
+            s.name,
+            r.shown(system),
+            s.games
+        ));
+        rows.push(vec![
+            (i + 1).to_string(),
+            s.name.clone(),
+            r.shown(system),
+            s.games.to_string(),
+        ]);
+    }
+    if established.is_empty() {
+        text.push_str("(nobody is established yet: a rating is provisional, shown with ?, until enough games have been played)\n");
+    }
+    let mine = all.iter().position(|x| x.0 == req.user.id);
+    match mine {
+        Some(i) if all[i].3 => text.push_str(&format!(
+            "You: {} — provisional, so not ranked yet.",
+            all[i].2.shown(system)
+        )),
+        Some(i) => text.push_str(&format!(
+            "You: {} of {}, {}.",
+            ordinal(i + 1),
+            established.len(),
+            all[i].2.shown(system)
+        )),
+        None => text.push_str("You have no rated game of it here yet."),
+    }
+    let mut out = vec![Reply::Text(text.trim_end().to_string())];
+    if !rows.is_empty() {
+        out.push(Reply::Board(Box::new(Board::chart(Chart {
+            name: format!("leaderboard-{}.png", game.as_str()),
+            alt: format!(
+                "Leaderboard of {}: {}.",
+                game.title(),
+                rows.iter()
+                    .map(|r| format!("{}. {} {}", r[0], r[1], r[2]))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            kind: ChartKind::Table {
+                title: format!("{} · leaderboard", game.title()),
+                columns: vec![
+                    ("#".into(), true),
+                    ("Name".into(), false),
+                    ("Rating".into(), true),
+                    ("Games".into(), true),
+                ],
+                rows,
+                footer: Some("Established players only; provisional ratings are marked ?".into()),
+            },
+        }))));
+    }
+    out
+}
+
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+fn rating_json(r: &maths::Rating) -> Value {
+    json!({"rating": r.rating, "deviation": r.deviation, "volatility": r.volatility})
+}
+
+fn export(core: &Core, req: &Request, game: Option<GameId>) -> Vec<Reply> {
+    let store = core.base.as_ref();
+    let community = &req.policy.community;
+    let now = core.clock.now();
+    let games: Vec<GameId> = game.map_or_else(|| GameId::ALL.to_vec(), |g| vec![g]);
+    let mut rated = Vec::new();
+    let mut players = Vec::new();
+    for g in games {
+        let system = system_of(g);
+        let (t, _) = table(store, &req.platform, community, g.as_str());
+        for seq in 1..=t.seq {
+            if let Some(e) = entry(store, &req.platform, community, g.as_str(), seq) {
+                rated.push(e);
+            }
+        }
+        for (id, s) in &t.players {
+            let current = s.now(system, now);
+            players.push(json!({
+                "game": g.as_str(),
+                "system": system,
+                "id": id,
+                "name": s.name,
+                "rating": s.rating.rating,
+                "deviation": s.rating.deviation,
+                "volatility": s.rating.volatility,
+                "deviation_now": current.deviation,
+                "games": s.games,
+                "best": s.best,
+                "last_played": crate::kernel::clock::rfc3339(s.last_at),
+                "provisional": current.provisional(system),
+            }));
+        }
+    }
+    rated.sort_by(|a, b| a.ended.cmp(&b.ended).then(a.seq.cmp(&b.seq)));
+    let games_json: Vec<Value> = rated
+        .iter()
+        .map(|e| {
+            json!({
+                "seq": e.seq,
+                "game": e.game,
+                "id": e.id,
+                "ended": crate::kernel::clock::rfc3339(e.ended),
+                "result": e.result,
+                "players": e.players.iter().map(|p| json!({
+                    "id": p.id,
+                    "name": p.name,
+                    "side": p.side,
+                    "before": rating_json(&p.before),
+                    "after": rating_json(&p.after),
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let body = json!({
+        "format": "muster-ratings",
+        "version": 1,
+        "exported": crate::kernel::clock::rfc3339(now),
+        "glicko2": {
+            "rating": maths::START,
+            "deviation": maths::MAX_DEVIATION,
+            "volatility": maths::VOLATILITY,
+            "tau": maths::TAU,
+            "periods_per_day": maths::PERIODS_PER_DAY,
+            "max_deviation": maths::MAX_DEVIATION,
+            "provisional_above": maths::PROVISIONAL_DEVIATION,
+        },
+        "weng_lin": {
+            "rating": 25.0,
+            "uncertainty": 25.0 / 3.0,
+            "provisional_above": maths::PROVISIONAL_UNCERTAINTY,
+        },
+        "games": games_json,
+        "players": players,
+    });
+    let name = match game {
+        Some(g) => format!("ratings-{}.json", g.as_str()),
+        None => "ratings.json".into(),
+    };
+    match serde_json::to_string_pretty(&body) {
+        Ok(content) => vec![Reply::File { name, content }],
+        Err(e) => vec![Reply::Private(format!(
+            "The ratings could not be written: {e}"
+        ))],
+    }
+}

@@ -1,0 +1,410 @@
+//! Ratings: one per player, per game, per community, kept in the store and updated the moment a
+//! rated game ends, in order of ending (docs/ratings.md).
+//!
+//! Each community's game has one table (a note), changed by compare-and-swap: both players'
+//! new ratings land in one write. The table remembers the last game it took, and every game it
+//! took is kept as an entry of its log (for `ratings export`), written before the table; a game
+//! is marked as taken after. A crash anywhere in between is repaired by taking the game again:
+//! the log entry is rewritten the same, and a table that already took it is not changed twice.
+//! A game whose end was stored but never taken (a crash right after it) is found at start
+//! among the archived games without a mark.
+
+pub mod commands;
+pub mod maths;
+
+use std::collections::BTreeMap;
+
+use muster_rules::{AnyGame, GameId, Outcome, Seat};
+use serde::{Deserialize, Serialize};
+
+use crate::games::bot;
+use crate::kernel::context::Core;
+use crate::kernel::outbox::{Notice, Target};
+use crate::kernel::reply::Reply;
+use crate::kernel::store::{ChannelKey, Ending, GameRecord, GameStore, Status};
+use maths::{Rating, System};
+
+/// Where the tables, logs and marks are kept.
+const HOME: &str = "\u{1e}ratings";
+
+/// One player's standing in a table.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct Standing {
+    /// The name last seen.
+    pub name: String,
+    /// The rating after his last rated game.
+    pub rating: Rating,
+    /// Rated games played.
+    pub games: u32,
+    /// His best rating.
+    pub best: f64,
+    /// His last change.
+    pub last_change: f64,
+    /// When his last rated game ended (seconds since the Unix epoch).
+    pub last_at: u64,
+}
+
+impl Standing {
+    /// His rating as of `now`, the deviation grown with the days since his last game.
+    pub fn now(&self, system: System, now: u64) -> Rating {
+        let days = now.saturating_sub(self.last_at) as f64 / 86_400.0;
+        self.rating.idle(system, days)
+    }
+}
+
+/// A community's table of one game.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, Default)]
+pub struct Table {
+    /// Rated games taken.
+    pub seq: u64,
+    /// The last game taken.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last: Option<String>,
+    /// The players, by id.
+    pub players: BTreeMap<String, Standing>,
+}
+
+/// One player of a rated game, as the log keeps him.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct Rated {
+    /// His id.
+    pub id: String,
+    /// His name.
+    pub name: String,
+    /// His side: `white` (the first seat's) or `black`.
+    pub side: String,
+    /// His rating before the game (after the inactivity rule).
+    pub before: Rating,
+    /// After it.
+    pub after: Rating,
+}
+
+/// A rated game as the log keeps it.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct Entry {
+    /// Its place in the table's order (from 1).
+    pub seq: u64,
+    /// The game's record id.
+    pub id: String,
+    /// The game (`lanrick`).
+    pub game: String,
+    /// When it ended (seconds since the Unix epoch).
+    pub ended: u64,
+    /// `1-0`, `0-1` or `1/2-1/2`, the first side's first.
+    pub result: String,
+    /// The players.
+    pub players: Vec<Rated>,
+}
+
+fn home(platform: &str) -> ChannelKey {
+    ChannelKey::new(platform, HOME)
+}
+
+fn table_name(community: &str, game: &str) -> String {
+    format!("{community}/{game}")
+}
+
+fn log_name(community: &str, game: &str, seq: u64) -> String {
+    format!("{community}/{game}/log/{seq:08}")
+}
+
+fn mark_name(id: &str) -> String {
+    format!("rated/{id}")
+}
+
+/// The rating system of a game.
+pub fn system_of(game: GameId) -> System {
+    if AnyGame::new(game).table().len() > 2 {
+        System::WengLin
+    } else {
+        System::Glicko2
+    }
+}
+
+/// A table and its text (the compare-and-swap token).
+pub(crate) fn table(
+    store: &dyn GameStore,
+    platform: &str,
+    community: &str,
+    game: &str,
+) -> (Table, Option<String>) {
+    let text = store
+        .note(&home(platform), &table_name(community, game))
+        .ok()
+        .flatten();
+    let table = text
+        .as_deref()
+        .and_then(|t| serde_json::from_str(t).ok())
+        .unwrap_or_default();
+    (table, text)
+}
+
+/// The log entry `seq` of a table.
+pub(crate) fn entry(
+    store: &dyn GameStore,
+    platform: &str,
+    community: &str,
+    game: &str,
+    seq: u64,
+) -> Option<Entry> {
+    store
+        .note(&home(platform), &log_name(community, game, seq))
+        .ok()
+        .flatten()
+        .and_then(|t| serde_json::from_str(&t).ok())
+}
+
+/// Why a finished game is not rated, if it is not.
+pub fn unrated_because(record: &GameRecord) -> Option<&'static str> {
+    if record.status != Status::Finished {
+        return Some("it is not over");
+    }
+    match record.ending {
+        Some(Ending::Aborted) => return Some("it was called off"),
+        Some(Ending::Forfeit { .. }) => return Some("it was forfeited before a move"),
+        _ => {}
+    }
+    if record.casual {
+        return Some("it was casual");
+    }
+    let bot = record.seats.iter().any(|s| {
+        s.player
+            .as_ref()
+            .is_some_and(|p| bot::level_of(&p.id).is_some())
+    });
+    if bot {
+        return Some("the bot played");
+    }
+    let (decisions, _) = match record.own_decisions() {
+        Some(d) => d,
+        None => return Some("its record does not replay"),
+    };
+    // Each player must have made two decisions of his own (a takeback can make it shorter).
+    let players = record.player_ids();
+    if players
+        .iter()
+        .any(|p| decisions.iter().filter(|d| *d == p).count() < 2)
+    {
+        return Some("a player made fewer than two moves");
+    }
+    None
+}
+
+/// The sides of a finished game: each side's distinct players, the first seat's side first,
+/// and the result from its view.
+/// Each side's players, as (id, name).
+type Sides = [Vec<(String, String)>; 2];
+
+fn sides(record: &GameRecord) -> Option<(Sides, maths::Result)> {
+    let game = record.rebuild().ok()?;
+    let table = game.table();
+    let first = table.team_of(Seat::new(0)?);
+    let result = match game.outcome()? {
+        Outcome::Draw { .. } => maths::Result::Draw,
+        Outcome::Winner { team, .. } if team == first => maths::Result::First,
+        Outcome::Winner { .. } => maths::Result::Second,
+    };
+    let mut sides: Sides = [Vec::new(), Vec::new()];
+    for seat in table.all() {
+        let Some(p) = record.player(seat.index()) else {
+            continue;
+        };
+        let side = usize::from(table.team_of(seat) != first);
+        if !sides[side].iter().any(|(id, _)| *id == p.id) {
+            sides[side].push((p.id.clone(), p.name.clone()));
+        }
+    }
+    Some((sides, result))
+}
+
+/// Takes a finished game into its table, once. Returns the changes to announce (empty when it
+/// is not rated or was taken before).
+pub fn take(core: &Core, record: &GameRecord) -> Vec<Reply> {
+    let store = core.base.as_ref();
+    let platform = &record.platform;
+    let mark = mark_name(&record.id);
+    if matches!(store.note(&home(platform), &mark), Ok(Some(_))) {
+        return Vec::new();
+    }
+    let Some(game) = record.game_id().ok() else {
+        return Vec::new();
+    };
+    let rated = unrated_because(record).is_none();
+    let sides = if rated { sides(record) } else { None };
+    let Some((sides, result)) = sides else {
+        let _ = store.set_note(&home(platform), &mark, Some("-"));
+        return Vec::new();
+    };
+    let system = system_of(game);
+    let community = record.community.clone().unwrap_or_default();
+    let name = table_name(&community, game.as_str());
+    let mut taken = None;
+    for _ in 0..20 {
+        let (mut current, text) = table(store, platform, &community, game.as_str());
+        if current.last.as_deref() == Some(record.id.as_str()) {
+            // Taken before a crash: only the mark is missing.
+            taken = entry(store, platform, &community, game.as_str(), current.seq);
+            break;
+        }
+        let entry = apply(&mut current, system, record, game, &sides, result);
+        let Ok(log) = serde_json::to_string(&entry) else {
+            return Vec::new();
+        };
+        let log_key = log_name(&community, game.as_str(), entry.seq);
+        if store
+            .set_note(&home(platform), &log_key, Some(&log))
+            .is_err()
+        {
+            return Vec::new();
+        }
+        let Ok(new) = serde_json::to_string(&current) else {
+            return Vec::new();
+        };
+        match store.swap_note(&home(platform), &name, text.as_deref(), Some(&new)) {
+            Ok(true) => {
+                taken = Some(entry);
+                break;
+            }
+            Ok(false) => continue,
+            Err(_) => return Vec::new(),
+        }
+    }
+    let _ = store.set_note(&home(platform), &mark, Some("1"));
+    match taken {
+        Some(entry) => vec![Reply::Text(changes(&entry, system))],
+        None => Vec::new(),
+    }
+}
+
+/// The table after `record`'s game, and the game's log entry.
+fn apply(
+    table: &mut Table,
+    system: System,
+    record: &GameRecord,
+    game: GameId,
+    sides: &Sides,
+    result: maths::Result,
+) -> Entry {
+    let ended = record.updated;
+    let before = |id: &str| {
+        table.players.get(id).map_or_else(
+            || Rating::new(system),
+            |s| {
+                let days = ended.saturating_sub(s.last_at) as f64 / 86_400.0;
+                s.rating.idle(system, days)
+            },
+        )
+    };
+    let first: Vec<Rating> = sides[0].iter().map(|(id, _)| before(id)).collect();
+    let second: Vec<Rating> = sides[1].iter().map(|(id, _)| before(id)).collect();
+    let (a, b) = match system {
+        System::Glicko2 => {
+            let (a, b) = maths::two_players(first[0], second[0], result);
+            (vec![a], vec![b])
+        }
+        System::WengLin => maths::two_sides(&first, &second, result),
+    };
+    let mut players = Vec::new();
+    for (side, (members, (befores, afters))) in
+        sides.iter().zip([(&first, &a), (&second, &b)]).enumerate()
+    {
+        for (((id, name), before), after) in members.iter().zip(befores.iter()).zip(afters.iter()) {
+            let standing = table.players.entry(id.clone()).or_insert(Standing {
+                name: name.clone(),
+                rating: *before,
+                games: 0,
+                best: after.rating,
+                last_change: 0.0,
+                last_at: ended,
+            });
+            standing.name = name.clone();
+            standing.games += 1;
+            standing.last_change = after.rating - before.rating;
+            standing.rating = *after;
+            standing.best = standing.best.max(after.rating);
+            standing.last_at = ended;
+            players.push(Rated {
+                id: id.clone(),
+                name: name.clone(),
+                side: if side == 0 { "white" } else { "black" }.into(),
+                before: *before,
+                after: *after,
+            });
+        }
+    }
+    table.seq += 1;
+    table.last = Some(record.id.clone());
+    Entry {
+        seq: table.seq,
+        id: record.id.clone(),
+        game: game.as_str().to_string(),
+        ended,
+        result: match result {
+            maths::Result::First => "1-0",
+            maths::Result::Second => "0-1",
+            maths::Result::Draw => "1/2-1/2",
+        }
+        .into(),
+        players,
+    }
+}
+
+/// `Ratings: alice 1500 → 1662 (+162) · bob 1500 → 1338 (−162)`.
+fn changes(entry: &Entry, system: System) -> String {
+    let parts: Vec<String> = entry
+        .players
+        .iter()
+        .map(|p| {
+            let delta = p.after.rating - p.before.rating;
+            let shown = match system {
+                System::Glicko2 => format!("{:+}", delta.round() as i64),
+                System::WengLin => format!("{delta:+.1}"),
+            }
+            .replace('-', "−");
+            format!(
+                "{} {} → {} ({shown})",
+                p.name,
+                p.before.shown(system),
+                p.after.shown(system)
+            )
+        })
+        .collect();
+    format!("Ratings: {}.", parts.join(" · "))
+}
+
+/// A finished game is taken into its rating table (once); the changes are announced in its
+/// channel.
+pub fn rate(core: &Core, record: &GameRecord) {
+    let replies = take(core, record);
+    if !replies.is_empty() {
+        core.timers.post(Notice {
+            platform: record.platform.clone(),
+            target: Target::Channel(record.channel.clone()),
+            replies,
+            fallback: None,
+            receipt: None,
+        });
+    }
+}
+
+/// Takes the finished games of `platform` that no table has taken yet (a crash came between
+/// a game's end and its rating), in order of ending. How many were looked at.
+pub fn resume(core: &Core, platform: &str) -> usize {
+    let store = core.base.as_ref();
+    let Ok(ids) = store.archive_ids() else {
+        return 0;
+    };
+    let mut pending: Vec<GameRecord> = ids
+        .into_iter()
+        .filter(|id| !matches!(store.note(&home(platform), &mark_name(id)), Ok(Some(_))))
+        .filter_map(|id| store.archived(&id).ok().flatten())
+        .filter(|r| r.platform == platform)
+        .collect();
+    pending.sort_by(|a, b| a.updated.cmp(&b.updated).then_with(|| a.id.cmp(&b.id)));
+    let n = pending.len();
+    for record in pending {
+        // Quietly: these games ended before this start.
+        let _ = take(core, &record);
+    }
+    n
+}
