@@ -1,4 +1,5 @@
-//! Arithmetical Croquet: scenarios for each rule and ruling (seed 002, RULINGS.md C-1 … C-8).
+//! Arithmetical Croquet: scenarios for each rule and ruling (seed 002; rulings C-1 … C-8 in
+//! docs/rules/croquet.md).
 
 use muster_rules::croquet::{Croquet, CroquetEvent, Status};
 use muster_rules::{EndReason, Game, Outcome, Seat, Team};

@@ -2,7 +2,7 @@
 //! in rules/tests/data/lanko-captures.txt as `<game> <count> <position>`. The positions are
 //! made by a seeded generator (a few pieces of the side to move among many enemy pieces);
 //! `MUSTER_BLESS=1` rewrites the file. The counts were confirmed by an independent
-//! implementation of RULINGS.md (docs/rules/lanko.md, "Checks").
+//! implementation of the rulings in docs/rules/lanko.md.
 
 mod common;
 

@@ -1,4 +1,5 @@
-//! Lanko's rules, one scenario per ruling (RULINGS.md K-1 … K-9) on each board where it applies.
+//! Lanko's rules, one scenario per ruling (docs/rules/lanko.md, K-1 … K-9) on each board where
+//! it applies.
 //! Positions are set up with `setup`, which places pieces by their labels on an empty board.
 
 mod common;

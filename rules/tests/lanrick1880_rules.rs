@@ -1,5 +1,5 @@
-//! Lanrick, first version (seed 001, RULINGS.md L0-1 … L0-7): one scenario per rule, ruling and
-//! Carroll's clarifications of 1881.
+//! Lanrick, first version (seed 001; docs/rules/lanrick1880.md, L0-1 … L0-7): one scenario per
+//! rule, ruling and Carroll's clarifications of 1881.
 
 use muster_rules::lanrick::Square;
 use muster_rules::lanrick1880::{Event, Lanrick1880, Phase};

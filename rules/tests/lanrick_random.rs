@@ -1,4 +1,4 @@
-//! Seeded random whole games of Lanrick, checking the invariants of DESIGN.md's test level 1:
+//! Seeded random whole games of Lanrick, checking the engine's invariants:
 //! a move is legal exactly when its result is among the listed moves' results; a refused move
 //! leaves the game unchanged; notation and position strings round-trip; replaying the history
 //! gives the same game; men on the board and men taken always make five a side.

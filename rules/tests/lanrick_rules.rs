@@ -1,4 +1,5 @@
-//! Lanrick, Third Edition: one scenario per rule and ruling (seed 000, RULINGS.md L3-1 … L3-13).
+//! Lanrick, Third Edition: one scenario per rule and ruling (seed 000; docs/rules/lanrick.md,
+//! L3-1 … L3-13).
 
 mod common;
 

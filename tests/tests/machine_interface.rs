@@ -1,5 +1,5 @@
 //! `muster replay` and `muster moves` as other programs use them: the built binary, its JSON and
-//! its exit statuses (DESIGN.md, "Machine interface").
+//! its exit statuses (docs/machine-interface.md).
 
 /// Runs the `muster` binary under test.
 fn muster(args: &[&str], input: &str) -> muster_tests::Run {

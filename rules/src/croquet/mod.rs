@@ -1,5 +1,5 @@
 //! Arithmetical Croquet (Lewis Carroll, 1889), in the variant where a player names how far he
-//! moves, as ruled in RULINGS.md C-1 … C-8.
+//! moves, as ruled in docs/rules/croquet.md (C-1 … C-8).
 //!
 //! ```
 //! use muster_rules::croquet::Croquet;

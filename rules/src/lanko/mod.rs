@@ -1,5 +1,5 @@
-//! Lanko-88, Lanko-68 and Lanko-103, as ruled in RULINGS.md K-1 … K-9, on the boards
-//! reconstructed in `rules/boards/` (docs/rules/lanko.md).
+//! Lanko-88, Lanko-68 and Lanko-103, as ruled in docs/rules/lanko.md (K-1 … K-9), on the
+//! boards reconstructed in `rules/boards/`.
 //!
 //! ```
 //! use muster_rules::lanko::{Lanko, Variant};

@@ -1,4 +1,5 @@
-//! Lanrick, Third Edition (Lewis Carroll, October 1881), as ruled in RULINGS.md L3-1 … L3-13.
+//! Lanrick, Third Edition (Lewis Carroll, October 1881), as ruled in docs/rules/lanrick.md
+//! (L3-1 … L3-13).
 //!
 //! ```
 //! use muster_rules::lanrick::Lanrick;

@@ -1,6 +1,7 @@
 //! Lanrick, first version (Lewis Carroll, The Monthly Packet, December 1880), with Carroll's
-//! answers of March and June 1881, as ruled in RULINGS.md L0-1 … L0-7. It shares the board,
-//! lines, turn search and moves to the border with the Third Edition ([`crate::lanrick`]).
+//! answers of March and June 1881, as ruled in docs/rules/lanrick1880.md (L0-1 … L0-7). It
+//! shares the board, lines, turn search and moves to the border with the Third Edition
+//! ([`crate::lanrick`]).
 //!
 //! ```
 //! use muster_rules::lanrick1880::Lanrick1880;
