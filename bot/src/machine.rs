@@ -1,4 +1,4 @@
-//! The machine interface (DESIGN.md, "Machine interface"): replaying a game record and listing
+//! The machine interface (docs/machine-interface.md): replaying a game record and listing
 //! the legal moves, as JSON. Other programs rely on this output exactly as specified.
 
 use serde::Serialize;

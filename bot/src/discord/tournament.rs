@@ -1,5 +1,5 @@
 //! `/tournament`: one slash command with a subcommand per action of the core's `tournament …`
-//! (DESIGN.md, command language). The event's name is completed from the server's events; in
+//! (docs/tournaments.md). The event's name is completed from the server's events; in
 //! the event's channel it may be left out. The options become the text command in
 //! [`super::commands::text`].
 
