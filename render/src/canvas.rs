@@ -4,11 +4,18 @@
 //! A canvas has a scale: callers draw in the coordinates of a normal-sized board, and the
 //! canvas draws every shape, line width, sprite position and glyph that much larger or smaller,
 //! so that a small or large board is drawn natively rather than resampled.
+//!
+//! A canvas may begin as a copy of a [`Backdrop`] (what every board of a style shows, drawn
+//! once); it then notes the columns of each row it draws on, so that an encoder need look again
+//! only at those.
+
+mod backdrop;
 
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
 use tiny_skia::{Color, FillRule, Paint, Path, PathBuilder, Pixmap, Stroke, Transform};
 
 pub use crate::style::{rgb, rgba};
+pub use backdrop::Backdrop;
 
 /// DejaVu Sans Bold (see assets/DejaVu-LICENSE.txt).
 static FONT_BYTES: &[u8] = include_bytes!("../assets/DejaVuSans-Bold.ttf");
@@ -32,7 +39,7 @@ pub struct Canvas {
     pub pixmap: Pixmap,
     scale: f32,
     /// What it was drawn on, if it began as a copy of a backdrop.
-    backdrop: Option<&'static crate::encode::Backdrop>,
+    backdrop: Option<&'static Backdrop>,
     /// For a canvas on a backdrop, each pixel row's columns drawn on since (from, to; empty
     /// when from ≥ to): the encoder takes the rest from the backdrop.
     dirty: Vec<(u32, u32)>,
@@ -72,7 +79,7 @@ impl Canvas {
     }
 
     /// A canvas beginning as a copy of `backdrop` (drawn once at `scale`), drawn on at `scale`.
-    pub fn on(backdrop: &'static crate::encode::Backdrop, scale: f32) -> Canvas {
+    pub fn on(backdrop: &'static Backdrop, scale: f32) -> Canvas {
         Canvas {
             pixmap: backdrop.pixmap.clone(),
             scale,
@@ -82,7 +89,7 @@ impl Canvas {
     }
 
     /// The backdrop the canvas began as, if any, with the columns of each row drawn on since.
-    pub fn backdrop(&self) -> Option<(&'static crate::encode::Backdrop, &[(u32, u32)])> {
+    pub fn backdrop(&self) -> Option<(&'static Backdrop, &[(u32, u32)])> {
         self.backdrop.map(|b| (b, self.dirty.as_slice()))
     }
 

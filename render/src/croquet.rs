@@ -6,8 +6,7 @@
 use muster_rules::croquet::{Croquet, CroquetEvent, PEG, Status, target_name};
 use muster_rules::{Game, Outcome, Seat};
 
-use crate::canvas::{Align, Canvas};
-use crate::encode::Backdrop;
+use crate::canvas::{Align, Backdrop, Canvas};
 use crate::style::{Colours, Style, Theme, alpha};
 
 /// Side of one number's cell.

@@ -5,6 +5,10 @@
 //! palette is those colours, mapping every other colour to its nearest palette entry; runs of
 //! one colour are mapped once. That is about half the size of the RGB encoding
 //! (docs/performance.md). [`png_rgb`] keeps the exact colours.
+//!
+//! A board drawn on a [`Backdrop`] is encoded by [`png_of`]: what still shows the backdrop takes
+//! the backdrop's indices, worked out once and kept with it, and only the columns the canvas
+//! drew on are looked up.
 
 mod deflate;
 
@@ -12,6 +16,8 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use tiny_skia::Pixmap;
+
+use crate::canvas::{Backdrop, Canvas};
 
 fn write(
     w: u32,
@@ -226,7 +232,7 @@ pub fn png_with(pixmap: &Pixmap, palette: &Palette) -> Vec<u8> {
 
 /// [`png_with`] for a board drawn on a [`Backdrop`] (if the canvas has one): what still shows
 /// the backdrop takes the backdrop's indices, worked out once.
-pub fn png_of(canvas: &crate::canvas::Canvas, palette: &Palette) -> Vec<u8> {
+pub fn png_of(canvas: &Canvas, palette: &Palette) -> Vec<u8> {
     png_over(&canvas.pixmap, palette, canvas.backdrop())
 }
 
@@ -242,7 +248,12 @@ fn png_over(
         .filter(|(b, _)| b.pixmap.width() == pixmap.width() && b.pixmap.height() == pixmap.height())
         .map(|(b, dirty)| Base {
             pixmap: &b.pixmap,
-            index: b.index(palette),
+            // The backdrop's indices, each row after a filter byte as a PNG's are.
+            index: b.index(|pixels| {
+                let mut index = Vec::new();
+                indices_into(pixels, palette, &mut index, 1, None);
+                index
+            }),
             dirty,
         });
     indices_into(pixmap, palette, &mut rows, 1, base);
@@ -259,35 +270,6 @@ fn png_over(
     chunk(&mut out, b"IDAT", &stream);
     chunk(&mut out, b"IEND", &[]);
     out
-}
-
-/// The part of every board of a style that never changes (paper, squares, coordinates),
-/// drawn once, with its palette indices worked out on first use: a board drawn on it is
-/// encoded by comparing with it, and what still shows it takes its indices.
-pub struct Backdrop {
-    /// The pixels.
-    pub pixmap: Pixmap,
-    index: OnceLock<Vec<u8>>,
-}
-
-impl Backdrop {
-    /// A backdrop of these pixels.
-    pub fn new(pixmap: Pixmap) -> Backdrop {
-        Backdrop {
-            pixmap,
-            index: OnceLock::new(),
-        }
-    }
-
-    /// Its indices in `palette` (the same palette every time: a backdrop belongs to one
-    /// theme), each row after a filter byte as a PNG's are.
-    fn index(&self, palette: &Palette) -> &[u8] {
-        self.index.get_or_init(|| {
-            let mut index = Vec::new();
-            indices_into(&self.pixmap, palette, &mut index, 1, None);
-            index
-        })
-    }
 }
 
 /// Appends a PNG chunk: its length, type, data and CRC-32.

@@ -7,7 +7,7 @@ use muster_rules::Seat;
 use muster_rules::lanrick::{Lanrick, LanrickEvent, Phase, Square, Squares, squares};
 use muster_rules::{EndReason, Game, Outcome};
 
-use crate::canvas::{Align, Canvas, Sprite};
+use crate::canvas::{Align, Backdrop, Canvas, Sprite};
 use crate::style::{Colours, Size, Style, Theme, Turn, alpha};
 
 /// Side of one square, in pixels (at the normal size).
@@ -234,7 +234,7 @@ impl Frame {
 /// two men, drawn once per style and then copied (the lila-gif approach, in
 /// docs/performance.md).
 struct Sprites {
-    background: crate::encode::Backdrop,
+    background: Backdrop,
     men: [Sprite; 2],
 }
 
@@ -335,7 +335,7 @@ fn sprites(style: Style) -> &'static Sprites {
             );
         }
         Sprites {
-            background: crate::encode::Backdrop::new(c.pixmap),
+            background: Backdrop::new(c.pixmap),
             men: [man(k, Seat::WHITE, scale), man(k, Seat::BLACK, scale)],
         }
     })

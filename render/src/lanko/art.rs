@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use muster_rules::lanko::{Board, Kind, Layout, Piece, Role, Sq, Variant};
 use tiny_skia::Pixmap;
 
-use crate::canvas::{Align, Canvas, Sprite};
+use crate::canvas::{Align, Backdrop, Canvas, Sprite};
 use crate::style::{Colours, Style, Turn, alpha};
 
 /// Room for the board: 10 columns of 56 px, or 11 of 51 px.
@@ -85,7 +85,7 @@ impl Geo {
 /// A board's background and pieces, drawn once per style.
 pub struct Art {
     pub geo: Geo,
-    pub background: crate::encode::Backdrop,
+    pub background: Backdrop,
     /// The pieces, White's then Black's, in the order big, small, pawn.
     pub pieces: [[Sprite; 3]; 2],
 }
@@ -123,7 +123,7 @@ pub fn art(variant: Variant, style: Style) -> &'static Art {
         };
         Art {
             geo,
-            background: crate::encode::Backdrop::new(background(board, geo, k, scale)),
+            background: Backdrop::new(background(board, geo, k, scale)),
             pieces: [set(true), set(false)],
         }
     })
