@@ -8,14 +8,20 @@
 //! A canvas may begin as a copy of a [`Backdrop`] (what every board of a style shows, drawn
 //! once); it then notes the columns of each row it draws on, so that an encoder need look again
 //! only at those.
+//!
+//! Discs, rings, lines, arrows and rectangles are shaded here without tiny-skia's pipeline: each
+//! pixel by the part of it the shape covers, taken from how far its centre lies inside the
+//! shape's edge (the geometry is in canvas/geometry.rs); tiny-skia fills the few polygons.
 
 mod backdrop;
+mod geometry;
 
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
 use tiny_skia::{Color, FillRule, Paint, Path, PathBuilder, Pixmap, Stroke, Transform};
 
 pub use crate::style::{rgb, rgba};
 pub use backdrop::Backdrop;
+use geometry::{Segment, Triangle, round_span};
 
 /// DejaVu Sans Bold (see assets/DejaVu-LICENSE.txt).
 static FONT_BYTES: &[u8] = include_bytes!("../assets/DejaVuSans-Bold.ttf");
@@ -628,129 +634,6 @@ fn over_run(run: &mut [u8], c: [u8; 4], alpha: u32) {
     }
     for (j, d) in chunks.into_remainder().iter_mut().enumerate() {
         blend(d, add[j]);
-    }
-}
-
-/// The columns a round shape of radius `r` about (`cx`, `cy`) may reach on the row at `y`.
-#[inline]
-fn round_span(cx: f32, cy: f32, r: f32, y: f32) -> (f32, f32) {
-    let dy = y - cy;
-    let half = (r * r - dy * dy).max(0.0).sqrt();
-    (cx - half, cx + half)
-}
-
-/// A line segment, for distances to it.
-struct Segment {
-    a: (f32, f32),
-    d: (f32, f32),
-    len2: f32,
-}
-
-impl Segment {
-    fn new(a: (f32, f32), b: (f32, f32)) -> Segment {
-        let d = (b.0 - a.0, b.1 - a.1);
-        Segment {
-            a,
-            d,
-            len2: d.0 * d.0 + d.1 * d.1,
-        }
-    }
-
-    /// The distance from (`x`, `y`) to the segment.
-    #[inline]
-    fn distance(&self, x: f32, y: f32) -> f32 {
-        let (px, py) = (x - self.a.0, y - self.a.1);
-        let t = if self.len2 > 0.0 {
-            ((px * self.d.0 + py * self.d.1) / self.len2).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        let (ex, ey) = (px - t * self.d.0, py - t * self.d.1);
-        (ex * ex + ey * ey).sqrt()
-    }
-
-    /// The columns within `grow` of the segment on the row at `y`.
-    #[inline]
-    fn span(&self, y: f32, grow: f32) -> (f32, f32) {
-        let (b0, b1) = (
-            self.a.0.min(self.a.0 + self.d.0),
-            self.a.0.max(self.a.0 + self.d.0),
-        );
-        if self.d.1.abs() < 1e-3 {
-            return (b0 - grow, b1 + grow);
-        }
-        // Where the line crosses the row, and how far either side the band reaches.
-        let t = (y - self.a.1) / self.d.1;
-        let x = self.a.0 + t * self.d.0;
-        let reach = grow * self.len2.sqrt() / self.d.1.abs();
-        ((x - reach).max(b0 - grow), (x + reach).min(b1 + grow))
-    }
-
-    /// The box around the segment grown by `grow`.
-    fn bounds(&self, grow: f32) -> (f32, f32, f32, f32) {
-        let (bx, by) = (self.a.0 + self.d.0, self.a.1 + self.d.1);
-        (
-            self.a.0.min(bx) - grow,
-            self.a.1.min(by) - grow,
-            self.a.0.max(bx) + grow,
-            self.a.1.max(by) + grow,
-        )
-    }
-}
-
-/// A triangle, for how far a point is inside it.
-struct Triangle {
-    corners: [(f32, f32); 3],
-    /// Each edge's inward unit normal and offset: inside where n·p − o ≥ 0 for all three.
-    edges: [(f32, f32, f32); 3],
-}
-
-impl Triangle {
-    fn new(corners: [(f32, f32); 3]) -> Triangle {
-        let [a, b, c] = corners;
-        // Orientation, so that the normals point inwards either way round.
-        let turn = (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0);
-        let sign = if turn >= 0.0 { 1.0 } else { -1.0 };
-        let edge = |p: (f32, f32), q: (f32, f32)| {
-            let (dx, dy) = (q.0 - p.0, q.1 - p.1);
-            let len = (dx * dx + dy * dy).sqrt().max(1e-6);
-            let (nx, ny) = (-dy * sign / len, dx * sign / len);
-            (nx, ny, nx * p.0 + ny * p.1)
-        };
-        Triangle {
-            corners,
-            edges: [edge(a, b), edge(b, c), edge(c, a)],
-        }
-    }
-
-    /// How far (`x`, `y`) is inside the triangle (negative outside).
-    #[inline]
-    fn inside(&self, x: f32, y: f32) -> f32 {
-        self.edges
-            .iter()
-            .map(|(nx, ny, o)| nx * x + ny * y - o)
-            .fold(f32::INFINITY, f32::min)
-    }
-
-    /// The columns the triangle may reach on the row at `y` (its box's, none on rows beyond
-    /// it).
-    fn span(&self, y: f32) -> (f32, f32) {
-        let b = self.bounds();
-        if y < b.1 - 1.0 || y > b.3 + 1.0 {
-            return (f32::INFINITY, f32::NEG_INFINITY);
-        }
-        (b.0, b.2)
-    }
-
-    fn bounds(&self) -> (f32, f32, f32, f32) {
-        let xs = self.corners.map(|p| p.0);
-        let ys = self.corners.map(|p| p.1);
-        (
-            xs.into_iter().fold(f32::INFINITY, f32::min),
-            ys.into_iter().fold(f32::INFINITY, f32::min),
-            xs.into_iter().fold(f32::NEG_INFINITY, f32::max),
-            ys.into_iter().fold(f32::NEG_INFINITY, f32::max),
-        )
     }
 }
 
