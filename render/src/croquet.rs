@@ -177,40 +177,7 @@ pub fn draw_noted(
             }
         }
     }
-    // Where the player to move can step.
-    if let Some(seat) = game.to_move() {
-        let ball = game.ball(seat);
-        let legal = game.legal_steps();
-        let candidates: Vec<i8> = match ball.status {
-            // Back steps that land below the target; others are not steps at all.
-            Status::Missed => (1..=8)
-                .map(|s| -s)
-                .filter(|s| (ball.pos as i16 + *s as i16) < ball.target as i16)
-                .collect(),
-            Status::InHoop => vec![ball.need as i8],
-            Status::Normal => (1..=8).collect(),
-        };
-        for s in candidates {
-            let to = ball.pos as i16 + s as i16;
-            if !(0..=107).contains(&to) {
-                continue;
-            }
-            let (x, y) = cell(to as u8);
-            let ok = legal.iter().any(|l| l.0 == s);
-            if ok {
-                c.ring(x + CELL - 11.0, y + CELL - 11.0, 6.0, 3.0, k.croquet.go);
-            } else if game.barred().contains(&s.unsigned_abs())
-                || game.run_forbidden() == Some(s.unsigned_abs())
-            {
-                let (a, b) = (
-                    (x + CELL - 16.0, y + CELL - 16.0),
-                    (x + CELL - 6.0, y + CELL - 6.0),
-                );
-                c.line(a, b, 3.0, k.call);
-                c.line((a.0, b.1), (b.0, a.1), 3.0, k.call);
-            }
-        }
-    }
+    steps(&mut c, game, k);
     // The last step.
     for e in events {
         if let CroquetEvent::Stepped { seat, from, to, .. } = e {
@@ -220,7 +187,57 @@ pub fn draw_noted(
             c.arrow(a, b, 5.0, colour);
         }
     }
-    // The balls.
+    balls(&mut c, game, k);
+    let base = TOP + CELL * ROWS as f32;
+    let head = headline(game, names);
+    let det = crate::noted(&detail(game), note);
+    c.caption(&head, WIDTH, base + 36.0, 23.0, k.ink);
+    c.caption(&det, WIDTH, base + 70.0, 18.0, k.soft_ink);
+    c
+}
+
+/// Where the player to move can step: a ring on each square a legal step reaches, a cross on
+/// each that a barred or forbidden number would have reached.
+fn steps(c: &mut Canvas, game: &Croquet, k: &Colours) {
+    let Some(seat) = game.to_move() else {
+        return;
+    };
+    let ball = game.ball(seat);
+    let legal = game.legal_steps();
+    let candidates: Vec<i8> = match ball.status {
+        // Back steps that land below the target; others are not steps at all.
+        Status::Missed => (1..=8)
+            .map(|s| -s)
+            .filter(|s| (ball.pos as i16 + *s as i16) < ball.target as i16)
+            .collect(),
+        Status::InHoop => vec![ball.need as i8],
+        Status::Normal => (1..=8).collect(),
+    };
+    for s in candidates {
+        let to = ball.pos as i16 + s as i16;
+        if !(0..=107).contains(&to) {
+            continue;
+        }
+        let (x, y) = cell(to as u8);
+        let ok = legal.iter().any(|l| l.0 == s);
+        if ok {
+            c.ring(x + CELL - 11.0, y + CELL - 11.0, 6.0, 3.0, k.croquet.go);
+        } else if game.barred().contains(&s.unsigned_abs())
+            || game.run_forbidden() == Some(s.unsigned_abs())
+        {
+            let (a, b) = (
+                (x + CELL - 16.0, y + CELL - 16.0),
+                (x + CELL - 6.0, y + CELL - 6.0),
+            );
+            c.line(a, b, 3.0, k.call);
+            c.line((a.0, b.1), (b.0, a.1), 3.0, k.call);
+        }
+    }
+}
+
+/// Both balls on their squares (side by side when they share one), each ringed when it is in
+/// its hoop or has missed it.
+fn balls(c: &mut Canvas, game: &Croquet, k: &Colours) {
     let (w, b) = (game.ball(Seat::WHITE), game.ball(Seat::BLACK));
     for (seat, ball) in [(Seat::WHITE, w), (Seat::BLACK, b)] {
         let (mut x, y) = centre(ball.pos.min(107));
@@ -242,12 +259,6 @@ pub fn draw_noted(
             Status::Normal => {}
         }
     }
-    let base = TOP + CELL * ROWS as f32;
-    let head = headline(game, names);
-    let det = crate::noted(&detail(game), note);
-    c.caption(&head, WIDTH, base + 36.0, 23.0, k.ink);
-    c.caption(&det, WIDTH, base + 70.0, 18.0, k.soft_ink);
-    c
 }
 
 /// The theme's palette, from courses showing everything it draws: the colours of every course
