@@ -7,11 +7,11 @@
 mod art;
 mod words;
 
-use muster_rules::lanko::{Kind, Lanko, LankoEvent, Piece, Sq, TABLE, Variant};
+use muster_rules::lanko::{Board, Kind, Lanko, LankoEvent, Piece, Sq, TABLE, Variant};
 use muster_rules::{Game, Seat};
 
 use crate::canvas::Canvas;
-use crate::style::{Style, Theme, alpha};
+use crate::style::{Colours, Style, Theme, alpha};
 use art::art;
 pub use art::{HEIGHT, WIDTH};
 use words::{castles, last_move, notes, result, team, who};
@@ -201,6 +201,17 @@ pub fn draw(view: &LankoView, style: Style) -> Canvas {
             art::star(&mut c, x, y + dy, s * 0.15, k.gold, k.lanko.star_edge);
         }
     }
+    last_move_marks(&mut c, view, board, geo, k);
+    let base = HEIGHT as f32 - art::CAPTION;
+    c.caption(&view.headline, WIDTH, base + 32.0, 24.0, k.ink);
+    c.caption(&view.detail, WIDTH, base + 64.0, 19.0, k.soft_ink);
+    c
+}
+
+/// The last move over the pieces: each piece's way from a dot on its start, an arrowhead on
+/// its last leg (on every leg of a capture); the pieces it took and a pawn burned crossed out.
+fn last_move_marks(c: &mut Canvas, view: &LankoView, board: &Board, geo: art::Geo, k: &Colours) {
+    let (s, centre) = (geo.cell, |sq: Sq| geo.centre(board, sq));
     for t in &view.trails {
         let colour = alpha(k.trail[usize::from(!t.white)], 215);
         let (x, y) = centre(t.squares[0]);
@@ -226,15 +237,11 @@ pub fn draw(view: &LankoView, style: Style) -> Canvas {
         }
     };
     for (sq, _) in &view.taken {
-        cross(&mut c, *sq, k.call);
+        cross(c, *sq, k.call);
     }
     if let Some((sq, _)) = view.burned {
-        cross(&mut c, sq, k.lanko.burn);
+        cross(c, sq, k.lanko.burn);
     }
-    let base = HEIGHT as f32 - art::CAPTION;
-    c.caption(&view.headline, WIDTH, base + 32.0, 24.0, k.ink);
-    c.caption(&view.detail, WIDTH, base + 64.0, 19.0, k.soft_ink);
-    c
 }
 
 /// The theme's palette, from boards of every variant showing everything the theme draws: the
