@@ -4,10 +4,8 @@ use std::io::{Read, Write};
 
 use muster_rules::GameId;
 
+use crate::cli_args::{USAGE_ERROR, fail_usage};
 use crate::machine;
-
-/// Exit status for bad usage or an unknown game.
-pub const USAGE_ERROR: u8 = 2;
 
 fn read_record(file: Option<&str>, stdin: &mut dyn Read) -> Result<String, String> {
     let mut text = String::new();
@@ -248,7 +246,9 @@ async fn serve_chats(
     };
     let matrix = async {
         match matrix {
-            Some(m) => crate::matrix::serve(std::sync::Arc::clone(&base), &data_dir, m).await,
+            Some(m) => {
+                crate::matrix::serve::serve(std::sync::Arc::clone(&base), &data_dir, m).await
+            }
             None => {
                 crate::signals::shutdown().await;
                 Ok(())
@@ -270,14 +270,6 @@ async fn serve_chats(
             tokio::time::timeout(grace, discord).await.unwrap_or(Ok(()))
         }
     }
-}
-
-pub(crate) fn fail_usage(err: &mut dyn Write, command: &str, msg: &str) -> u8 {
-    let _ = writeln!(
-        err,
-        "muster {command}: {msg}\n\nFor more information, try 'muster {command} --help'."
-    );
-    USAGE_ERROR
 }
 
 /// The store a `--data` command works on: the settings' PostgreSQL database when `store`

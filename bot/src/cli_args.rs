@@ -2,6 +2,7 @@
 //! machine interface (`replay`, `moves`, `analyse`) keeps its arguments and output exactly as
 //! docs/machine-interface.md gives them.
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -180,4 +181,15 @@ impl ClockArgs {
             (_, None) => Ok(None),
         }
     }
+}
+
+/// Exit status for bad usage or an unknown game.
+pub const USAGE_ERROR: u8 = 2;
+
+pub fn fail_usage(err: &mut dyn Write, command: &str, msg: &str) -> u8 {
+    let _ = writeln!(
+        err,
+        "muster {command}: {msg}\n\nFor more information, try 'muster {command} --help'."
+    );
+    USAGE_ERROR
 }

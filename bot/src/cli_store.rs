@@ -3,7 +3,7 @@
 
 use std::io::{Read, Write};
 
-use crate::cli::fail_usage;
+use crate::cli_args::fail_usage;
 use crate::kernel::store::{Named, backup};
 
 /// `muster backup [--data DIR] --out FILE`.

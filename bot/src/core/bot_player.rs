@@ -91,9 +91,23 @@ impl Core {
     /// The search for the bot's decision in the channel `key`, if it is to decide there (the
     /// first half of [`Core::play_bot`], which may take seconds).
     pub fn bot_search(&self, key: &ChannelKey) -> Option<BotDecision> {
-        let record = self.store.load(key).ok()??;
+        let record = match self.store.load(key) {
+            Ok(record) => record?,
+            Err(e) => {
+                tracing::warn!(%key, "the bot cannot read its game ({e}); it looks again in a minute");
+                self.bots
+                    .push_later(key.clone(), std::time::Duration::from_secs(60));
+                return None;
+            }
+        };
         let (_, player, level) = bot::to_decide(&record, None)?;
-        let game = record.rebuild().ok()?;
+        let game = match record.rebuild() {
+            Ok(game) => game,
+            Err(e) => {
+                tracing::warn!(game = %record.id, "the bot's game does not replay: {}", e.0);
+                return None;
+            }
+        };
         let started = std::time::Instant::now();
         let ply = record.moves.len();
         let found = bot::decide(&game, level, &record.id, ply)?;
@@ -193,7 +207,7 @@ mod tests {
         let clock = Arc::new(ManualClock::starting_at(1_000_000));
         let core = Core::with_clock(Arc::clone(&store), "!", clock.clone());
         let request = Request {
-            platform: "discord".into(),
+            platform: "chat".into(),
             channel: "c".into(),
             user: User::named("alice"),
             text: "new lanrick bot:easy as black".into(),
@@ -201,7 +215,7 @@ mod tests {
             policy: Default::default(),
         };
         core.handle(&request);
-        let key = ChannelKey::new("discord", "c");
+        let key = ChannelKey::new("chat", "c");
         // The instance that made the game stopped before the bot opened: nothing is queued
         // in this one.
         assert!(core.bots.pop().is_some());
@@ -212,12 +226,12 @@ mod tests {
         core.play_bots();
         assert!(store.load(&key).unwrap().unwrap().moves.is_empty());
         // Another platform's games are left to the instance that announces them.
-        core.timers().fire_for("matrix", true);
+        core.timers().fire_for("rooms", true);
         clock.advance(30);
         core.resume_stalled_bots(30);
         core.play_bots();
         assert!(store.load(&key).unwrap().unwrap().moves.is_empty());
-        core.timers().fire_for("discord", true);
+        core.timers().fire_for("chat", true);
         core.resume_stalled_bots(30);
         core.play_bots();
         assert_eq!(store.load(&key).unwrap().unwrap().moves.len(), 1);

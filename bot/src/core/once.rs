@@ -86,15 +86,22 @@ impl Core {
     }
 
     /// Forgets the notice kept as `id` on `platform`: an adapter calls this once it has posted
-    /// the notice. (The Matrix adapter instead sends it as it sends answers, recording its
+    /// the notice. (An adapter may instead send it as it sends answers, recording its
     /// progress in the receipt.)
     pub fn notice_sent(&self, platform: &str, id: &str) {
-        let _ = self.base.set_receipt(platform, id, None);
+        // A notice still kept would be posted again at the next start: say so.
+        if let Err(e) = self.base.set_receipt(platform, id, None) {
+            tracing::warn!(notice = id, "a posted notice could not be forgotten: {e}");
+        }
         if self.base.shared() {
             let claim = format!("{NOTICE_CLAIM}{id}");
-            let _ = self
-                .base
-                .set_note(&ChannelKey::new(platform, ""), &claim, None);
+            let key = ChannelKey::new(platform, "");
+            if let Err(e) = self.base.set_note(&key, &claim, None) {
+                tracing::warn!(
+                    notice = id,
+                    "a posted notice's claim could not be dropped: {e}"
+                );
+            }
         }
     }
 
@@ -118,11 +125,11 @@ impl Core {
                 continue;
             };
             let claim = format!("{NOTICE_CLAIM}{id}");
-            if self
-                .base
-                .swap_note(&key, &claim, None, Some(me))
-                .unwrap_or(false)
-            {
+            let claimed = self.base.swap_note(&key, &claim, None, Some(me));
+            if let Err(e) = &claimed {
+                tracing::warn!(notice = %id, "an owed notice could not be claimed: {e}; tried again later");
+            }
+            if claimed.unwrap_or(false) {
                 tracing::info!(
                     "posting notice {id}, which another instance stored but never posted"
                 );
@@ -134,14 +141,27 @@ impl Core {
     }
 
     fn owed_notices_before(&self, platform: &str, before: u64) -> Vec<Notice> {
-        let Ok(kept) = self.base.receipts(platform) else {
-            return Vec::new();
+        let kept = match self.base.receipts(platform) {
+            Ok(kept) => kept,
+            Err(e) => {
+                tracing::warn!(
+                    platform,
+                    "the notices owed cannot be read: {e}; read again later"
+                );
+                return Vec::new();
+            }
         };
         let mut owed: Vec<(u64, String, Notice)> = kept
             .into_iter()
             .filter(|(id, _)| id.starts_with(NOTICE))
             .filter_map(|(id, body)| {
-                let r = Receipt::decode(&body).ok()?;
+                let r = match Receipt::decode(&body) {
+                    Ok(r) => r,
+                    Err(e) => {
+                        tracing::warn!(notice = %id, "a kept notice cannot be read and is not posted: {e}");
+                        return None;
+                    }
+                };
                 (!r.done && r.at <= before).then(|| {
                     let notice = Notice {
                         platform: platform.to_string(),

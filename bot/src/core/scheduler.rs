@@ -40,7 +40,7 @@ pub async fn run(core: Arc<Core>) {
         if shared && tokio::time::Instant::now() >= reread {
             reread = tokio::time::Instant::now() + REREAD;
             let core = Arc::clone(&core);
-            let _ = tokio::task::spawn_blocking(move || {
+            let reread = tokio::task::spawn_blocking(move || {
                 // Readiness follows the shared database (`/readyz`).
                 match core.store().live_count() {
                     Ok(_) => crate::telemetry::health::ready("store"),
@@ -58,15 +58,18 @@ pub async fn run(core: Arc<Core>) {
                 }
             })
             .await;
+            if let Err(e) = reread {
+                tracing::error!("reading the shared store's agenda failed: {e}");
+            }
         }
         let changed = core.timers().changed.notified();
         let fired = {
             let core = Arc::clone(&core);
-            tokio::task::spawn_blocking(move || core.fire_due())
-                .await
-                .unwrap_or(0)
+            tokio::task::spawn_blocking(move || core.fire_due()).await
         };
-        let _ = fired;
+        if let Err(e) = fired {
+            tracing::error!("firing what fell due failed: {e}; the agenda is looked at again");
+        }
         let now = core.clock().now();
         let sleep = core
             .next_due()

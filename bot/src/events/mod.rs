@@ -268,7 +268,7 @@ pub struct Event {
     pub schema: u32,
     /// The slug, unique in its community.
     pub name: String,
-    /// The community (a Discord server; empty where the platform is one community).
+    /// The community (a chat server; empty where the platform is one community).
     pub community: String,
     /// The platform.
     pub platform: String,
@@ -433,7 +433,7 @@ pub(crate) fn save(
             channel: event.channel.clone(),
             live,
         };
-        let _ = change_index(store, &event.platform, |list| {
+        let indexed = change_index(store, &event.platform, |list| {
             match list
                 .iter_mut()
                 .find(|l| l.community == entry.community && l.name == entry.name)
@@ -443,6 +443,11 @@ pub(crate) fn save(
                 None => list.push(entry.clone()),
             }
         });
+        // The event itself is stored; the index (for `tournament list` and the start) is put
+        // right at its next write.
+        if let Err(e) = indexed {
+            tracing::warn!(event = %event.name, "the index of events could not be updated: {e}");
+        }
     }
     Ok(swapped)
 }

@@ -40,7 +40,7 @@ pub fn run(
         return match command {
             GameCommand::Export(None) => view::export_last(core, req),
             GameCommand::Replay(None) => view::replay_last(core, req),
-            _ => no_game(core),
+            _ => view::no_game(core),
         };
     };
     if record.status == Status::Active
@@ -89,12 +89,4 @@ fn set_aside(core: &Core, key: &ChannelKey) -> Replies {
         )],
         Err(e) => private(format!("The record could not be set aside: {e}")),
     }
-}
-
-/// The answer to a game's command in a channel without a game.
-pub(crate) fn no_game(core: &Core) -> Replies {
-    private(format!(
-        "There is no game in this channel. Start one with `{}new lanrick @opponent`.",
-        core.prefix
-    ))
 }

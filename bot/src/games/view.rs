@@ -4,7 +4,6 @@
 
 use muster_rules::{AnyGame, Seat};
 
-use super::no_game;
 use super::words::{self, who};
 use crate::kernel::board::Board;
 use crate::kernel::clock::duration;
@@ -309,4 +308,12 @@ pub fn suggest(
             value: m,
         })
         .collect()
+}
+
+/// The answer to a game's command in a channel without a game.
+pub fn no_game(core: &Core) -> Replies {
+    private(format!(
+        "There is no game in this channel. Start one with `{}new lanrick @opponent`.",
+        core.prefix
+    ))
 }

@@ -6,6 +6,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Condvar, Mutex, RwLock};
+use std::time::{Duration, Instant};
 
 use super::clock::{Clock, SystemClock};
 use super::outbox::{Notice, TimePolicy, Timers};
@@ -171,10 +172,12 @@ impl Core {
     }
 }
 
-/// The channels where the bot may have a decision to make, oldest first.
+/// The channels where the bot may have a decision to make, oldest first; and those to look at
+/// again later (the store could not be read), each with when.
 #[derive(Default)]
 pub struct BotQueue {
     pub(crate) due: Mutex<VecDeque<ChannelKey>>,
+    later: Mutex<Vec<(Instant, ChannelKey)>>,
     wake: Condvar,
 }
 
@@ -188,8 +191,29 @@ impl BotQueue {
         self.wake.notify_one();
     }
 
+    /// Queues `key` again after `wait`.
+    pub fn push_later(&self, key: ChannelKey, wait: Duration) {
+        let mut later = self.later.lock().unwrap_or_else(|p| p.into_inner());
+        later.push((Instant::now() + wait, key));
+    }
+
+    /// Moves what is due of the later channels to the queue.
+    fn promote(&self) {
+        let now = Instant::now();
+        let ready: Vec<ChannelKey> = {
+            let mut later = self.later.lock().unwrap_or_else(|p| p.into_inner());
+            let (ready, rest) = later.drain(..).partition(|(at, _)| *at <= now);
+            *later = rest;
+            ready.into_iter().map(|(_, key)| key).collect()
+        };
+        for key in ready {
+            self.push(key);
+        }
+    }
+
     /// The oldest queued channel.
     pub fn pop(&self) -> Option<ChannelKey> {
+        self.promote();
         self.due
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -197,7 +221,8 @@ impl BotQueue {
     }
 
     /// Waits for a channel (at most `patience`).
-    pub fn wait(&self, patience: std::time::Duration) -> Option<ChannelKey> {
+    pub fn wait(&self, patience: Duration) -> Option<ChannelKey> {
+        self.promote();
         let due = self.due.lock().unwrap_or_else(|p| p.into_inner());
         let (mut due, _) = self
             .wake

@@ -18,7 +18,7 @@ use super::surface::Opening;
 pub enum Target {
     /// A channel (or room) on the platform.
     Channel(String),
-    /// A user, directly (a Discord DM, a Matrix direct room, the console's own line).
+    /// A user, directly (a direct message, a direct room, the console's own line).
     Direct(User),
     /// Not a message: a tournament board needs a place (a thread, a room, a console channel);
     /// the adapter opens it and answers with [`Core::place_opened`].
@@ -28,7 +28,7 @@ pub enum Target {
 /// A message no command asked for: a timeout, a reminder, a vacation's announcement.
 #[derive(Clone, PartialEq, Debug)]
 pub struct Notice {
-    /// `console`, `discord`, `matrix`.
+    /// The platform, as its adapter names it.
     pub platform: String,
     /// Where it goes.
     pub target: Target,
@@ -55,10 +55,10 @@ pub struct PlatformTime {
     pub channels: HashMap<String, Option<Control>>,
     /// Whether a run-out clock waits for a claim by default.
     pub claim: bool,
-    /// The command prefix players type there (`/` on Discord), for messages no command asked
+    /// The command prefix players type there (`/` for slash commands), for messages no command asked
     /// for; `None` for the core's own.
     pub prefix: Option<String>,
-    /// Channels with a prefix of their own (a Matrix room's).
+    /// Channels with a prefix of their own (a room's).
     pub channel_prefixes: HashMap<String, String>,
 }
 

@@ -1,4 +1,4 @@
-//! Requests handled once. A request with an id on its platform (a Matrix event) leaves a
+//! Requests handled once. A request with an id on its platform (a chat event) leaves a
 //! receipt — the replies the core made of it, and how far the adapter got in sending them —
 //! stored in the same write as the change it made to a game. A request that comes again finds
 //! its receipt and is not run again; an adapter restarted after a crash finds the receipts it
@@ -18,7 +18,7 @@ pub struct Receipt {
     pub channel: String,
     /// Who sent it (the replies may address him).
     pub user: User,
-    /// Where in the channel the answers go, in the adapter's terms (a Matrix thread), if not
+    /// Where in the channel the answers go, in the adapter's terms (a thread), if not
     /// in the channel itself.
     #[serde(default)]
     pub place: Option<String>,

@@ -47,7 +47,7 @@ impl User {
 /// One command from one user in one channel.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Request {
-    /// `console`, `discord`, `matrix`.
+    /// The platform, as its adapter names it.
     pub platform: String,
     /// The channel, thread or room.
     pub channel: String,
@@ -61,7 +61,7 @@ pub struct Request {
     pub policy: Policy,
 }
 
-/// What a community allows (a Discord server's settings): the games that may be started and
+/// What a community allows (a chat server's settings): the games that may be started and
 /// whether the user counts as an organiser there. The default allows every game and makes no
 /// one an organiser.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
@@ -73,7 +73,7 @@ pub struct Policy {
     /// Whether the platform can open a thread here for a new game (offered when the channel
     /// is busy, as a button running [`THREAD`] followed by the `new` command).
     pub threads: bool,
-    /// The community the place belongs to (a Discord server's id), within which tournament
+    /// The community the place belongs to (a chat server's id), within which tournament
     /// names are unique; empty where the platform is one community.
     pub community: String,
 }

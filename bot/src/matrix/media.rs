@@ -15,7 +15,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Shared, own_key};
+use matrix_sdk::Client;
+
+use super::own_key;
+use super::retry::retry_after;
+use crate::kernel::store::GameStore;
 
 /// The note (on the adapter's own key) holding the reserve.
 const MEDIA_NOTE: &str = "matrix.media";
@@ -56,9 +60,8 @@ pub struct MediaPool {
     paused_until: AtomicU64,
 }
 
-fn read(shared: &Shared) -> Vec<Reserved> {
-    shared
-        .store()
+fn read(store: &dyn GameStore) -> Vec<Reserved> {
+    store
         .note(&own_key(), MEDIA_NOTE)
         .ok()
         .flatten()
@@ -66,9 +69,9 @@ fn read(shared: &Shared) -> Vec<Reserved> {
         .unwrap_or_default()
 }
 
-fn write(shared: &Shared, reserve: &[Reserved]) {
+fn write(store: &dyn GameStore, reserve: &[Reserved]) {
     let text = serde_json::to_string(reserve).unwrap_or_default();
-    if let Err(e) = shared.store().set_note(&own_key(), MEDIA_NOTE, Some(&text)) {
+    if let Err(e) = store.set_note(&own_key(), MEDIA_NOTE, Some(&text)) {
         tracing::error!("cannot keep the reserved media addresses: {e}");
     }
 }
@@ -76,26 +79,26 @@ fn write(shared: &Shared, reserve: &[Reserved]) {
 impl MediaPool {
     /// Takes a reserved address still usable at `now` (older ones are dropped: the homeserver
     /// lets them expire), or `None` when the reserve is empty.
-    pub fn take(&self, shared: &Shared, now: u64) -> Option<Reserved> {
+    pub fn take(&self, store: &dyn GameStore, now: u64) -> Option<Reserved> {
         let _guard = self.lock.lock().unwrap_or_else(|p| p.into_inner());
-        let mut reserve = read(shared);
+        let mut reserve = read(store);
         let before = reserve.len();
         reserve.retain(|r| now < r.at + USABLE_FOR);
         let taken = reserve.pop();
         if taken.is_some() || reserve.len() != before {
-            write(shared, &reserve);
+            write(store, &reserve);
         }
         taken
     }
 
     /// How many addresses are in reserve.
-    fn len(&self, shared: &Shared) -> usize {
-        read(shared).len()
+    fn len(&self, store: &dyn GameStore) -> usize {
+        read(store).len()
     }
 
     /// Reserves addresses until the reserve is full, unless another top-up is running or the
     /// homeserver asked to wait.
-    pub async fn top_up(&self, shared: &Shared) {
+    pub async fn top_up(&self, store: &dyn GameStore, client: &Client) {
         use matrix_sdk::ruma::api::client::media::create_mxc_uri;
         let now = wall_now();
         if now < self.paused_until.load(Ordering::SeqCst)
@@ -103,26 +106,25 @@ impl MediaPool {
         {
             return;
         }
-        while self.len(shared) < RESERVE {
+        while self.len(store) < RESERVE {
             // Not retried by matrix-sdk, which would wait out a refusal (429) here, however
             // long the homeserver asks: the reserve is paused instead.
-            let request = shared
-                .client
+            let request = client
                 .send(create_mxc_uri::v1::Request::default())
                 .with_request_config(matrix_sdk::config::RequestConfig::new().disable_retry());
             match request.await {
                 Ok(reserved) => {
                     let _guard = self.lock.lock().unwrap_or_else(|p| p.into_inner());
-                    let mut reserve = read(shared);
+                    let mut reserve = read(store);
                     reserve.push(Reserved {
                         uri: reserved.content_uri.to_string(),
                         at: wall_now(),
                     });
-                    write(shared, &reserve);
+                    write(store, &reserve);
                 }
                 Err(e) => {
                     let e = matrix_sdk::Error::from(e);
-                    let wait = super::outbound::retry_after(&e, std::time::Duration::from_secs(60))
+                    let wait = retry_after(&e, std::time::Duration::from_secs(60))
                         .unwrap_or(std::time::Duration::from_secs(3600));
                     self.paused_until
                         .store(wall_now() + wait.as_secs().max(1), Ordering::SeqCst);

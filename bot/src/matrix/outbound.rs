@@ -16,7 +16,6 @@
 //! Notices — messages no command asked for, such as reminders and timeouts
 //! ([`super::notices`]) — are receipts too, kept under an id of their own ([`NOTICE`]): they
 //! go out the same way, as messages of their own rather than replies.
-use std::time::Duration;
 
 use matrix_sdk::Room;
 use matrix_sdk::ruma::events::Mentions;
@@ -30,7 +29,10 @@ use matrix_sdk::ruma::{
     OwnedEventId, OwnedTransactionId, OwnedUserId, TransactionId, UInt, UserId,
 };
 
-use super::{PLATFORM, Shared};
+use super::PLATFORM;
+use super::direct::{direct_room, is_direct};
+use super::retry::{Failed, retrying};
+use super::shared::Shared;
 use crate::core::{Receipt, Reply};
 
 /// The start of the receipt ids of notices (no command's event: their messages reply to
@@ -430,76 +432,6 @@ pub(super) async fn encrypted(room: &Room) -> bool {
     }
 }
 
-/// How long to wait before trying `error` again, or `None` if trying again cannot help.
-pub(super) fn retry_after(error: &matrix_sdk::Error, pause: Duration) -> Option<Duration> {
-    use matrix_sdk::ruma::api::error::{ErrorKind, RetryAfter};
-    match error.client_api_error_kind() {
-        Some(ErrorKind::LimitExceeded(limit)) => Some(match &limit.retry_after {
-            Some(RetryAfter::Delay(d)) => *d,
-            Some(RetryAfter::DateTime(at)) => at
-                .duration_since(std::time::SystemTime::now())
-                .unwrap_or_default(),
-            None => pause,
-        }),
-        // The homeserver refused the request itself: making it again is refused again.
-        Some(
-            ErrorKind::Forbidden
-            | ErrorKind::TooLarge
-            | ErrorKind::BadJson
-            | ErrorKind::NotJson
-            | ErrorKind::InvalidParam
-            | ErrorKind::NotFound
-            | ErrorKind::InvalidUsername,
-        ) => None,
-        _ => Some(pause),
-    }
-}
-
-/// The longest a request is tried at once: past it, the receipt stays owed, and the adapter
-/// tries it again after its next sync (and at its next start), so that one unreachable room
-/// does not hold the others up.
-const GIVE_UP_AFTER: Duration = Duration::from_secs(60);
-
-/// Why a request tried for a while did not go through.
-pub(super) enum Failed {
-    /// The homeserver refused it: trying again cannot help.
-    Refused,
-    /// The homeserver was away or kept asking the bot to slow down: it is worth another try
-    /// later.
-    Later,
-}
-
-/// Makes a request (`attempt`), again while the homeserver is away or asks the bot to slow
-/// down (429, waited out as it asks), for up to [`GIVE_UP_AFTER`]; `what` names it in the log
-/// (`sending to !room:server`).
-pub(super) async fn retrying<T, F>(what: &str, mut attempt: impl FnMut() -> F) -> Result<T, Failed>
-where
-    F: Future<Output = Result<T, matrix_sdk::Error>>,
-{
-    let started = std::time::Instant::now();
-    let mut pause = Duration::from_millis(250);
-    loop {
-        let error = match attempt().await {
-            Ok(done) => return Ok(done),
-            Err(e) => e,
-        };
-        let Some(wait) = retry_after(&error, pause) else {
-            tracing::warn!("gave up {what}: {error}");
-            return Err(Failed::Refused);
-        };
-        if started.elapsed() + wait >= GIVE_UP_AFTER {
-            tracing::warn!("gave up {what} for now: {error}");
-            return Err(Failed::Later);
-        }
-        tracing::warn!(
-            "{what} failed ({error}); trying again in {} ms",
-            wait.as_millis()
-        );
-        tokio::time::sleep(wait).await;
-        pause = (pause * 2).min(Duration::from_secs(10));
-    }
-}
-
 /// Marks a receipt as being sent, for as long as it lives: the sync loop's sending of what is
 /// owed and the notices' task never send one receipt side by side.
 struct Sending<'a> {
@@ -540,8 +472,8 @@ pub async fn deliver(shared: &Shared, event: &str, mut receipt: Receipt) -> bool
         // Being sent already: whoever sends it keeps it owed if it does not go.
         return false;
     };
-    if super::notices::is_direct(&receipt) {
-        match super::notices::direct_room(shared, &receipt.user).await {
+    if is_direct(&receipt) {
+        match direct_room(shared, &receipt.user).await {
             Ok(room) => {
                 receipt.channel = room;
                 keep(shared, event, &receipt);
@@ -601,7 +533,7 @@ pub async fn deliver(shared: &Shared, event: &str, mut receipt: Receipt) -> bool
         if plain
             && out.image.is_some()
             && !receipt.media.contains_key(&i)
-            && let Some(r) = shared.media.take(shared, now)
+            && let Some(r) = shared.media.take(shared.store(), now)
         {
             receipt.media.insert(i, (r.uri, r.at));
             keep(shared, event, &receipt);
@@ -630,7 +562,7 @@ pub async fn deliver(shared: &Shared, event: &str, mut receipt: Receipt) -> bool
         keep(shared, event, &receipt);
     }
     if boards {
-        shared.media.top_up(shared).await;
+        shared.media.top_up(shared.store(), &shared.client).await;
     }
     true
 }

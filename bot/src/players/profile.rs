@@ -15,7 +15,7 @@ pub enum Mode {
     /// A mention in the game's channel.
     #[default]
     Mention,
-    /// A direct message (Discord) or direct room (Matrix).
+    /// A direct message, or a direct room.
     Dm,
     /// No reminders.
     Off,

@@ -218,22 +218,43 @@ fn sides(record: &GameRecord) -> Option<(Sides, maths::Result)> {
 }
 
 /// Takes a finished game into its table, once. Returns the changes to announce (empty when it
-/// is not rated or was taken before).
+/// is not rated or was taken before). A game that cannot be taken now (the store failed) is
+/// logged with its id, and taken at the next start.
 pub fn take(core: &Core, record: &GameRecord) -> Vec<Reply> {
-    let store = core.base.as_ref();
+    match take_once(core.base.as_ref(), record) {
+        Ok(Some((entry, system))) => vec![Reply::Text(changes(&entry, system))],
+        Ok(None) => Vec::new(),
+        Err(e) => {
+            tracing::warn!(
+                game = %record.id,
+                "a game's rating could not be stored ({e}); it is taken at the next start"
+            );
+            Vec::new()
+        }
+    }
+}
+
+/// [`take`]'s work: the entry the game made in its table (`None`: not rated, or taken before).
+fn take_once(
+    store: &dyn GameStore,
+    record: &GameRecord,
+) -> Result<Option<(Entry, System)>, String> {
     let platform = &record.platform;
     let mark = mark_name(&record.id);
-    if matches!(store.note(&home(platform), &mark), Ok(Some(_))) {
-        return Vec::new();
+    if store
+        .note(&home(platform), &mark)
+        .map_err(|e| e.to_string())?
+        .is_some()
+    {
+        return Ok(None);
     }
-    let Some(game) = record.game_id().ok() else {
-        return Vec::new();
-    };
+    let game = record.game_id().map_err(|e| e.0)?;
     let rated = unrated_because(record).is_none();
-    let sides = if rated { sides(record) } else { None };
-    let Some((sides, result)) = sides else {
-        let _ = store.set_note(&home(platform), &mark, Some("-"));
-        return Vec::new();
+    let Some((sides, result)) = rated.then(|| sides(record)).flatten() else {
+        store
+            .set_note(&home(platform), &mark, Some("-"))
+            .map_err(|e| e.to_string())?;
+        return Ok(None);
     };
     let system = system_of(game);
     let community = record.community.clone().unwrap_or_default();
@@ -247,33 +268,24 @@ pub fn take(core: &Core, record: &GameRecord) -> Vec<Reply> {
             break;
         }
         let entry = apply(&mut current, system, record, game, &sides, result);
-        let Ok(log) = serde_json::to_string(&entry) else {
-            return Vec::new();
-        };
+        let log = serde_json::to_string(&entry).map_err(|e| e.to_string())?;
         let log_key = log_name(&community, game.as_str(), entry.seq);
-        if store
+        store
             .set_note(&home(platform), &log_key, Some(&log))
-            .is_err()
-        {
-            return Vec::new();
-        }
-        let Ok(new) = serde_json::to_string(&current) else {
-            return Vec::new();
-        };
-        match store.swap_note(&home(platform), &name, text.as_deref(), Some(&new)) {
-            Ok(true) => {
-                taken = Some(entry);
-                break;
-            }
-            Ok(false) => continue,
-            Err(_) => return Vec::new(),
+            .map_err(|e| e.to_string())?;
+        let new = serde_json::to_string(&current).map_err(|e| e.to_string())?;
+        let swapped = store
+            .swap_note(&home(platform), &name, text.as_deref(), Some(&new))
+            .map_err(|e| e.to_string())?;
+        if swapped {
+            taken = Some(entry);
+            break;
         }
     }
-    let _ = store.set_note(&home(platform), &mark, Some("1"));
-    match taken {
-        Some(entry) => vec![Reply::Text(changes(&entry, system))],
-        None => Vec::new(),
-    }
+    store
+        .set_note(&home(platform), &mark, Some("1"))
+        .map_err(|e| e.to_string())?;
+    Ok(taken.map(|entry| (entry, system)))
 }
 
 /// The table after `record`'s game, and the game's log entry.
@@ -391,15 +403,32 @@ pub fn rate(core: &Core, record: &GameRecord) {
 /// a game's end and its rating), in order of ending. How many were looked at.
 pub fn resume(core: &Core, platform: &str) -> usize {
     let store = core.base.as_ref();
-    let Ok(ids) = store.archive_ids() else {
-        return 0;
+    let ids = match store.archive_ids() {
+        Ok(ids) => ids,
+        Err(e) => {
+            tracing::error!(
+                platform,
+                "the finished games cannot be listed to rate them: {e}"
+            );
+            return 0;
+        }
     };
-    let mut pending: Vec<GameRecord> = ids
-        .into_iter()
-        .filter(|id| !matches!(store.note(&home(platform), &mark_name(id)), Ok(Some(_))))
-        .filter_map(|id| store.archived(&id).ok().flatten())
-        .filter(|r| r.platform == platform)
-        .collect();
+    let mut pending: Vec<GameRecord> = Vec::new();
+    for id in ids {
+        let read = store
+            .note(&home(platform), &mark_name(&id))
+            .and_then(|mark| match mark {
+                Some(_) => Ok(None),
+                None => store.archived(&id),
+            });
+        match read {
+            Ok(Some(r)) if r.platform == platform => pending.push(r),
+            Ok(_) => {}
+            Err(e) => {
+                tracing::warn!(game = %id, "a finished game could not be read to rate it: {e}")
+            }
+        }
+    }
     pending.sort_by(|a, b| a.updated.cmp(&b.updated).then_with(|| a.id.cmp(&b.id)));
     let n = pending.len();
     for record in pending {

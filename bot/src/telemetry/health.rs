@@ -16,7 +16,7 @@ pub fn ready(part: &str) {
     parts().insert(part.to_string(), None);
 }
 
-/// `part` (`store`, `discord`, `matrix`, `console`, `muster`) is not ready: `why` (connecting,
+/// `part` (`store`, an adapter's platform, `muster`) is not ready: `why` (connecting,
 /// reconnecting, stopping). Each configured adapter says so when it starts.
 pub fn down(part: &str, why: &str) {
     parts().insert(part.to_string(), Some(why.to_string()));

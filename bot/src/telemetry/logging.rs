@@ -1,12 +1,11 @@
-//! Logs: `tracing` events from Muster and from the crates it runs on (serenity, poise,
-//! matrix-sdk; sled's and the WebSocket crate's `log` records too), filtered by `RUST_LOG`
+//! Logs: `tracing` events from Muster and from the crates it runs on (the chat clients; sled's
+//! and the WebSocket crate's `log` records too), filtered by `RUST_LOG`
 //! (default: info for Muster, warn for the libraries) and written to standard error, as
 //! readable lines or, with `log_format = "json"`, as JSON lines.
 //!
 //! No secret reaches the output at any level: every line is scrubbed on its way out of the
-//! configured secrets (the Discord token, the Matrix password), of those learnt while running
-//! (the Matrix access token), and of the tokens that Discord's webhook and interaction paths
-//! carry (`/webhooks/<id>/<token>`, `/interactions/<id>/<token>`), whichever crate logged them.
+//! configured secrets (a bot's token, an account's password), of those learnt while running
+//! (an access token), and of the tokens that webhook and interaction paths carry (`/webhooks/<id>/<token>`, `/interactions/<id>/<token>`), whichever crate logged them.
 
 use std::io::Write;
 use std::sync::RwLock;
@@ -140,7 +139,7 @@ impl<'a> MakeWriter<'a> for ScrubbedStderr {
 }
 
 /// Counts every error and warning logged into `muster_errors_total`, by the part of Muster
-/// (`discord`, `matrix`, `core`, …) or the library that logged it.
+/// (`core`, `clocks`, an adapter, …) or the library that logged it.
 struct Counted;
 
 impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for Counted {
@@ -215,7 +214,7 @@ mod tests {
     fn secrets_and_route_tokens_never_reach_the_log() {
         redact("sEcReT-t0ken.value");
         redact("ab");
-        let line = "POST https://discord.com/api/v10/interactions/123456/aW50ZXJhY3Rpb246MTIz-_x/callback \
+        let line = "POST https://chat.example/api/v10/interactions/123456/aW50ZXJhY3Rpb246MTIz-_x/callback \
                     auth=Bot sEcReT-t0ken.value; /webhooks/99/tok.en_1/messages/@original ab";
         let out = scrub(line);
         assert!(!out.contains("sEcReT"), "{out}");

@@ -151,7 +151,7 @@ mod tests {
 
     #[test]
     fn keys_keep_their_platform_and_channel() {
-        let key = ChannelKey::new("matrix", "!room:example.org");
+        let key = ChannelKey::new("rooms", "!room:example.org");
         let mut agenda = Agenda::default();
         agenda.set(&key, Some((5, hint("@alice:example.org"))));
         assert_eq!(agenda.take_due(5), vec![(5, key)]);

@@ -132,7 +132,7 @@ pub fn keeps_the_contract(store: &dyn GameStore) {
     // A receipt alone; receipts are kept per platform.
     store.commit(&third, None, Some(("ev3", "third"))).unwrap();
     store
-        .set_receipt("matrix", "ev1", Some("elsewhere"))
+        .set_receipt("rooms", "ev1", Some("elsewhere"))
         .unwrap();
     let mut kept = store.receipts("console").unwrap();
     kept.sort();
@@ -146,7 +146,7 @@ pub fn keeps_the_contract(store: &dyn GameStore) {
     store.set_receipt("console", "ev1", None).unwrap();
     assert_eq!(store.receipt("console", "ev1").unwrap(), None);
     assert_eq!(
-        store.receipt("matrix", "ev1").unwrap().as_deref(),
+        store.receipt("rooms", "ev1").unwrap().as_deref(),
         Some("elsewhere")
     );
     // A game made and finished by one request goes straight to the archive, and only from
@@ -166,9 +166,9 @@ pub fn keeps_the_contract(store: &dyn GameStore) {
     assert_eq!(store.load(&fourth).unwrap(), None);
     assert_eq!(store.archived(&quick.id).unwrap(), Some(quick));
     // A player's live games, on one platform only.
-    let elsewhere = ChannelKey::new("matrix", "third");
+    let elsewhere = ChannelKey::new("rooms", "third");
     let mut there = record(store, "third");
-    there.platform = "matrix".into();
+    there.platform = "rooms".into();
     store.create(&elsewhere, &there).unwrap();
     let live: Vec<String> = store
         .live_games_of("console", "alice")
@@ -181,9 +181,9 @@ pub fn keeps_the_contract(store: &dyn GameStore) {
     assert!(store.live_games_of("console", "carol").unwrap().is_empty());
     // Timed games, wherever they are.
     assert!(store.timed_games().unwrap().is_empty());
-    let fifth = ChannelKey::new("matrix", "fifth");
+    let fifth = ChannelKey::new("rooms", "fifth");
     let mut timed = record(store, "fifth");
-    timed.platform = "matrix".into();
+    timed.platform = "rooms".into();
     timed.clock = crate::kernel::clock::control::Control::parse("3d").unwrap();
     store.create(&fifth, &timed).unwrap();
     assert_eq!(store.timed_games().unwrap(), vec![timed]);
@@ -264,7 +264,7 @@ pub fn copies_whole(from: &dyn GameStore, to: &dyn GameStore) {
 /// `store` must be empty.
 pub fn leases_have_one_holder(store: &(dyn GameStore + Sync)) {
     use super::lease::{Held, Lease};
-    let key = ChannelKey::new("matrix", "");
+    let key = ChannelKey::new("rooms", "");
     let a = Lease::new(key.clone(), "sync", "host-a/1/1", 10);
     let b = Lease::new(key.clone(), "sync", "host-b/2/2", 10);
     assert_eq!(a.take(store, 100).unwrap(), Some(110));
@@ -286,7 +286,7 @@ pub fn leases_have_one_holder(store: &(dyn GameStore + Sync)) {
     b.release(store).unwrap();
     assert_eq!(a.take(store, 118).unwrap(), Some(128));
     // Of many taking a free lease at once, one has it.
-    let other = ChannelKey::new("matrix", "other");
+    let other = ChannelKey::new("rooms", "other");
     let taken: Vec<bool> = std::thread::scope(|s| {
         let takers: Vec<_> = (0..8)
             .map(|n| {

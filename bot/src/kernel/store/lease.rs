@@ -1,4 +1,4 @@
-//! Leases: one instance at a time does a thing (syncs Matrix, say) among several sharing one
+//! Leases: one instance at a time does a thing (syncs a chat, say) among several sharing one
 //! store. A lease is a note, `<holder> <expiry>`, taken and renewed by compare-and-swap, so it
 //! works on every store; an instance that dies stops renewing, and its lease lapses at its
 //! expiry for another to take.
@@ -7,7 +7,7 @@
 //! own clock), and others take it only after the expiry (by theirs): with clocks that agree
 //! within the margin, two instances never both believe they hold it.
 
-use super::{ChannelKey, GameStore, StoreError};
+use super::interface::{ChannelKey, GameStore, StoreError};
 
 /// How long before a lease's expiry its holder stops counting on it, in seconds.
 pub const MARGIN: u64 = 3;

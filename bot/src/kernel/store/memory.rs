@@ -3,8 +3,9 @@
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
+use super::interface::{Change, ChannelKey, GameStore, Kept, StoreError};
+use super::record::GameRecord;
 use super::record::{decode, encode};
-use super::{Change, ChannelKey, GameRecord, GameStore, Kept, StoreError};
 
 /// Games in memory; records are kept encoded, as on disk, so corruption can be simulated.
 #[derive(Default)]

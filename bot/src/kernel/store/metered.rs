@@ -7,7 +7,9 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::{Change, ChannelKey, GameRecord, GameStore, Kept, Status, StoreError, backup, fault};
+use super::interface::{Change, ChannelKey, GameStore, Kept, StoreError};
+use super::record::{GameRecord, Status};
+use super::{backup, fault};
 use crate::telemetry::metrics::metrics;
 
 /// `inner`, measured.

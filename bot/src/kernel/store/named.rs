@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::backup::Entry;
-use super::{GameStore, PgStore, SledStore};
+use super::interface::{GameStore, StoreError};
+use super::postgres::PgStore;
+use super::sled_store::SledStore;
 
 /// A store, named.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -44,7 +46,7 @@ impl Named {
     }
 
     /// Opens the store (a sled directory is made if there is none).
-    pub fn open(&self) -> Result<Arc<dyn GameStore>, super::StoreError> {
+    pub fn open(&self) -> Result<Arc<dyn GameStore>, StoreError> {
         Ok(match self {
             Named::Sled(dir) => Arc::new(SledStore::open(&dir.join("store"))?),
             Named::Postgres(url) => Arc::new(PgStore::open(url)?),

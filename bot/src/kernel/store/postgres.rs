@@ -18,8 +18,9 @@ use tokio_postgres::NoTls;
 use tokio_postgres::types::ToSql;
 
 use super::backup::Entry;
+use super::interface::{Change, ChannelKey, GameStore, Kept, StoreError};
+use super::record::GameRecord;
 use super::record::{SCHEMA, decode, encode};
-use super::{Change, ChannelKey, GameRecord, GameStore, Kept, StoreError};
 
 /// The schema's migrations, in order; each is applied once, in a transaction of its own.
 const MIGRATIONS: &[(i32, &str)] = &[(

@@ -17,7 +17,7 @@ pub const SCHEMA: u32 = 3;
 /// A person (or the bot) at the table.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct Player {
-    /// The platform's stable id for the user (a console name, a Matrix id, a Discord id).
+    /// The platform's stable id for the user (a console name, a chat account's id).
     pub id: String,
     /// The name to show.
     pub name: String,
@@ -76,7 +76,7 @@ pub struct GameRecord {
     pub id: String,
     /// The game's id (`lanrick`).
     pub game: String,
-    /// The platform (`console`, `discord`, `matrix`).
+    /// The platform, as its adapter names it.
     pub platform: String,
     /// The channel or room on that platform.
     pub channel: String,
@@ -120,7 +120,7 @@ pub struct GameRecord {
     /// The tournament board this game is played for, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tournament: Option<EventTag>,
-    /// The community whose ratings the game counts for (a Discord server; `None` where the
+    /// The community whose ratings the game counts for (a chat server; `None` where the
     /// platform is one community).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub community: Option<String>,

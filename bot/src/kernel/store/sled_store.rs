@@ -13,8 +13,9 @@ use std::path::Path;
 use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
 
 use super::backup::Entry;
+use super::interface::{Change, ChannelKey, GameStore, Kept, StoreError};
+use super::record::GameRecord;
 use super::record::{SCHEMA, decode, encode, id_number};
-use super::{Change, ChannelKey, GameRecord, GameStore, Kept, StoreError};
 
 /// Games in a sled database.
 pub struct SledStore {

@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex};
 
 use muster_rules::AnyGame;
 
-use super::{Change, ChannelKey, GameRecord, GameStore, Kept, StoreError};
+use super::interface::{Change, ChannelKey, GameStore, Kept, StoreError};
+use super::record::GameRecord;
 
 /// A store whose game writes wait for [`Staged::commit`]; everything else goes straight through.
 pub struct Staged {
@@ -17,12 +18,16 @@ pub struct Staged {
     touched: std::sync::atomic::AtomicBool,
     /// The game the commit stored, if it stored one, and whether it archived it.
     written: Mutex<Option<(GameRecord, bool)>>,
-    /// The first stored state read of each channel's game: its moves and status.
-    read: Mutex<Vec<(ChannelKey, Option<Seen>)>>,
+    /// Each channel's game as this request read it from the store (once): what it saw of it,
+    /// and the record.
+    read: Mutex<Vec<Read>>,
     /// The game as the held record leaves it, with the record's version, when the command
     /// kept it (see [`Staged::keep_played`]).
     played: Mutex<Option<(u64, AnyGame)>>,
 }
+
+/// A channel's game as a request read it: what it saw of it, and the record.
+type Read = (ChannelKey, Option<Seen>, Option<GameRecord>);
 
 /// A channel's game as a request first read it.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -32,7 +37,7 @@ pub struct Seen {
     /// Its moves.
     pub moves: usize,
     /// Its status.
-    pub status: super::Status,
+    pub status: super::record::Status,
 }
 
 impl Staged {
@@ -97,8 +102,8 @@ impl Staged {
     pub fn before(&self, key: &ChannelKey) -> Option<Seen> {
         let read = self.read.lock().unwrap_or_else(|p| p.into_inner());
         read.iter()
-            .find(|(k, _)| k == key)
-            .and_then(|(_, b)| b.clone())
+            .find(|(k, _, _)| k == key)
+            .and_then(|(_, b, _)| b.clone())
     }
 
     /// Stores the held change (if any) and `receipt` of a request on `platform` in one write
@@ -130,19 +135,20 @@ impl Staged {
                 Change::Archive { .. } => None,
             });
         }
-        let stored = self.inner.load(key);
-        if let Ok(found) = &stored {
-            let mut read = self.read.lock().unwrap_or_else(|p| p.into_inner());
-            if !read.iter().any(|(k, _)| k == key) {
-                let seen = found.as_ref().map(|r| Seen {
-                    id: r.id.clone(),
-                    moves: r.moves.len(),
-                    status: r.status,
-                });
-                read.push((key.clone(), seen));
-            }
+        // A channel is read from the store once a request: what it sees after is what it read
+        // (the commit checks that the store still holds it).
+        let mut read = self.read.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((_, _, record)) = read.iter().find(|(k, _, _)| k == key) {
+            return Ok(record.clone());
         }
-        stored
+        let found = self.inner.load(key)?;
+        let seen = found.as_ref().map(|r| Seen {
+            id: r.id.clone(),
+            moves: r.moves.len(),
+            status: r.status,
+        });
+        read.push((key.clone(), seen, found.clone()));
+        Ok(found)
     }
 
     /// Holds `next` as the channel's change, on top of what this request already changed there.
