@@ -13,8 +13,8 @@ use serenity::all::{
     CommandOptionType, Context, CreateActionRow, CreateAllowedMentions, CreateAttachment,
     CreateAutocompleteResponse, CreateButton, CreateCommand, CreateCommandOption,
     CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
-    CreateThread, EditInteractionResponse, EditMessage, EventHandler, GatewayIntents, GuildId,
-    Http, HttpBuilder, Interaction, MessageFlags, MessageId, Ready, UserId,
+    CreateThread, EditInteractionResponse, EditMessage, EventHandler, GatewayIntents, GetMessages,
+    GuildId, Http, HttpBuilder, Interaction, MessageFlags, MessageId, Ready, UserId,
 };
 use serenity::gateway::ShardManager;
 use serenity::interactions_endpoint::Verifier;
@@ -375,6 +375,26 @@ async fn rest_stand_in_answers_serenity_as_discord_does() {
             .1,
         next
     );
+
+    // The channel's history, newest first, without the ephemeral followup (an ephemeral
+    // message is nobody's history).
+    let history = within(
+        "history",
+        channel.messages(&http, GetMessages::new().limit(10)),
+    )
+    .await
+    .expect("history");
+    assert!(history.iter().all(|m| m.id != sent.id), "{history:?}");
+    assert!(history.iter().any(|m| m.id == original.id));
+    assert!(
+        history.windows(2).all(|w| w[0].id > w[1].id),
+        "newest first"
+    );
+    let older = GetMessages::new().before(original.id).limit(100);
+    let before = within("history before", channel.messages(&http, older))
+        .await
+        .expect("history before");
+    assert!(before.iter().all(|m| m.id < original.id));
 
     // Unknown messages and routes answer as Discord does.
     let unknown = channel.edit_message(&http, MessageId::new(1), EditMessage::new().content("x"));

@@ -102,6 +102,30 @@ fn ids(prefix: &str, n: usize) -> Vec<String> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_channel_s_history_is_at_most_a_hundred_messages_of_a_known_channel() {
+    let standin = StandIn::start(APP).await;
+    // The channel is known once an interaction has come from it.
+    expected(&standin, "board");
+    let path = |q: &str| format!("/channels/{CHANNEL}/messages{q}");
+    let (status, body) = call(&standin, "GET", &path("?limit=101"), None).await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(
+        body["errors"]["limit"]["_errors"][0]["code"],
+        "NUMBER_TYPE_MAX"
+    );
+    let (status, body) = call(&standin, "GET", &path("?limit=0"), None).await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(
+        body["errors"]["limit"]["_errors"][0]["code"],
+        "NUMBER_TYPE_MIN"
+    );
+    let (status, body) = call(&standin, "GET", &path(""), None).await;
+    assert_eq!((status, body), (200, json!([])));
+    let (status, body) = call(&standin, "GET", "/channels/1/messages", None).await;
+    assert_eq!((status, body["code"].clone()), (404, json!(10003)));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn interaction_responses_are_refused_as_discord_refuses_them() {
     let standin = StandIn::start(APP).await;
     let message = |data: Value| Some(json!({ "type": 4, "data": data }));

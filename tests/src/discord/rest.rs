@@ -49,14 +49,15 @@ async fn handle(shared: &Shared, req: Request<Body>) -> Response<Full<Bytes>> {
     };
     let content_type = header("content-type").unwrap_or_default();
     let (json, files) = read_body(&content_type, &body);
+    let query = parts.uri.query().unwrap_or_default().to_owned();
     let incoming = Incoming {
         method: parts.method.as_str().to_owned(),
         path: parts.uri.path().to_owned(),
+        query: query.clone(),
         authorization: header("authorization"),
         json,
         files,
     };
-    let query = parts.uri.query().unwrap_or_default().to_owned();
     if incoming.method == "POST" && incoming.path.ends_with("/callback") {
         hold(shared).await;
     }
@@ -116,6 +117,7 @@ fn answer_and_record(
         let Incoming {
             method,
             path,
+            query: _,
             authorization,
             json,
             files,
@@ -155,6 +157,7 @@ pub(crate) fn take_inline(shared: &Shared, interaction: &Value, content_type: &s
             text("id"),
             text("token")
         ),
+        query: String::new(),
         authorization: None,
         json,
         files,

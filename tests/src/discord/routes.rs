@@ -18,6 +18,8 @@ pub(crate) struct FilePart {
 pub(crate) struct Incoming {
     pub(crate) method: String,
     pub(crate) path: String,
+    /// The query string, without `?`.
+    pub(crate) query: String,
     pub(crate) authorization: Option<String>,
     pub(crate) json: Value,
     pub(crate) files: Vec<FilePart>,
@@ -139,6 +141,7 @@ pub(crate) fn route(state: &mut State, req: &Incoming) -> Answer {
                 state.messages.last().expect("just pushed"),
             ))
         }
+        ("GET", ["channels", channel, "messages"]) => list_messages(state, channel, &req.query),
         (method, ["channels", channel, "messages", id]) => {
             let visible = state
                 .find_message(id)
@@ -175,6 +178,63 @@ pub(crate) fn route(state: &mut State, req: &Incoming) -> Answer {
         }
         _ => not_found(),
     }
+}
+
+/// `GET /channels/{id}/messages`: the channel's messages, newest first — `limit` of them (1 to
+/// 100, 50 if not given), before, after or around a message when asked. Ephemeral messages are
+/// no channel's history.
+fn list_messages(state: &State, channel: &str, query: &str) -> Answer {
+    if !state.knows_channel(channel) {
+        return (404, Some(error(10003, "Unknown Channel")));
+    }
+    let param = |name: &str| {
+        query
+            .split('&')
+            .filter_map(|kv| kv.split_once('='))
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| v.to_owned())
+    };
+    let limit = match param("limit").map(|l| l.parse::<u64>()) {
+        None => 50,
+        Some(Ok(n)) if (1..=100).contains(&n) => n,
+        Some(Ok(0)) => {
+            return limits::invalid(vec![limits::problem(
+                &["limit"],
+                "NUMBER_TYPE_MIN",
+                "int value should be greater than or equal to 1.",
+            )]);
+        }
+        Some(Ok(_)) => {
+            return limits::invalid(vec![limits::problem(
+                &["limit"],
+                "NUMBER_TYPE_MAX",
+                "int value should be less than or equal to 100.",
+            )]);
+        }
+        Some(Err(_)) => {
+            return limits::invalid(vec![limits::problem(
+                &["limit"],
+                "NUMBER_TYPE_COERCE",
+                "Value is not int.",
+            )]);
+        }
+    };
+    let number = |id: &str| id.parse::<u64>().unwrap_or(0);
+    let (before, after) = (param("before"), param("after"));
+    let mut found: Vec<&Message> = state
+        .messages
+        .iter()
+        .filter(|m| m.channel_id == channel && m.flags & 64 == 0)
+        .filter(|m| before.as_deref().is_none_or(|b| number(&m.id) < number(b)))
+        .filter(|m| after.as_deref().is_none_or(|a| number(&m.id) > number(a)))
+        .collect();
+    found.sort_by_key(|m| std::cmp::Reverse(number(&m.id)));
+    let shown: Vec<Value> = found
+        .into_iter()
+        .take(limit as usize)
+        .map(|m| objects::message(state, m))
+        .collect();
+    ok(Value::Array(shown))
 }
 
 /// `POST /users/@me/channels`: the direct-message channel with `recipient_id` (a snowflake as
