@@ -29,11 +29,14 @@ impl Core {
             return Ok(Handled {
                 receipt: Receipt::decode(&body)?,
                 fresh: false,
+                changed: false,
             });
         }
+        let (receipt, changed) = self.run(req, Some((id, place)));
         Ok(Handled {
-            receipt: self.run(req, Some((id, place))),
+            receipt,
             fresh: true,
+            changed,
         })
     }
 

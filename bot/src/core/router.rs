@@ -94,7 +94,7 @@ impl Core {
     /// stores its change (if any) in one compare-and-swap. Boards in the replies are described,
     /// not drawn (see [`crate::kernel::board::Board`]).
     pub fn handle(&self, req: &Request) -> Vec<Reply> {
-        self.run(req, None).replies
+        self.run(req, None).0.replies
     }
 
     /// Moves to offer `user` in `channel` for what he has typed so far (at most `limit`): the
@@ -117,9 +117,9 @@ impl Core {
     }
 
     /// [`Core::handle`], keeping the receipt under the request's id (in the same write as the
-    /// change) when one is given. Logged in a span of its own (platform, channel, user,
-    /// command, game), and counted in the metrics.
-    pub(crate) fn run(&self, req: &Request, kept: Kept<'_>) -> Receipt {
+    /// change) when one is given; with whether it changed a game. Logged in a span of its own
+    /// (platform, channel, user, command, game), and counted in the metrics.
+    pub(crate) fn run(&self, req: &Request, kept: Kept<'_>) -> (Receipt, bool) {
         let parsed = command::parse(&req.text);
         let name = parsed.as_ref().map_or("invalid", Command::name);
         let span = tracing::info_span!(
@@ -161,7 +161,7 @@ impl Core {
             ms = %format_args!("{:.2}", took.as_secs_f64() * 1000.0),
             "command handled"
         );
-        ran.receipt
+        (ran.receipt, written.is_some() && !ran.failed)
     }
 
     /// [`Core::run`]'s work: decided over a staged store and committed in one write, decided

@@ -45,6 +45,8 @@ pub struct Handled {
     pub receipt: Receipt,
     /// Whether the request ran now.
     pub fresh: bool,
+    /// Whether it ran now and changed a game (a move played, a challenge accepted).
+    pub changed: bool,
 }
 
 impl Receipt {

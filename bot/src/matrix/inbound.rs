@@ -28,7 +28,6 @@ use super::limit::Verdict;
 use super::outbound::{self, member_name};
 use super::shared::Shared;
 use crate::core::{GameId, Policy, Receipt, Reply, Request, User};
-use crate::kernel::store::ChannelKey;
 
 /// A message that may be a command.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -236,25 +235,16 @@ fn strip_quote(body: &str) -> String {
     rest.join("\n").trim_start().to_string()
 }
 
-/// The room's game as a version string: which game and which write of it.
-fn version(shared: &Shared, key: &ChannelKey) -> String {
-    match shared.store().load(key) {
-        Ok(Some(r)) => format!("{}.{}", r.id, r.version),
-        _ => "-".to_string(),
-    }
-}
-
 async fn room(shared: &Arc<Shared>, room_id: &OwnedRoomId, messages: Vec<Message>) {
     let Some(room) = shared.client.get_room(room_id) else {
         return;
     };
-    let key = ChannelKey::new(PLATFORM, room_id.as_str());
     for m in &messages {
         // Another instance took over the sync: it handles the rest of the kept batch.
         if !shared.holds_lease() {
             return;
         }
-        command(shared, &room, &key, m).await;
+        command(shared, &room, m).await;
     }
 }
 
@@ -391,7 +381,7 @@ async fn answer(shared: &Shared, room: &Room, m: &Message, text: String) {
 
 /// Runs one message if it is a command, once, under the sender's budget, and sends its answer
 /// (or what is still owed of it).
-async fn command(shared: &Arc<Shared>, room: &Room, key: &ChannelKey, m: &Message) {
+async fn command(shared: &Arc<Shared>, room: &Room, m: &Message) {
     let started = Instant::now();
     let room_id = room.room_id().as_str().to_string();
     let core = Arc::clone(shared.core(&room_id));
@@ -462,7 +452,6 @@ async fn command(shared: &Arc<Shared>, room: &Room, key: &ChannelKey, m: &Messag
         }
         Verdict::Quiet => return,
     }
-    let before = version(shared, key);
     let request = request(shared, room, m, text).await;
     let (event, thread) = (
         m.event_id.to_string(),
@@ -471,8 +460,8 @@ async fn command(shared: &Arc<Shared>, room: &Room, key: &ChannelKey, m: &Messag
     let handled =
         tokio::task::spawn_blocking(move || core.handle_once(&request, &event, thread.as_deref()))
             .await;
-    let receipt = match handled {
-        Ok(Ok(handled)) => handled.receipt,
+    let (receipt, changed) = match handled {
+        Ok(Ok(handled)) => (handled.receipt, handled.changed),
         Ok(Err(e)) => {
             tracing::error!("cannot handle {}: {e}", m.event_id);
             answer(
@@ -493,8 +482,8 @@ async fn command(shared: &Arc<Shared>, room: &Room, key: &ChannelKey, m: &Messag
         }
     };
     let core_time = started.elapsed();
-    if version(shared, key) != before
-        && let Ok(mut limiter) = shared.limiter.lock()
+    // A command that moved a game on is given back: play is never limited.
+    if changed && let Ok(mut limiter) = shared.limiter.lock()
     {
         limiter.refund(m.sender.as_str());
     }
