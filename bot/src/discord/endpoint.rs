@@ -167,7 +167,7 @@ pub async fn run(shared: Arc<Shared>, http: Arc<Http>) -> Result<(), String> {
         .ok_or("HTTP mode needs discord.public_key")?;
     let verifier = Verifier::try_new(key)
         .map_err(|_| "discord.public_key is not a valid Ed25519 public key")?;
-    super::gateway::register(&http, &shared).await?;
+    super::register::register(&http, &shared).await?;
     let listener = tokio::net::TcpListener::bind(&shared.settings.listen)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", shared.settings.listen))?;

@@ -25,7 +25,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use muster_config::Register;
 use poise::serenity_prelude as serenity;
 use serde_json::{Value, json};
 use tokio::time::Instant;
@@ -33,7 +32,7 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 
 use super::Shared;
-use super::commands;
+use super::register::register;
 
 /// The gateway version and encoding asked for.
 const QUERY: &str = "v=10&encoding=json";
@@ -105,31 +104,6 @@ fn jitter() -> f64 {
             .map_or(0, |d| d.as_nanos()),
     );
     (h.finish() >> 11) as f64 / (1u64 << 53) as f64
-}
-
-/// Registers the commands where the settings say: in one server (development, at once) or
-/// globally (production).
-pub async fn register(http: &serenity::Http, shared: &Shared) -> Result<(), String> {
-    let commands = poise::builtins::create_application_commands(&commands::all());
-    let result = match shared.settings.register {
-        Register::Guild(id) => serenity::GuildId::new(id)
-            .set_commands(http, commands)
-            .await
-            .map(|c| c.len()),
-        Register::Global => serenity::Command::set_global_commands(http, commands)
-            .await
-            .map(|c| c.len()),
-    };
-    match result {
-        Ok(n) => {
-            tracing::info!(
-                "{n} slash commands registered ({:?})",
-                shared.settings.register
-            );
-            Ok(())
-        }
-        Err(e) => Err(format!("the slash commands could not be registered: {e}")),
-    }
 }
 
 /// Connects to the gateway and serves until the process is asked to stop (`Ok`) or Discord

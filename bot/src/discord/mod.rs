@@ -1,20 +1,24 @@
 //! The Discord adapter. Two transports deliver the same interactions: a gateway connection
 //! ([`gateway`]) or an HTTP interactions endpoint ([`endpoint`]), chosen by `discord.mode`.
 //! Both hand each interaction, once, to [`dispatch`]: it is translated into a request
-//! ([`crate::core::Request`], by [`commands`]), run through the same [`Core`], and its replies
-//! become the same REST calls ([`respond`]). The slash commands are defined with poise ([`commands`]), which gives their
-//! registration; serenity gives the REST client and the model. Nothing here knows a game's
-//! rules or words a reply: the core does. Messages no interaction asked for (reminders,
-//! timeouts) come from the core's outbox and are posted by [`notices`].
+//! ([`crate::core::Request`], by [`words`]), run through the same [`Core`], and its replies
+//! become the same REST calls ([`respond`]). The slash commands are declared once, in the table
+//! of [`commands`], from which [`register`] makes their registration, [`words`] reads their
+//! options and [`complete`] answers what is being typed; serenity gives the REST client and the
+//! model. Nothing here knows a game's rules or words a reply: the core does. Messages no
+//! interaction asked for (reminders, timeouts) come from the core's outbox and are posted by
+//! [`notices`].
 
 pub mod commands;
+pub mod complete;
 pub mod endpoint;
 pub mod gateway;
 pub mod notices;
 pub mod outgoing;
+pub mod register;
 pub mod respond;
 pub mod surface;
-pub mod tournament;
+pub mod words;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -36,8 +40,6 @@ pub struct Shared {
     pub core: Arc<Core>,
     /// The settings.
     pub settings: Discord,
-    /// The slash commands' shapes, for translating interactions.
-    pub defs: Vec<commands::Def>,
     /// How long the core may take before the reply is deferred.
     pub defer_after: Duration,
     /// The interactions handled, by id, and when.
@@ -62,7 +64,6 @@ impl Shared {
         let defer_after = Duration::from_millis(settings.defer_after_ms);
         Shared {
             core: Arc::new(base.with_prefix("/")),
-            defs: commands::defs(&commands::all()),
             settings,
             defer_after,
             handled: Mutex::new(HashMap::new()),
@@ -107,7 +108,7 @@ pub async fn dispatch(shared: &Shared, http: &Http, interaction: &Interaction) {
     }
     match interaction {
         Interaction::Command(c) => respond::command(shared, http, c).await,
-        Interaction::Autocomplete(c) => respond::autocomplete(shared, http, c).await,
+        Interaction::Autocomplete(c) => complete::autocomplete(shared, http, c).await,
         Interaction::Component(c) => respond::component(shared, http, c).await,
         _ => {}
     }
@@ -174,6 +175,16 @@ pub fn user(user: &DiscordUser, member: Option<&Member>) -> User {
     User {
         id: user.id.to_string(),
         name,
+    }
+}
+
+/// With `MUSTER_DISCORD_TIMINGS` set, logs how long an interaction took to answer.
+pub fn log_time(kind: &str, what: &str, started: Instant) {
+    if std::env::var_os("MUSTER_DISCORD_TIMINGS").is_some() {
+        tracing::info!(
+            "discord: {kind} {what} answered in {:.2} ms",
+            started.elapsed().as_secs_f64() * 1000.0
+        );
     }
 }
 

@@ -18,7 +18,7 @@ use serenity::{
 };
 
 pub use super::outgoing::{MAX_CONTENT, Outgoing, is_public, plan, split_text};
-use super::{PLATFORM, Shared};
+use super::{PLATFORM, Shared, commands, log_time, words};
 use crate::core::{Button, Reply, Request, THREAD, User, thread_name};
 use crate::kernel::store::ChannelKey;
 use crate::kernel::text::excerpt;
@@ -387,9 +387,9 @@ async fn clear_buttons(http: &Http, channel: ChannelId, message: MessageId) {
 pub async fn command(shared: &Shared, http: &Http, interaction: &CommandInteraction) {
     let started = Instant::now();
     let target = Target::Command(interaction);
-    let Some((text, mentions)) = super::commands::text(&shared.defs, &interaction.data) else {
+    let Some((text, mentions)) = words::text(&interaction.data) else {
         let name = excerpt(&interaction.data.name, 32);
-        let why = if shared.defs.iter().any(|d| d.name == interaction.data.name) {
+        let why = if commands::find(&interaction.data.name).is_some() {
             format!(
                 "`/{name}` arrived with options Muster cannot read; type `/{name}` again and pick them from the list."
             )
@@ -642,40 +642,6 @@ async fn named_users(http: &Http, text: &str) -> Vec<User> {
         });
     }
     users
-}
-
-/// With `MUSTER_DISCORD_TIMINGS` set, logs how long an interaction took to answer.
-pub fn log_time(kind: &str, what: &str, started: Instant) {
-    if std::env::var_os("MUSTER_DISCORD_TIMINGS").is_some() {
-        tracing::info!(
-            "discord: {kind} {what} answered in {:.2} ms",
-            started.elapsed().as_secs_f64() * 1000.0
-        );
-    }
-}
-
-/// Answers an autocomplete interaction.
-pub async fn autocomplete(shared: &Shared, http: &Http, interaction: &CommandInteraction) {
-    let started = Instant::now();
-    let typed = super::commands::focused(&interaction.data);
-    let user = super::user(&interaction.user, interaction.member.as_deref());
-    let choices = if interaction.data.name == "tournament" {
-        let community = interaction
-            .guild_id
-            .map(|g| g.get().to_string())
-            .unwrap_or_default();
-        super::tournament::event_choices(&shared.core, &community, &typed)
-    } else {
-        super::commands::move_choices(shared, &interaction.channel_id.to_string(), &user, &typed)
-    };
-    let response = serenity::CreateAutocompleteResponse::new().set_choices(choices);
-    if let Err(e) = interaction
-        .create_response(http, CreateInteractionResponse::Autocomplete(response))
-        .await
-    {
-        tracing::warn!("autocomplete could not be answered: {e}");
-    }
-    log_time("autocomplete", &interaction.data.name, started);
 }
 
 #[cfg(test)]
