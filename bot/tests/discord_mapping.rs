@@ -5,7 +5,7 @@ use muster_bot::core::{Button, Reply, User};
 use muster_bot::discord::commands::{COMMANDS, GAMES};
 use muster_bot::discord::respond::plan;
 use muster_bot::discord::{register, words};
-use poise::serenity_prelude as serenity;
+use serenity::all as serenity;
 
 mod common;
 use common::lanrick;

@@ -14,7 +14,7 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
-use poise::serenity_prelude as serenity;
+use serenity::all as serenity;
 use serenity::interactions_endpoint::Verifier;
 use serenity::{Http, Interaction};
 

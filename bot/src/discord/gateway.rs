@@ -25,8 +25,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use poise::serenity_prelude as serenity;
 use serde_json::{Value, json};
+use serenity::all as serenity;
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;

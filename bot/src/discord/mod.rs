@@ -25,7 +25,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use muster_config::Discord;
-use poise::serenity_prelude as serenity;
+use serenity::all as serenity;
 use serenity::{GuildId, Http, HttpBuilder, Interaction, Member, Permissions, User as DiscordUser};
 
 use crate::core::{Core, GameId, Policy, User};

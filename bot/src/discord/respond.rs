@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-use poise::serenity_prelude as serenity;
+use serenity::all as serenity;
 use serenity::{
     ButtonStyle, ChannelId, ChannelType, CommandInteraction, ComponentInteraction, CreateActionRow,
     CreateAllowedMentions, CreateAttachment, CreateButton, CreateInteractionResponse,

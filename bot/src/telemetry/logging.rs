@@ -1,5 +1,5 @@
-//! Logs: `tracing` events from Muster and from the crates it runs on (serenity, poise,
-//! matrix-sdk; sled's and the WebSocket crate's `log` records too), filtered by `RUST_LOG`
+//! Logs: `tracing` events from Muster and from the crates it runs on (serenity, matrix-sdk;
+//! sled's and the WebSocket crate's `log` records too), filtered by `RUST_LOG`
 //! (default: info for Muster, warn for the libraries) and written to standard error, as
 //! readable lines or, with `log_format = "json"`, as JSON lines.
 //!
