@@ -13,7 +13,7 @@
 //!   says it may be, else the client IDENTIFYs afresh after 1–5 s; close codes 4007 and 4009
 //!   start a new session; an authentication failure (4004) and the other fatal codes end the
 //!   adapter with the reason;
-//! - every interaction is handed to [`super::dispatch`] on its own task (the connection keeps
+//! - every interaction is handed to [`dispatch`] on its own task (the connection keeps
 //!   its heartbeats while commands run), which answers each interaction id once — a resume may
 //!   deliver one again;
 //! - asked to stop, it finishes the interactions being answered, then closes the connection
@@ -31,8 +31,9 @@ use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 
-use super::Shared;
+use super::dispatch::dispatch;
 use super::register::register;
+use super::{STOP_WITHIN, Shared};
 
 /// The gateway version and encoding asked for.
 const QUERY: &str = "v=10&encoding=json";
@@ -320,7 +321,7 @@ impl Client {
                 }
                 m = ws.next() => m,
                 () = stop.as_mut() => {
-                    self.shared.drained(super::endpoint::STOP_WITHIN).await;
+                    self.shared.drained(STOP_WITHIN).await;
                     close(&mut ws, 1000, "stopping").await;
                     tracing::info!("stopping");
                     return End::Stopped;
@@ -416,7 +417,7 @@ impl Client {
                     let (shared, http) = (Arc::clone(&self.shared), Arc::clone(&self.http));
                     let answering = super::answering(&shared);
                     tokio::spawn(async move {
-                        super::dispatch(&shared, &http, &interaction).await;
+                        dispatch(&shared, &http, &interaction).await;
                         drop(answering);
                     });
                 }
