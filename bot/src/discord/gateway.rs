@@ -259,49 +259,10 @@ impl Client {
         url: &str,
         stop: &mut std::pin::Pin<&mut impl Future<Output = ()>>,
     ) -> End {
-        let connected =
-            tokio::time::timeout(HANDSHAKE, tokio_tungstenite::connect_async(address(url))).await;
-        let mut ws = match connected {
-            Ok(Ok((ws, _))) => ws,
-            Ok(Err(e)) => {
-                tracing::warn!("cannot connect to the gateway at {url}: {e}");
-                return End::Resume;
-            }
-            Err(_) => {
-                tracing::warn!("the gateway at {url} did not answer");
-                return End::Resume;
-            }
+        let (mut ws, interval) = match self.open(url).await {
+            Ok(opened) => opened,
+            Err(end) => return end,
         };
-        let Some(interval) = hello(&mut ws).await else {
-            tracing::warn!("the gateway sent no HELLO");
-            close(&mut ws, RESUMABLE_CLOSE, "no hello").await;
-            return End::Resume;
-        };
-        let token = self.shared.settings.token.expose().to_string();
-        let greeting = match &self.session {
-            Some(s) => frame(
-                6,
-                json!({ "token": token, "session_id": s.id, "seq": s.seq }),
-            ),
-            None => {
-                let mut identify = json!({
-                    "token": token,
-                    "intents": INTENTS,
-                    "properties": {
-                        "os": std::env::consts::OS,
-                        "browser": "muster",
-                        "device": "muster",
-                    },
-                });
-                if let Some(shard) = self.shard {
-                    identify["shard"] = json!(shard);
-                }
-                frame(2, identify)
-            }
-        };
-        if !send(&mut ws, greeting).await {
-            return End::Resume;
-        }
         let mut beat = Instant::now() + interval.mul_f64(jitter());
         let mut acknowledged = true;
         loop {
@@ -327,53 +288,100 @@ impl Client {
                     return End::Stopped;
                 }
             };
-            let text = match incoming {
-                Some(Ok(Message::Text(text))) => text,
-                Some(Ok(Message::Binary(bytes))) => String::from_utf8_lossy(&bytes).into_owned(),
-                Some(Ok(Message::Close(frame))) => {
-                    let code = frame.as_ref().map_or(1005, |f| u16::from(f.code));
-                    let end = on_close(code);
-                    if matches!(end, End::Fatal(_)) {
-                        tracing::error!("the gateway closed the connection ({code}): {end:?}");
-                    } else {
-                        tracing::warn!("the gateway closed the connection ({code}): {end:?}");
-                    }
-                    return end;
-                }
-                Some(Ok(_)) => continue,
-                Some(Err(e)) => {
-                    tracing::warn!("the gateway connection failed ({e}); resuming");
-                    return End::Resume;
-                }
-                None => {
-                    tracing::warn!("the gateway connection ended; resuming");
-                    return End::Resume;
-                }
+            let text = match text_of(incoming) {
+                Ok(Some(text)) => text,
+                Ok(None) => continue,
+                Err(end) => return end,
             };
             let Ok(event) = serde_json::from_str::<Value>(&text) else {
                 continue;
             };
-            match event["op"].as_u64() {
-                Some(0) => self.dispatch(&event).await,
-                Some(1) if !send(&mut ws, self.heartbeat()).await => return End::Resume,
-                Some(7) => {
-                    tracing::info!("the gateway asks to reconnect; resuming");
-                    close(&mut ws, RESUMABLE_CLOSE, "reconnect").await;
-                    return End::Resume;
-                }
-                Some(9) => {
-                    close(&mut ws, RESUMABLE_CLOSE, "invalid session").await;
-                    if event["d"].as_bool() == Some(true) && self.session.is_some() {
-                        tracing::info!("the session was interrupted; resuming");
-                        return End::Resume;
-                    }
-                    tracing::warn!("the session is no longer valid; starting a new one");
-                    return End::Fresh(Duration::from_secs(1).mul_f64(1.0 + 4.0 * jitter()));
-                }
-                Some(11) => acknowledged = true,
-                _ => {}
+            if event["op"].as_u64() == Some(11) {
+                acknowledged = true;
+            } else if let Some(end) = self.on_event(&mut ws, &event).await {
+                return end;
             }
         }
+    }
+
+    /// Connects to `url`, waits for HELLO and greets the gateway: the socket and the heartbeat
+    /// interval, or how the attempt ended.
+    async fn open(&self, url: &str) -> Result<(Socket, Duration), End> {
+        let connected =
+            tokio::time::timeout(HANDSHAKE, tokio_tungstenite::connect_async(address(url))).await;
+        let mut ws = match connected {
+            Ok(Ok((ws, _))) => ws,
+            Ok(Err(e)) => {
+                tracing::warn!("cannot connect to the gateway at {url}: {e}");
+                return Err(End::Resume);
+            }
+            Err(_) => {
+                tracing::warn!("the gateway at {url} did not answer");
+                return Err(End::Resume);
+            }
+        };
+        let Some(interval) = hello(&mut ws).await else {
+            tracing::warn!("the gateway sent no HELLO");
+            close(&mut ws, RESUMABLE_CLOSE, "no hello").await;
+            return Err(End::Resume);
+        };
+        if !send(&mut ws, self.greeting()).await {
+            return Err(End::Resume);
+        }
+        Ok((ws, interval))
+    }
+
+    /// RESUME for a session that may be resumed, else IDENTIFY.
+    fn greeting(&self) -> Message {
+        let token = self.shared.settings.token.expose().to_string();
+        match &self.session {
+            Some(s) => frame(
+                6,
+                json!({ "token": token, "session_id": s.id, "seq": s.seq }),
+            ),
+            None => {
+                let mut identify = json!({
+                    "token": token,
+                    "intents": INTENTS,
+                    "properties": {
+                        "os": std::env::consts::OS,
+                        "browser": "muster",
+                        "device": "muster",
+                    },
+                });
+                if let Some(shard) = self.shard {
+                    identify["shard"] = json!(shard);
+                }
+                frame(2, identify)
+            }
+        }
+    }
+
+    /// What an event (other than a heartbeat's acknowledgement) asks for: nothing more, or the
+    /// end of the connection.
+    async fn on_event(&mut self, ws: &mut Socket, event: &Value) -> Option<End> {
+        match event["op"].as_u64() {
+            Some(0) => self.dispatch(event).await,
+            Some(1) if !send(ws, self.heartbeat()).await => return Some(End::Resume),
+            Some(7) => {
+                tracing::info!("the gateway asks to reconnect; resuming");
+                close(ws, RESUMABLE_CLOSE, "reconnect").await;
+                return Some(End::Resume);
+            }
+            Some(9) => {
+                close(ws, RESUMABLE_CLOSE, "invalid session").await;
+                if event["d"].as_bool() == Some(true) && self.session.is_some() {
+                    tracing::info!("the session was interrupted; resuming");
+                    return Some(End::Resume);
+                }
+                tracing::warn!("the session is no longer valid; starting a new one");
+                return Some(End::Fresh(
+                    Duration::from_secs(1).mul_f64(1.0 + 4.0 * jitter()),
+                ));
+            }
+            _ => {}
+        }
+        None
     }
 
     fn heartbeat(&self) -> Message {
@@ -427,6 +435,36 @@ impl Client {
                 ),
             },
             _ => {}
+        }
+    }
+}
+
+/// The text of what the connection delivered: `None` for a frame without any (a ping), or how
+/// the connection ended.
+fn text_of(
+    incoming: Option<Result<Message, tokio_tungstenite::tungstenite::Error>>,
+) -> Result<Option<String>, End> {
+    match incoming {
+        Some(Ok(Message::Text(text))) => Ok(Some(text)),
+        Some(Ok(Message::Binary(bytes))) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
+        Some(Ok(Message::Close(frame))) => {
+            let code = frame.as_ref().map_or(1005, |f| u16::from(f.code));
+            let end = on_close(code);
+            if matches!(end, End::Fatal(_)) {
+                tracing::error!("the gateway closed the connection ({code}): {end:?}");
+            } else {
+                tracing::warn!("the gateway closed the connection ({code}): {end:?}");
+            }
+            Err(end)
+        }
+        Some(Ok(_)) => Ok(None),
+        Some(Err(e)) => {
+            tracing::warn!("the gateway connection failed ({e}); resuming");
+            Err(End::Resume)
+        }
+        None => {
+            tracing::warn!("the gateway connection ended; resuming");
+            Err(End::Resume)
         }
     }
 }
