@@ -2,9 +2,10 @@
 //! text command, and the core's replies to Discord messages.
 
 use muster_bot::core::{Button, Reply, User};
-use muster_bot::discord::commands::{self, CHOICES};
+use muster_bot::discord::commands::{COMMANDS, GAMES};
 use muster_bot::discord::respond::plan;
-use poise::serenity_prelude as serenity;
+use muster_bot::discord::{register, words};
+use serenity::all as serenity;
 
 mod common;
 use common::lanrick;
@@ -15,8 +16,7 @@ fn data(json: serde_json::Value) -> serenity::CommandData {
 
 #[test]
 fn every_command_word_has_a_slash_command_and_move_completes() {
-    let all = commands::all();
-    let names: Vec<&str> = all.iter().map(|c| c.name.as_str()).collect();
+    let names: Vec<&str> = COMMANDS.iter().map(|c| c.name).collect();
     // Every word of the language (`play` is `move`'s other name), and Lanko's `declare`.
     let words = muster_bot::core::command::WORDS
         .iter()
@@ -26,8 +26,7 @@ fn every_command_word_has_a_slash_command_and_move_completes() {
     for word in words {
         assert!(names.contains(&word), "/{word} is missing: {names:?}");
     }
-    let registered = poise::builtins::create_application_commands(&all);
-    let json = serde_json::to_value(&registered).unwrap();
+    let json = serde_json::to_value(register::commands()).unwrap();
     let new = json
         .as_array()
         .unwrap()
@@ -55,7 +54,6 @@ fn every_command_word_has_a_slash_command_and_move_completes() {
 
 #[test]
 fn options_become_the_core_s_words_in_its_order() {
-    let defs = commands::defs(&commands::all());
     let d = data(serde_json::json!({
         "id": "1", "name": "new", "type": 1,
         "options": [
@@ -71,7 +69,7 @@ fn options_become_the_core_s_words_in_its_order() {
                 "premium_since": null, "communication_disabled_until": null, "banner": null}}
         }
     }));
-    let (text, mentions) = commands::text(&defs, &d).unwrap();
+    let (text, mentions) = words::text(&d).unwrap();
     assert_eq!(text, "new croquet 80351110224678912 as black");
     assert_eq!(
         mentions,
@@ -82,27 +80,27 @@ fn options_become_the_core_s_words_in_its_order() {
     );
     let d = data(serde_json::json!({"id": "2", "name": "draw", "type": 1,
         "options": [{"name": "answer", "type": 4, "value": 1}]}));
-    assert_eq!(one(&defs, &d), "draw accept");
+    assert_eq!(one(&d), "draw accept");
     let d = data(serde_json::json!({"id": "3", "name": "move", "type": 1,
         "options": [{"name": "notation", "type": 3, "value": "  c1-c3 d1-e2 "}]}));
-    assert_eq!(one(&defs, &d), "move c1-c3 d1-e2");
+    assert_eq!(one(&d), "move c1-c3 d1-e2");
     let d = data(serde_json::json!({"id": "4", "name": "new", "type": 1,
         "options": [{"name": "game", "type": 4, "value": 0}, {"name": "bot", "type": 4, "value": 2},
                     {"name": "players", "type": 4, "value": 3}]}));
-    assert_eq!(one(&defs, &d), "new lanrick bot:strong for 3");
+    assert_eq!(one(&d), "new lanrick bot:strong for 3");
     // A choice index Discord could not have sent is refused rather than guessed.
     let d = data(serde_json::json!({"id": "5", "name": "new", "type": 1,
         "options": [{"name": "game", "type": 4, "value": 9}]}));
-    assert_eq!(commands::text(&defs, &d), None);
-    assert_eq!(CHOICES[0].1.len(), muster_rules::GameId::ALL.len());
-    for (id, (_, token)) in muster_rules::GameId::ALL.iter().zip(CHOICES[0].1) {
+    assert_eq!(words::text(&d), None);
+    assert_eq!(GAMES.len(), muster_rules::GameId::ALL.len());
+    for (id, (_, token)) in muster_rules::GameId::ALL.iter().zip(GAMES) {
         assert_eq!(id.as_str(), *token);
     }
 }
 
 /// The text command a slash command stands for.
-fn one(defs: &[commands::Def], d: &serenity::CommandData) -> String {
-    commands::text(defs, d).expect("readable options").0
+fn one(d: &serenity::CommandData) -> String {
+    words::text(d).expect("readable options").0
 }
 
 fn options(name: &str, options: serde_json::Value) -> serenity::CommandData {
@@ -111,8 +109,7 @@ fn options(name: &str, options: serde_json::Value) -> serenity::CommandData {
 
 #[test]
 fn clocks_notifications_and_vacations_become_the_core_s_words() {
-    let defs = commands::defs(&commands::all());
-    let texts = |name: &str, o: serde_json::Value| commands::text(&defs, &options(name, o));
+    let texts = |name: &str, o: serde_json::Value| words::text(&options(name, o));
     // A clock is one word however it is typed; the timeout is a choice.
     let d = options(
         "new",
@@ -122,7 +119,7 @@ fn clocks_notifications_and_vacations_become_the_core_s_words() {
             {"name": "timeout", "type": 4, "value": 1}
         ]),
     );
-    assert_eq!(one(&defs, &d), "new lanrick clock 10d+1d timeout claim");
+    assert_eq!(one(&d), "new lanrick clock 10d+1d timeout claim");
     // Nothing typed in the clock can become another word of the command (an opponent here).
     let d = options(
         "new",
@@ -131,7 +128,7 @@ fn clocks_notifications_and_vacations_become_the_core_s_words() {
             {"name": "clock", "type": 3, "value": "3d per move"}
         ]),
     );
-    assert_eq!(one(&defs, &d), "new lanrick clock 3dpermove");
+    assert_eq!(one(&d), "new lanrick clock 3dpermove");
     assert_eq!(texts("claim", serde_json::json!([])).unwrap().0, "claim");
     // /notify: its options are the settings of one command, in the core's order; none shows
     // the settings.
@@ -324,7 +321,6 @@ fn the_settings_know_the_same_games_as_the_rules() {
 
 #[test]
 fn tournament_subcommands_become_the_core_s_words_with_the_event_s_name_first() {
-    let defs = commands::defs(&commands::all());
     let sub = |name: &str, o: serde_json::Value| {
         options(
             "tournament",
@@ -342,7 +338,7 @@ fn tournament_subcommands_become_the_core_s_words_with_the_event_s_name_first() 
         ]),
     );
     assert_eq!(
-        one(&defs, &d),
+        one(&d),
         "tournament new spring lanko88 knockout clock 3d pairs"
     );
     let d = sub(
@@ -355,10 +351,7 @@ fn tournament_subcommands_become_the_core_s_words_with_the_event_s_name_first() 
             {"name": "pairs", "type": 5, "value": false}
         ]),
     );
-    assert_eq!(
-        one(&defs, &d),
-        "tournament new spring lanrick swiss rounds 5"
-    );
+    assert_eq!(one(&d), "tournament new spring lanrick swiss rounds 5");
     // Required options come first on Discord; the event's name still comes first in the words.
     let d = sub(
         "result",
@@ -368,16 +361,13 @@ fn tournament_subcommands_become_the_core_s_words_with_the_event_s_name_first() 
             {"name": "name", "type": 3, "value": "spring"}
         ]),
     );
-    assert_eq!(one(&defs, &d), "tournament result spring 2 forfeit black");
+    assert_eq!(one(&d), "tournament result spring 2 forfeit black");
     let d = sub(
         "pairings",
         serde_json::json!([{"name": "round", "type": 4, "value": 3}]),
     );
-    assert_eq!(one(&defs, &d), "tournament pairings 3");
-    assert_eq!(
-        one(&defs, &sub("list", serde_json::json!([]))),
-        "tournament list"
-    );
+    assert_eq!(one(&d), "tournament pairings 3");
+    assert_eq!(one(&sub("list", serde_json::json!([]))), "tournament list");
     // Each subcommand reads as the core's parser expects.
     for text in [
         "tournament new spring lanko88 knockout clock 3d pairs",
@@ -387,8 +377,7 @@ fn tournament_subcommands_become_the_core_s_words_with_the_event_s_name_first() 
         assert!(muster_bot::core::command::parse(text).is_ok(), "{text}");
     }
     // Every subcommand is registered with a description Discord accepts, and names complete.
-    let registered = poise::builtins::create_application_commands(&commands::all());
-    let json = serde_json::to_value(&registered).unwrap();
+    let json = serde_json::to_value(register::commands()).unwrap();
     let t = json
         .as_array()
         .unwrap()

@@ -211,17 +211,16 @@ pub fn discord(data: &[u8]) {
     let Triage::Answer(interaction) = triage(&verifier, &signed, now) else {
         return;
     };
-    let defs = muster_bot::discord::commands::defs(&muster_bot::discord::commands::all());
     let (text, mentions, user, channel) = match &*interaction {
         Interaction::Command(c) => {
-            let Some((text, mentions)) = muster_bot::discord::commands::text(&defs, &c.data) else {
+            let Some((text, mentions)) = muster_bot::discord::words::text(&c.data) else {
                 return;
             };
             let user = muster_bot::discord::user(&c.user, c.member.as_deref());
             (text, mentions, user, c.channel_id.to_string())
         }
         Interaction::Autocomplete(c) => {
-            let _ = muster_bot::discord::commands::focused(&c.data);
+            let _ = muster_bot::discord::complete::focused(&c.data);
             return;
         }
         Interaction::Component(c) => {

@@ -14,16 +14,16 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
-use poise::serenity_prelude as serenity;
+use serenity::all as serenity;
 use serenity::interactions_endpoint::Verifier;
 use serenity::{Http, Interaction};
 
-use super::Shared;
+use super::dispatch::dispatch;
+use super::register::register;
+use super::{STOP_WITHIN, Shared};
 
 /// The largest body accepted.
 const MAX_BODY: usize = 1 << 20;
-/// How long a stopping process waits for the interactions it is answering.
-pub const STOP_WITHIN: Duration = Duration::from_secs(10);
 /// How far a request's timestamp may be from now (replays older than this are refused).
 pub const MAX_AGE: Duration = Duration::from_secs(5 * 60);
 
@@ -98,7 +98,7 @@ impl Endpoint {
         let http = self.http.clone();
         let shared = self.shared.clone();
         let _answering = super::answering(&shared);
-        super::dispatch(&shared, &http, &interaction).await;
+        dispatch(&shared, &http, &interaction).await;
         Ok(status(StatusCode::ACCEPTED, ""))
     }
 }
@@ -167,7 +167,7 @@ pub async fn run(shared: Arc<Shared>, http: Arc<Http>) -> Result<(), String> {
         .ok_or("HTTP mode needs discord.public_key")?;
     let verifier = Verifier::try_new(key)
         .map_err(|_| "discord.public_key is not a valid Ed25519 public key")?;
-    super::gateway::register(&http, &shared).await?;
+    register(&http, &shared).await?;
     let listener = tokio::net::TcpListener::bind(&shared.settings.listen)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", shared.settings.listen))?;

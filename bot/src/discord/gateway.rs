@@ -13,7 +13,7 @@
 //!   says it may be, else the client IDENTIFYs afresh after 1–5 s; close codes 4007 and 4009
 //!   start a new session; an authentication failure (4004) and the other fatal codes end the
 //!   adapter with the reason;
-//! - every interaction is handed to [`super::dispatch`] on its own task (the connection keeps
+//! - every interaction is handed to [`dispatch`] on its own task (the connection keeps
 //!   its heartbeats while commands run), which answers each interaction id once — a resume may
 //!   deliver one again;
 //! - asked to stop, it finishes the interactions being answered, then closes the connection
@@ -25,15 +25,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use muster_config::Register;
-use poise::serenity_prelude as serenity;
 use serde_json::{Value, json};
+use serenity::all as serenity;
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 
-use super::Shared;
-use super::commands;
+use super::dispatch::dispatch;
+use super::register::register;
+use super::{STOP_WITHIN, Shared};
 
 /// The gateway version and encoding asked for.
 const QUERY: &str = "v=10&encoding=json";
@@ -105,31 +105,6 @@ fn jitter() -> f64 {
             .map_or(0, |d| d.as_nanos()),
     );
     (h.finish() >> 11) as f64 / (1u64 << 53) as f64
-}
-
-/// Registers the commands where the settings say: in one server (development, at once) or
-/// globally (production).
-pub async fn register(http: &serenity::Http, shared: &Shared) -> Result<(), String> {
-    let commands = poise::builtins::create_application_commands(&commands::all());
-    let result = match shared.settings.register {
-        Register::Guild(id) => serenity::GuildId::new(id)
-            .set_commands(http, commands)
-            .await
-            .map(|c| c.len()),
-        Register::Global => serenity::Command::set_global_commands(http, commands)
-            .await
-            .map(|c| c.len()),
-    };
-    match result {
-        Ok(n) => {
-            tracing::info!(
-                "{n} slash commands registered ({:?})",
-                shared.settings.register
-            );
-            Ok(())
-        }
-        Err(e) => Err(format!("the slash commands could not be registered: {e}")),
-    }
 }
 
 /// Connects to the gateway and serves until the process is asked to stop (`Ok`) or Discord
@@ -284,49 +259,10 @@ impl Client {
         url: &str,
         stop: &mut std::pin::Pin<&mut impl Future<Output = ()>>,
     ) -> End {
-        let connected =
-            tokio::time::timeout(HANDSHAKE, tokio_tungstenite::connect_async(address(url))).await;
-        let mut ws = match connected {
-            Ok(Ok((ws, _))) => ws,
-            Ok(Err(e)) => {
-                tracing::warn!("cannot connect to the gateway at {url}: {e}");
-                return End::Resume;
-            }
-            Err(_) => {
-                tracing::warn!("the gateway at {url} did not answer");
-                return End::Resume;
-            }
+        let (mut ws, interval) = match self.open(url).await {
+            Ok(opened) => opened,
+            Err(end) => return end,
         };
-        let Some(interval) = hello(&mut ws).await else {
-            tracing::warn!("the gateway sent no HELLO");
-            close(&mut ws, RESUMABLE_CLOSE, "no hello").await;
-            return End::Resume;
-        };
-        let token = self.shared.settings.token.expose().to_string();
-        let greeting = match &self.session {
-            Some(s) => frame(
-                6,
-                json!({ "token": token, "session_id": s.id, "seq": s.seq }),
-            ),
-            None => {
-                let mut identify = json!({
-                    "token": token,
-                    "intents": INTENTS,
-                    "properties": {
-                        "os": std::env::consts::OS,
-                        "browser": "muster",
-                        "device": "muster",
-                    },
-                });
-                if let Some(shard) = self.shard {
-                    identify["shard"] = json!(shard);
-                }
-                frame(2, identify)
-            }
-        };
-        if !send(&mut ws, greeting).await {
-            return End::Resume;
-        }
         let mut beat = Instant::now() + interval.mul_f64(jitter());
         let mut acknowledged = true;
         loop {
@@ -346,59 +282,106 @@ impl Client {
                 }
                 m = ws.next() => m,
                 () = stop.as_mut() => {
-                    self.shared.drained(super::endpoint::STOP_WITHIN).await;
+                    self.shared.drained(STOP_WITHIN).await;
                     close(&mut ws, 1000, "stopping").await;
                     tracing::info!("stopping");
                     return End::Stopped;
                 }
             };
-            let text = match incoming {
-                Some(Ok(Message::Text(text))) => text,
-                Some(Ok(Message::Binary(bytes))) => String::from_utf8_lossy(&bytes).into_owned(),
-                Some(Ok(Message::Close(frame))) => {
-                    let code = frame.as_ref().map_or(1005, |f| u16::from(f.code));
-                    let end = on_close(code);
-                    if matches!(end, End::Fatal(_)) {
-                        tracing::error!("the gateway closed the connection ({code}): {end:?}");
-                    } else {
-                        tracing::warn!("the gateway closed the connection ({code}): {end:?}");
-                    }
-                    return end;
-                }
-                Some(Ok(_)) => continue,
-                Some(Err(e)) => {
-                    tracing::warn!("the gateway connection failed ({e}); resuming");
-                    return End::Resume;
-                }
-                None => {
-                    tracing::warn!("the gateway connection ended; resuming");
-                    return End::Resume;
-                }
+            let text = match text_of(incoming) {
+                Ok(Some(text)) => text,
+                Ok(None) => continue,
+                Err(end) => return end,
             };
             let Ok(event) = serde_json::from_str::<Value>(&text) else {
                 continue;
             };
-            match event["op"].as_u64() {
-                Some(0) => self.dispatch(&event).await,
-                Some(1) if !send(&mut ws, self.heartbeat()).await => return End::Resume,
-                Some(7) => {
-                    tracing::info!("the gateway asks to reconnect; resuming");
-                    close(&mut ws, RESUMABLE_CLOSE, "reconnect").await;
-                    return End::Resume;
-                }
-                Some(9) => {
-                    close(&mut ws, RESUMABLE_CLOSE, "invalid session").await;
-                    if event["d"].as_bool() == Some(true) && self.session.is_some() {
-                        tracing::info!("the session was interrupted; resuming");
-                        return End::Resume;
-                    }
-                    tracing::warn!("the session is no longer valid; starting a new one");
-                    return End::Fresh(Duration::from_secs(1).mul_f64(1.0 + 4.0 * jitter()));
-                }
-                Some(11) => acknowledged = true,
-                _ => {}
+            if event["op"].as_u64() == Some(11) {
+                acknowledged = true;
+            } else if let Some(end) = self.on_event(&mut ws, &event).await {
+                return end;
             }
         }
+    }
+
+    /// Connects to `url`, waits for HELLO and greets the gateway: the socket and the heartbeat
+    /// interval, or how the attempt ended.
+    async fn open(&self, url: &str) -> Result<(Socket, Duration), End> {
+        let connected =
+            tokio::time::timeout(HANDSHAKE, tokio_tungstenite::connect_async(address(url))).await;
+        let mut ws = match connected {
+            Ok(Ok((ws, _))) => ws,
+            Ok(Err(e)) => {
+                tracing::warn!("cannot connect to the gateway at {url}: {e}");
+                return Err(End::Resume);
+            }
+            Err(_) => {
+                tracing::warn!("the gateway at {url} did not answer");
+                return Err(End::Resume);
+            }
+        };
+        let Some(interval) = hello(&mut ws).await else {
+            tracing::warn!("the gateway sent no HELLO");
+            close(&mut ws, RESUMABLE_CLOSE, "no hello").await;
+            return Err(End::Resume);
+        };
+        if !send(&mut ws, self.greeting()).await {
+            return Err(End::Resume);
+        }
+        Ok((ws, interval))
+    }
+
+    /// RESUME for a session that may be resumed, else IDENTIFY.
+    fn greeting(&self) -> Message {
+        let token = self.shared.settings.token.expose().to_string();
+        match &self.session {
+            Some(s) => frame(
+                6,
+                json!({ "token": token, "session_id": s.id, "seq": s.seq }),
+            ),
+            None => {
+                let mut identify = json!({
+                    "token": token,
+                    "intents": INTENTS,
+                    "properties": {
+                        "os": std::env::consts::OS,
+                        "browser": "muster",
+                        "device": "muster",
+                    },
+                });
+                if let Some(shard) = self.shard {
+                    identify["shard"] = json!(shard);
+                }
+                frame(2, identify)
+            }
+        }
+    }
+
+    /// What an event (other than a heartbeat's acknowledgement) asks for: nothing more, or the
+    /// end of the connection.
+    async fn on_event(&mut self, ws: &mut Socket, event: &Value) -> Option<End> {
+        match event["op"].as_u64() {
+            Some(0) => self.dispatch(event).await,
+            Some(1) if !send(ws, self.heartbeat()).await => return Some(End::Resume),
+            Some(7) => {
+                tracing::info!("the gateway asks to reconnect; resuming");
+                close(ws, RESUMABLE_CLOSE, "reconnect").await;
+                return Some(End::Resume);
+            }
+            Some(9) => {
+                close(ws, RESUMABLE_CLOSE, "invalid session").await;
+                if event["d"].as_bool() == Some(true) && self.session.is_some() {
+                    tracing::info!("the session was interrupted; resuming");
+                    return Some(End::Resume);
+                }
+                tracing::warn!("the session is no longer valid; starting a new one");
+                return Some(End::Fresh(
+                    Duration::from_secs(1).mul_f64(1.0 + 4.0 * jitter()),
+                ));
+            }
+            _ => {}
+        }
+        None
     }
 
     fn heartbeat(&self) -> Message {
@@ -442,7 +425,7 @@ impl Client {
                     let (shared, http) = (Arc::clone(&self.shared), Arc::clone(&self.http));
                     let answering = super::answering(&shared);
                     tokio::spawn(async move {
-                        super::dispatch(&shared, &http, &interaction).await;
+                        dispatch(&shared, &http, &interaction).await;
                         drop(answering);
                     });
                 }
@@ -452,6 +435,36 @@ impl Client {
                 ),
             },
             _ => {}
+        }
+    }
+}
+
+/// The text of what the connection delivered: `None` for a frame without any (a ping), or how
+/// the connection ended.
+fn text_of(
+    incoming: Option<Result<Message, tokio_tungstenite::tungstenite::Error>>,
+) -> Result<Option<String>, End> {
+    match incoming {
+        Some(Ok(Message::Text(text))) => Ok(Some(text)),
+        Some(Ok(Message::Binary(bytes))) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
+        Some(Ok(Message::Close(frame))) => {
+            let code = frame.as_ref().map_or(1005, |f| u16::from(f.code));
+            let end = on_close(code);
+            if matches!(end, End::Fatal(_)) {
+                tracing::error!("the gateway closed the connection ({code}): {end:?}");
+            } else {
+                tracing::warn!("the gateway closed the connection ({code}): {end:?}");
+            }
+            Err(end)
+        }
+        Some(Ok(_)) => Ok(None),
+        Some(Err(e)) => {
+            tracing::warn!("the gateway connection failed ({e}); resuming");
+            Err(End::Resume)
+        }
+        None => {
+            tracing::warn!("the gateway connection ended; resuming");
+            Err(End::Resume)
         }
     }
 }

@@ -1,31 +1,42 @@
 //! The Discord adapter. Two transports deliver the same interactions: a gateway connection
-//! ([`gateway`]) or an HTTP interactions endpoint ([`endpoint`]), chosen by `discord.mode`.
-//! Both hand each interaction, once, to [`dispatch`]: it is translated into a request
-//! ([`crate::core::Request`], by [`commands`]), run through the same [`Core`], and its replies
-//! become the same REST calls ([`respond`]). The slash commands are defined with poise ([`commands`]), which gives their
-//! registration; serenity gives the REST client and the model. Nothing here knows a game's
-//! rules or words a reply: the core does. Messages no interaction asked for (reminders,
-//! timeouts) come from the core's outbox and are posted by [`notices`].
+//! ([`gateway`]) or an HTTP interactions endpoint ([`endpoint`]), chosen by `discord.mode` and
+//! started by [`serve()`]. Both hand each interaction, once, to [`dispatch`]: a slash command is
+//! translated into a request ([`crate::core::Request`], by [`words`]), run through the same
+//! [`Core`], and its replies become the same REST calls ([`respond`]). The slash commands are
+//! declared once, in the table of [`commands`], from which [`register`] makes their
+//! registration, [`words`] reads their options and [`complete`] answers what is being typed;
+//! serenity gives the REST client and the model. Nothing here knows a game's rules or words a
+//! reply: the core does. Messages no interaction asked for (reminders, timeouts) come from the
+//! core's outbox and are posted by [`notices`].
+//!
+//! This file holds what its files share: the platform's name, the [`Shared`] state and a few
+//! helpers.
 
 pub mod commands;
+pub mod complete;
+pub mod dispatch;
 pub mod endpoint;
 pub mod gateway;
 pub mod notices;
 pub mod outgoing;
+pub mod register;
 pub mod respond;
+pub mod serve;
 pub mod surface;
-pub mod tournament;
+pub mod words;
+
+/// Runs the adapter (for the command line).
+pub use serve::serve;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use muster_config::Discord;
-use poise::serenity_prelude as serenity;
-use serenity::{GuildId, Http, HttpBuilder, Interaction, Member, Permissions, User as DiscordUser};
+use serenity::all as serenity;
+use serenity::{GuildId, Interaction, Member, Permissions, User as DiscordUser};
 
 use crate::core::{Core, GameId, Policy, User};
-use crate::kernel::store::GameStore;
 
 /// The platform name in requests and the store.
 pub const PLATFORM: &str = "discord";
@@ -36,8 +47,6 @@ pub struct Shared {
     pub core: Arc<Core>,
     /// The settings.
     pub settings: Discord,
-    /// The slash commands' shapes, for translating interactions.
-    pub defs: Vec<commands::Def>,
     /// How long the core may take before the reply is deferred.
     pub defer_after: Duration,
     /// The interactions handled, by id, and when.
@@ -49,20 +58,16 @@ pub struct Shared {
 /// How long an interaction's id is remembered: its token's lifetime, after which Discord
 /// accepts no answer to it anyway.
 pub const REMEMBERED: Duration = Duration::from_secs(15 * 60);
+/// How long a stopping process waits for the interactions it is answering.
+pub const STOP_WITHIN: Duration = Duration::from_secs(10);
 
 impl Shared {
-    /// The shared state over `store`.
-    pub fn new(store: Arc<dyn GameStore>, settings: Discord) -> Shared {
-        Shared::with_core(&Core::new(store, "/"), settings)
-    }
-
-    /// The shared state over `base`'s store, clock and timers.
+    /// The shared state over `base`'s store, clock, timers and surfaces (Discord's among them:
+    /// [`serve()`] gives it).
     pub fn with_core(base: &Core, settings: Discord) -> Shared {
-        base.add_surface(Arc::new(surface::DiscordSurface));
         let defer_after = Duration::from_millis(settings.defer_after_ms);
         Shared {
             core: Arc::new(base.with_prefix("/")),
-            defs: commands::defs(&commands::all()),
             settings,
             defer_after,
             handled: Mutex::new(HashMap::new()),
@@ -90,26 +95,6 @@ impl Shared {
     pub async fn drained(&self, limit: Duration) {
         let mut watch = self.in_flight.subscribe();
         let _ = tokio::time::timeout(limit, watch.wait_for(|n| *n == 0)).await;
-    }
-}
-
-/// Answers one interaction (not a PING), unless it was handled before: a command, its
-/// autocompletion, or a button.
-pub async fn dispatch(shared: &Shared, http: &Http, interaction: &Interaction) {
-    let id = match interaction {
-        Interaction::Command(c) | Interaction::Autocomplete(c) => c.id.get(),
-        Interaction::Component(c) => c.id.get(),
-        _ => return,
-    };
-    if !shared.first_time(id, Instant::now()) {
-        tracing::debug!("interaction {id} arrived again; it is answered once");
-        return;
-    }
-    match interaction {
-        Interaction::Command(c) => respond::command(shared, http, c).await,
-        Interaction::Autocomplete(c) => respond::autocomplete(shared, http, c).await,
-        Interaction::Component(c) => respond::component(shared, http, c).await,
-        _ => {}
     }
 }
 
@@ -177,6 +162,16 @@ pub fn user(user: &DiscordUser, member: Option<&Member>) -> User {
     }
 }
 
+/// With `MUSTER_DISCORD_TIMINGS` set, logs how long an interaction took to answer.
+pub fn log_time(kind: &str, what: &str, started: Instant) {
+    if std::env::var_os("MUSTER_DISCORD_TIMINGS").is_some() {
+        tracing::info!(
+            "discord: {kind} {what} answered in {:.2} ms",
+            started.elapsed().as_secs_f64() * 1000.0
+        );
+    }
+}
+
 /// The fields serenity reads as image hashes (avatars, banners, icons…).
 const IMAGE_HASHES: [&str; 10] = [
     "asset",
@@ -239,30 +234,4 @@ pub fn loggable(interaction: &serde_json::Value, max: usize) -> String {
     let mut shown = interaction.clone();
     hide_tokens(&mut shown);
     crate::kernel::text::excerpt(&shown.to_string(), max)
-}
-
-/// The REST client: through the configured API proxy if any (serenity then needs its own
-/// rate limiter off; the proxy is expected to keep to Discord's limits).
-pub fn http(settings: &Discord) -> Http {
-    let mut builder =
-        HttpBuilder::new(settings.token.expose()).application_id(settings.application_id.into());
-    if let Some(url) = &settings.api_url {
-        builder = builder.proxy(url.clone()).ratelimiter_disabled(true);
-    }
-    builder.build()
-}
-
-/// Runs the Discord adapter until it fails or the process is stopped: the transport the
-/// settings choose, and the delivery of the core's notices ([`notices`]) beside it.
-pub async fn serve(base: Arc<Core>, settings: Discord) -> Result<(), String> {
-    let shared = Arc::new(Shared::with_core(&base, settings));
-    let http = Arc::new(http(&shared.settings));
-    let delivering = tokio::spawn(notices::run(Arc::clone(&shared), Arc::clone(&http)));
-    let result = match shared.settings.mode {
-        muster_config::Mode::Gateway => gateway::run(shared, http).await,
-        muster_config::Mode::Http => endpoint::run(shared, http).await,
-    };
-    // On a failure the process ends; the notices go with it.
-    delivering.abort();
-    result
 }

@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use poise::serenity_prelude as serenity;
+use serenity::all as serenity;
 use serenity::{ChannelId, Http};
 
 use super::respond;

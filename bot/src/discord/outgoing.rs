@@ -42,21 +42,6 @@ pub fn plan(replies: Vec<Reply>) -> Vec<Outgoing> {
     let mut public: Vec<Outgoing> = Vec::new();
     let mut private: Vec<Outgoing> = Vec::new();
     let mut last_private = false;
-    fn current(list: &mut Vec<Outgoing>, ephemeral: bool) -> &mut Outgoing {
-        if list.is_empty() {
-            list.push(Outgoing {
-                ephemeral,
-                ..Default::default()
-            });
-        }
-        list.last_mut().unwrap_or_else(|| unreachable!())
-    }
-    fn add_line(out: &mut Outgoing, line: &str) {
-        if !out.content.is_empty() {
-            out.content.push('\n');
-        }
-        out.content.push_str(line);
-    }
     for reply in replies {
         match reply {
             Reply::Text(text) => {
@@ -128,6 +113,25 @@ pub fn plan(replies: Vec<Reply>) -> Vec<Outgoing> {
         .filter(|o| !o.content.trim().is_empty() || !o.files.is_empty())
         .flat_map(split_long)
         .collect()
+}
+
+/// The last message of `list`, begun if there is none.
+fn current(list: &mut Vec<Outgoing>, ephemeral: bool) -> &mut Outgoing {
+    if list.is_empty() {
+        list.push(Outgoing {
+            ephemeral,
+            ..Default::default()
+        });
+    }
+    list.last_mut().unwrap_or_else(|| unreachable!())
+}
+
+/// Adds `line` to the message's text.
+fn add_line(out: &mut Outgoing, line: &str) {
+    if !out.content.is_empty() {
+        out.content.push('\n');
+    }
+    out.content.push_str(line);
 }
 
 /// Splits a message whose text is too long; files and buttons go with the last part.
@@ -206,4 +210,103 @@ pub fn split_text(text: &str, max: usize) -> Vec<String> {
         .map(|p| p.trim_matches('\n').to_string())
         .filter(|p| !p.trim().is_empty())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Checks what Discord checks of every part: not blank, at most `max` characters; and that
+    /// no visible character of `text` is lost or reordered.
+    fn well_split(text: &str, max: usize) -> Vec<String> {
+        let parts = split_text(text, max);
+        for p in &parts {
+            assert!(!p.trim().is_empty(), "a blank part of {text:?}");
+            assert!(p.chars().count() <= max, "{} > {max}", p.chars().count());
+        }
+        let visible = |s: &str| s.split_whitespace().collect::<String>();
+        assert_eq!(visible(&parts.concat()), visible(text));
+        parts
+    }
+
+    fn texts(out: &[Outgoing]) -> Vec<usize> {
+        out.iter().map(|o| o.content.chars().count()).collect()
+    }
+
+    #[test]
+    fn a_line_of_2000_characters_is_one_message_and_of_2001_two() {
+        let line = "x".repeat(MAX_CONTENT);
+        let out = plan(vec![Reply::Text(line.clone())]);
+        assert_eq!(texts(&out), vec![MAX_CONTENT]);
+        assert_eq!(out[0].content, line);
+        // One character more, with no space to break at: the word itself is cut.
+        let out = plan(vec![Reply::Private(format!("{line}y"))]);
+        assert_eq!(texts(&out), vec![MAX_CONTENT, 1]);
+        assert!(out.iter().all(|o| o.ephemeral));
+        assert_eq!(out[1].content, "y");
+        // With spaces, the cut is between words.
+        let words: String = (0..400).map(|i| format!("w{i:03} ")).collect();
+        let words = words.trim_end();
+        assert_eq!(words.chars().count(), 1999);
+        let long = format!("{words} ab");
+        assert_eq!(long.chars().count(), MAX_CONTENT + 2);
+        let out = plan(vec![Reply::Text(long)]);
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[0].content, words);
+        assert_eq!(out[1].content, "ab");
+    }
+
+    #[test]
+    fn text_splits_at_line_ends_first_then_between_words() {
+        let (a, b) = ("a".repeat(1500), "b".repeat(1000));
+        assert_eq!(
+            well_split(&format!("{a}\n{b}"), MAX_CONTENT),
+            vec![a.clone(), b]
+        );
+        // Lines that fit together stay together.
+        let lines: Vec<String> = (0..300).map(|i| format!("line {i:04}")).collect();
+        let parts = well_split(&lines.join("\n"), MAX_CONTENT);
+        assert_eq!(parts.join("\n"), lines.join("\n"));
+        assert!(parts.len() == 2 && parts[0].ends_with("line 0199"));
+        // A long line of words: every part ends and begins with a whole word.
+        let words: String = (0..1000).map(|i| format!("word{i} ")).collect();
+        for part in well_split(&words, 300) {
+            for w in part.split_whitespace() {
+                assert!(words.split_whitespace().any(|x| x == w), "{w} was cut");
+            }
+        }
+    }
+
+    #[test]
+    fn no_part_is_ever_empty_or_too_long() {
+        let cases = [
+            String::new(),
+            "\n\n\n".into(),
+            " ".repeat(5000),
+            format!("\n\n{}\n\n", "é".repeat(4001)),
+            format!("a\n{}", "b".repeat(2001)),
+            format!("{}\n \n{}", "c ".repeat(1500), "d".repeat(1999)),
+            "x\n".repeat(3000),
+            format!("{} {}", "y".repeat(2000), "z".repeat(2000)),
+        ];
+        for text in &cases {
+            well_split(text, MAX_CONTENT);
+            well_split(text, 7);
+        }
+        assert!(split_text(" \n \n", MAX_CONTENT).is_empty());
+    }
+
+    #[test]
+    fn nothing_to_show_makes_no_message() {
+        let button = Button {
+            label: "Board".into(),
+            command: "board".into(),
+        };
+        let out = plan(vec![
+            Reply::Private(String::new()),
+            Reply::Text(" \n ".into()),
+            Reply::Buttons(vec![button]),
+        ]);
+        assert!(out.is_empty(), "{out:?}");
+    }
 }

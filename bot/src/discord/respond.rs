@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-use poise::serenity_prelude as serenity;
+use serenity::all as serenity;
 use serenity::{
     ButtonStyle, ChannelId, ChannelType, CommandInteraction, ComponentInteraction, CreateActionRow,
     CreateAllowedMentions, CreateAttachment, CreateButton, CreateInteractionResponse,
@@ -18,7 +18,7 @@ use serenity::{
 };
 
 pub use super::outgoing::{MAX_CONTENT, Outgoing, is_public, plan, split_text};
-use super::{PLATFORM, Shared};
+use super::{PLATFORM, Shared, commands, log_time, words};
 use crate::core::{Button, Reply, Request, THREAD, User, thread_name};
 use crate::kernel::store::ChannelKey;
 use crate::kernel::text::excerpt;
@@ -387,9 +387,9 @@ async fn clear_buttons(http: &Http, channel: ChannelId, message: MessageId) {
 pub async fn command(shared: &Shared, http: &Http, interaction: &CommandInteraction) {
     let started = Instant::now();
     let target = Target::Command(interaction);
-    let Some((text, mentions)) = super::commands::text(&shared.defs, &interaction.data) else {
+    let Some((text, mentions)) = words::text(&interaction.data) else {
         let name = excerpt(&interaction.data.name, 32);
-        let why = if shared.defs.iter().any(|d| d.name == interaction.data.name) {
+        let why = if commands::find(&interaction.data.name).is_some() {
             format!(
                 "`/{name}` arrived with options Muster cannot read; type `/{name}` again and pick them from the list."
             )
@@ -644,137 +644,9 @@ async fn named_users(http: &Http, text: &str) -> Vec<User> {
     users
 }
 
-/// With `MUSTER_DISCORD_TIMINGS` set, logs how long an interaction took to answer.
-pub fn log_time(kind: &str, what: &str, started: Instant) {
-    if std::env::var_os("MUSTER_DISCORD_TIMINGS").is_some() {
-        tracing::info!(
-            "discord: {kind} {what} answered in {:.2} ms",
-            started.elapsed().as_secs_f64() * 1000.0
-        );
-    }
-}
-
-/// Answers an autocomplete interaction.
-pub async fn autocomplete(shared: &Shared, http: &Http, interaction: &CommandInteraction) {
-    let started = Instant::now();
-    let typed = super::commands::focused(&interaction.data);
-    let user = super::user(&interaction.user, interaction.member.as_deref());
-    let choices = if interaction.data.name == "tournament" {
-        let community = interaction
-            .guild_id
-            .map(|g| g.get().to_string())
-            .unwrap_or_default();
-        super::tournament::event_choices(&shared.core, &community, &typed)
-    } else {
-        super::commands::move_choices(shared, &interaction.channel_id.to_string(), &user, &typed)
-    };
-    let response = serenity::CreateAutocompleteResponse::new().set_choices(choices);
-    if let Err(e) = interaction
-        .create_response(http, CreateInteractionResponse::Autocomplete(response))
-        .await
-    {
-        tracing::warn!("autocomplete could not be answered: {e}");
-    }
-    log_time("autocomplete", &interaction.data.name, started);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Checks what Discord checks of every part: not blank, at most `max` characters; and that
-    /// no visible character of `text` is lost or reordered.
-    fn well_split(text: &str, max: usize) -> Vec<String> {
-        let parts = split_text(text, max);
-        for p in &parts {
-            assert!(!p.trim().is_empty(), "a blank part of {text:?}");
-            assert!(p.chars().count() <= max, "{} > {max}", p.chars().count());
-        }
-        let visible = |s: &str| s.split_whitespace().collect::<String>();
-        assert_eq!(visible(&parts.concat()), visible(text));
-        parts
-    }
-
-    fn texts(out: &[Outgoing]) -> Vec<usize> {
-        out.iter().map(|o| o.content.chars().count()).collect()
-    }
-
-    #[test]
-    fn a_line_of_2000_characters_is_one_message_and_of_2001_two() {
-        let line = "x".repeat(MAX_CONTENT);
-        let out = plan(vec![Reply::Text(line.clone())]);
-        assert_eq!(texts(&out), vec![MAX_CONTENT]);
-        assert_eq!(out[0].content, line);
-        // One character more, with no space to break at: the word itself is cut.
-        let out = plan(vec![Reply::Private(format!("{line}y"))]);
-        assert_eq!(texts(&out), vec![MAX_CONTENT, 1]);
-        assert!(out.iter().all(|o| o.ephemeral));
-        assert_eq!(out[1].content, "y");
-        // With spaces, the cut is between words.
-        let words: String = (0..400).map(|i| format!("w{i:03} ")).collect();
-        let words = words.trim_end();
-        assert_eq!(words.chars().count(), 1999);
-        let long = format!("{words} ab");
-        assert_eq!(long.chars().count(), MAX_CONTENT + 2);
-        let out = plan(vec![Reply::Text(long)]);
-        assert_eq!(out.len(), 2);
-        assert_eq!(out[0].content, words);
-        assert_eq!(out[1].content, "ab");
-    }
-
-    #[test]
-    fn text_splits_at_line_ends_first_then_between_words() {
-        let (a, b) = ("a".repeat(1500), "b".repeat(1000));
-        assert_eq!(
-            well_split(&format!("{a}\n{b}"), MAX_CONTENT),
-            vec![a.clone(), b]
-        );
-        // Lines that fit together stay together.
-        let lines: Vec<String> = (0..300).map(|i| format!("line {i:04}")).collect();
-        let parts = well_split(&lines.join("\n"), MAX_CONTENT);
-        assert_eq!(parts.join("\n"), lines.join("\n"));
-        assert!(parts.len() == 2 && parts[0].ends_with("line 0199"));
-        // A long line of words: every part ends and begins with a whole word.
-        let words: String = (0..1000).map(|i| format!("word{i} ")).collect();
-        for part in well_split(&words, 300) {
-            for w in part.split_whitespace() {
-                assert!(words.split_whitespace().any(|x| x == w), "{w} was cut");
-            }
-        }
-    }
-
-    #[test]
-    fn no_part_is_ever_empty_or_too_long() {
-        let cases = [
-            String::new(),
-            "\n\n\n".into(),
-            " ".repeat(5000),
-            format!("\n\n{}\n\n", "é".repeat(4001)),
-            format!("a\n{}", "b".repeat(2001)),
-            format!("{}\n \n{}", "c ".repeat(1500), "d".repeat(1999)),
-            "x\n".repeat(3000),
-            format!("{} {}", "y".repeat(2000), "z".repeat(2000)),
-        ];
-        for text in &cases {
-            well_split(text, MAX_CONTENT);
-            well_split(text, 7);
-        }
-        assert!(split_text(" \n \n", MAX_CONTENT).is_empty());
-    }
-
-    #[test]
-    fn nothing_to_show_makes_no_message() {
-        let button = Button {
-            label: "Board".into(),
-            command: "board".into(),
-        };
-        let out = plan(vec![
-            Reply::Private(String::new()),
-            Reply::Text(" \n ".into()),
-            Reply::Buttons(vec![button]),
-        ]);
-        assert!(out.is_empty(), "{out:?}");
-    }
 
     #[test]
     fn buttons_keep_to_discord_s_rows_and_custom_ids() {

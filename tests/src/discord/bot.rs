@@ -283,7 +283,7 @@ pub async fn deliver(standin: &StandIn, bot: &Bot, interaction: Value) {
 
 /// Sends an interaction and returns the requests the bot made in answer: it has answered when
 /// it logs the interaction's timing (`MUSTER_DISCORD_TIMINGS`), after its last REST call.
-/// (poise answers autocompletion just after the log line, so that waits for the callback.)
+/// (The interaction's response is waited for too, should an answer ever be logged before it.)
 /// Every one of those requests must have been accepted, as Discord would have to accept it.
 pub async fn interact(standin: &StandIn, bot: &Bot, interaction: Value) -> Vec<Recorded> {
     let token = interaction["token"]
