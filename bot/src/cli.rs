@@ -237,7 +237,7 @@ async fn serve_chats(
     }
     let discord = async {
         match discord {
-            Some(d) => crate::discord::serve(std::sync::Arc::clone(&base), d).await,
+            Some(d) => crate::discord::serve::serve(std::sync::Arc::clone(&base), d).await,
             None => {
                 crate::signals::shutdown().await;
                 Ok(())

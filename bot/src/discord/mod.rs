@@ -1,6 +1,6 @@
 //! The Discord adapter. Two transports deliver the same interactions: a gateway connection
 //! ([`gateway`]) or an HTTP interactions endpoint ([`endpoint`]), chosen by `discord.mode` and
-//! started by [`serve()`]. Both hand each interaction, once, to [`dispatch`]: a slash command is
+//! started by [`serve::serve`]. Both hand each interaction, once, to [`dispatch`]: a slash command is
 //! translated into a request ([`crate::core::Request`], by [`words`]), run through the same
 //! [`Core`], and its replies become the same REST calls ([`respond`]). The slash commands are
 //! declared once, in the table of [`commands`], from which [`register`] makes their
@@ -24,9 +24,6 @@ pub mod respond;
 pub mod serve;
 pub mod surface;
 pub mod words;
-
-/// Runs the adapter (for the command line).
-pub use serve::serve;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -63,7 +60,7 @@ pub const STOP_WITHIN: Duration = Duration::from_secs(10);
 
 impl Shared {
     /// The shared state over `base`'s store, clock, timers and surfaces (Discord's among them:
-    /// [`serve()`] gives it).
+    /// [`serve::serve`] gives it).
     pub fn with_core(base: &Core, settings: Discord) -> Shared {
         let defer_after = Duration::from_millis(settings.defer_after_ms);
         Shared {

@@ -483,8 +483,7 @@ async fn command(shared: &Arc<Shared>, room: &Room, m: &Message) {
     };
     let core_time = started.elapsed();
     // A command that moved a game on is given back: play is never limited.
-    if changed && let Ok(mut limiter) = shared.limiter.lock()
-    {
+    if changed && let Ok(mut limiter) = shared.limiter.lock() {
         limiter.refund(m.sender.as_str());
     }
     outbound::deliver(shared, m.event_id.as_str(), receipt).await;
