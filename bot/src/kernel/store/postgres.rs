@@ -672,77 +672,8 @@ impl GameStore for PgStore {
             }
             let mut highest = -1_i64;
             for e in &entries {
-                let params: Vec<Box<dyn ToSql + Send + Sync>>;
-                let sql: &str = match e.tree.as_str() {
-                    "live" => {
-                        let k = parts(&e.key, 2)?;
-                        let c = Columns::of_bytes(&e.value);
-                        if let Ok(r) = decode(&e.value) {
-                            highest = highest.max(id_number(&r.id));
-                        }
-                        params = vec![
-                            boxed(k[0].clone()),
-                            boxed(k[1].clone()),
-                            boxed(c.version),
-                            boxed(e.value.clone()),
-                            boxed(c.players),
-                            boxed(c.timed),
-                            boxed(c.bot),
-                        ];
-                        "INSERT INTO live (platform, channel, version, record, players, timed,
-                           bot) VALUES ($1, $2, $3, $4, $5, $6, $7)"
-                    }
-                    "archive" => {
-                        let id = text(&e.key)?;
-                        highest = highest.max(id_number(&id));
-                        params = vec![boxed(id), boxed(e.value.clone())];
-                        "INSERT INTO archive (id, record) VALUES ($1, $2)"
-                    }
-                    "by_player" => {
-                        let k = parts(&e.key, 3)?;
-                        let updated: i64 = k[1]
-                            .parse()
-                            .map_err(|_| io(format!("a player index key is damaged: {k:?}")))?;
-                        params = vec![boxed(k[0].clone()), boxed(updated), boxed(k[2].clone())];
-                        "INSERT INTO by_player (player, updated, id) VALUES ($1, $2, $3)"
-                    }
-                    "aside" => {
-                        let k = parts(&e.key, 3)?;
-                        let n: i64 = k[2]
-                            .parse()
-                            .map_err(|_| io(format!("a set-aside key is damaged: {k:?}")))?;
-                        params = vec![
-                            boxed(k[0].clone()),
-                            boxed(k[1].clone()),
-                            boxed(n),
-                            boxed(e.value.clone()),
-                        ];
-                        "INSERT INTO aside (platform, channel, n, record) VALUES ($1, $2, $3, $4)"
-                    }
-                    "notes" => {
-                        let k = parts(&e.key, 3)?;
-                        params = vec![
-                            boxed(k[0].clone()),
-                            boxed(k[1].clone()),
-                            boxed(k[2].clone()),
-                            boxed(text(&e.value)?),
-                        ];
-                        "INSERT INTO notes (platform, channel, name, value) VALUES ($1, $2, $3, $4)"
-                    }
-                    "receipts" => {
-                        let k = parts(&e.key, 2)?;
-                        params = vec![
-                            boxed(k[0].clone()),
-                            boxed(k[1].clone()),
-                            boxed(text(&e.value)?),
-                        ];
-                        "INSERT INTO receipts (platform, id, body) VALUES ($1, $2, $3)"
-                    }
-                    // The schema and the id counters are this database's own.
-                    "meta" => continue,
-                    other => {
-                        return Err(io(format!("the store has no part called {other:?}")));
-                    }
+                let Some((sql, params)) = insert(e, &mut highest)? else {
+                    continue;
                 };
                 let st = tx.prepare_cached(sql).await.map_err(db)?;
                 let refs: Vec<&(dyn ToSql + Sync)> = params
@@ -751,22 +682,112 @@ impl GameStore for PgStore {
                     .collect();
                 tx.execute(&st, &refs).await.map_err(db)?;
             }
-            // New ids and set-aside numbers follow those brought over.
-            tx.execute(
-                "SELECT setval('game_ids', greatest($1, (SELECT last_value FROM game_ids)))",
-                &[&(highest + 1)],
-            )
-            .await
-            .map_err(db)?;
-            tx.execute(
-                "SELECT setval('aside_ids', greatest(
-                   (SELECT coalesce(max(n) + 1, 0) FROM aside),
-                   (SELECT last_value FROM aside_ids)))",
-                &[],
-            )
-            .await
-            .map_err(db)?;
+            counters_after(&tx, highest).await?;
             tx.commit().await.map_err(db)
         })
     }
+}
+
+/// A statement and its parameters.
+type Statement = (&'static str, Vec<Box<dyn ToSql + Send + Sync>>);
+
+/// The statement that inserts a backup's entry `e` into its table, raising `highest` to the
+/// number of a game id it holds; `None` for the `meta` tree (the schema and the id counters
+/// are this database's own).
+fn insert(e: &Entry, highest: &mut i64) -> Result<Option<Statement>, StoreError> {
+    Ok(Some(match e.tree.as_str() {
+        "live" => {
+            let k = parts(&e.key, 2)?;
+            let c = Columns::of_bytes(&e.value);
+            if let Ok(r) = decode(&e.value) {
+                *highest = (*highest).max(id_number(&r.id));
+            }
+            let params = vec![
+                boxed(k[0].clone()),
+                boxed(k[1].clone()),
+                boxed(c.version),
+                boxed(e.value.clone()),
+                boxed(c.players),
+                boxed(c.timed),
+                boxed(c.bot),
+            ];
+            let sql = "INSERT INTO live (platform, channel, version, record, players, timed,
+                           bot) VALUES ($1, $2, $3, $4, $5, $6, $7)";
+            (sql, params)
+        }
+        "archive" => {
+            let id = text(&e.key)?;
+            *highest = (*highest).max(id_number(&id));
+            let params = vec![boxed(id), boxed(e.value.clone())];
+            let sql = "INSERT INTO archive (id, record) VALUES ($1, $2)";
+            (sql, params)
+        }
+        "by_player" => {
+            let k = parts(&e.key, 3)?;
+            let updated: i64 = k[1]
+                .parse()
+                .map_err(|_| io(format!("a player index key is damaged: {k:?}")))?;
+            let params = vec![boxed(k[0].clone()), boxed(updated), boxed(k[2].clone())];
+            let sql = "INSERT INTO by_player (player, updated, id) VALUES ($1, $2, $3)";
+            (sql, params)
+        }
+        "aside" => {
+            let k = parts(&e.key, 3)?;
+            let n: i64 = k[2]
+                .parse()
+                .map_err(|_| io(format!("a set-aside key is damaged: {k:?}")))?;
+            let params = vec![
+                boxed(k[0].clone()),
+                boxed(k[1].clone()),
+                boxed(n),
+                boxed(e.value.clone()),
+            ];
+            let sql = "INSERT INTO aside (platform, channel, n, record) VALUES ($1, $2, $3, $4)";
+            (sql, params)
+        }
+        "notes" => {
+            let k = parts(&e.key, 3)?;
+            let (p, c, n) = (k[0].clone(), k[1].clone(), k[2].clone());
+            let params = vec![boxed(p), boxed(c), boxed(n), boxed(text(&e.value)?)];
+            let sql = "INSERT INTO notes (platform, channel, name, value) VALUES ($1, $2, $3, $4)";
+            (sql, params)
+        }
+        "receipts" => {
+            let k = parts(&e.key, 2)?;
+            let params = vec![
+                boxed(k[0].clone()),
+                boxed(k[1].clone()),
+                boxed(text(&e.value)?),
+            ];
+            let sql = "INSERT INTO receipts (platform, id, body) VALUES ($1, $2, $3)";
+            (sql, params)
+        }
+        "meta" => return Ok(None),
+        other => {
+            return Err(io(format!("the store has no part called {other:?}")));
+        }
+    }))
+}
+
+/// Sets the counters after an import: new ids follow `highest`, the number of the highest game
+/// id brought over, and new set-aside numbers those brought over.
+async fn counters_after(
+    tx: &deadpool_postgres::Transaction<'_>,
+    highest: i64,
+) -> Result<(), StoreError> {
+    tx.execute(
+        "SELECT setval('game_ids', greatest($1, (SELECT last_value FROM game_ids)))",
+        &[&(highest + 1)],
+    )
+    .await
+    .map_err(db)?;
+    tx.execute(
+        "SELECT setval('aside_ids', greatest(
+                   (SELECT coalesce(max(n) + 1, 0) FROM aside),
+                   (SELECT last_value FROM aside_ids)))",
+        &[],
+    )
+    .await
+    .map_err(db)?;
+    Ok(())
 }
