@@ -23,6 +23,8 @@ fn read_record(file: Option<&str>, stdin: &mut dyn Read) -> Result<String, Strin
 /// The settings, loaded once at the start of [`run`].
 type Loaded = Result<muster_config::Settings, muster_config::ConfigError>;
 
+/// `muster console`: the console on the settings' store (or sled in `data`), reading `script`
+/// (a file, `-` for standard input) or, without one, an interactive session.
 fn console(
     loaded: &Loaded,
     data: Option<std::path::PathBuf>,
@@ -55,38 +57,11 @@ fn console(
     let store: std::sync::Arc<dyn crate::kernel::store::GameStore> =
         std::sync::Arc::new(crate::kernel::store::Metered::new(store));
     crate::telemetry::health::ready("store");
-    let policy = crate::core::TimePolicy {
-        vacation_days: settings.vacation_days,
-        ..Default::default()
-    };
-    let manual =
-        start.map(|now| std::sync::Arc::new(crate::kernel::clock::ManualClock::starting_at(now)));
-    let clock: std::sync::Arc<dyn crate::kernel::clock::Clock> = match &manual {
-        Some(m) => m.clone(),
-        None => std::sync::Arc::new(crate::kernel::clock::SystemClock),
-    };
-    let backups = crate::ops::service::backups(&store, clock.clone(), &data, &settings.ops);
-    let core =
-        crate::core::Core::with_clock(std::sync::Arc::clone(&store), &settings.prefix, clock)
-            .with_time_policy(policy);
-    if core.store().shared() {
-        // Other instances on the store see to their own platforms' clocks.
-        core.timers().fire_for(crate::console::PLATFORM, true);
-    }
-    let mut console = match manual {
-        Some(m) => crate::console::Console::with_manual_clock(core, &data, m),
-        None => crate::console::Console::new(core, &data),
-    };
+    let (mut console, backups) = console_on(settings, &data, &store, start);
     // The input is read on a thread of its own, so that a stop signal ends it between commands.
-    let source: Box<dyn std::io::BufRead + Send> = match script.as_deref() {
-        None | Some("-") => Box::new(std::io::BufReader::new(std::io::stdin())),
-        Some(path) => match std::fs::File::open(path) {
-            Ok(file) => Box::new(std::io::BufReader::new(file)),
-            Err(e) => {
-                let _ = writeln!(err, "muster console: cannot read {path}: {e}");
-                return USAGE_ERROR;
-            }
-        },
+    let source = match script_source(script.as_deref(), err) {
+        Ok(source) => source,
+        Err(code) => return code,
     };
     let (mut input, end_input) = crate::ops::service::Input::new(source);
     if let Err(why) =
@@ -110,6 +85,59 @@ fn console(
             1
         }
     }
+}
+
+/// The console over a core on `store` (writing files under `data`), on a manual clock from
+/// `start` if given, else the system's; and the backups a running console takes.
+fn console_on(
+    settings: &muster_config::Settings,
+    data: &std::path::Path,
+    store: &std::sync::Arc<dyn crate::kernel::store::GameStore>,
+    start: Option<u64>,
+) -> (
+    crate::console::Console,
+    std::sync::Arc<crate::ops::backups::Backups>,
+) {
+    let policy = crate::core::TimePolicy {
+        vacation_days: settings.vacation_days,
+        ..Default::default()
+    };
+    let manual =
+        start.map(|now| std::sync::Arc::new(crate::kernel::clock::ManualClock::starting_at(now)));
+    let clock: std::sync::Arc<dyn crate::kernel::clock::Clock> = match &manual {
+        Some(m) => m.clone(),
+        None => std::sync::Arc::new(crate::kernel::clock::SystemClock),
+    };
+    let backups = crate::ops::service::backups(store, clock.clone(), data, &settings.ops);
+    let core = crate::core::Core::with_clock(std::sync::Arc::clone(store), &settings.prefix, clock)
+        .with_time_policy(policy);
+    if core.store().shared() {
+        // Other instances on the store see to their own platforms' clocks.
+        core.timers().fire_for(crate::console::PLATFORM, true);
+    }
+    let console = match manual {
+        Some(m) => crate::console::Console::with_manual_clock(core, data, m),
+        None => crate::console::Console::new(core, data),
+    };
+    (console, backups)
+}
+
+/// Where the console reads its input: the file `script`, or standard input (`-` or none); a
+/// file that cannot be opened is said on `err` and gives the usage error's status.
+fn script_source(
+    script: Option<&str>,
+    err: &mut dyn Write,
+) -> Result<Box<dyn std::io::BufRead + Send>, u8> {
+    Ok(match script {
+        None | Some("-") => Box::new(std::io::BufReader::new(std::io::stdin())),
+        Some(path) => match std::fs::File::open(path) {
+            Ok(file) => Box::new(std::io::BufReader::new(file)),
+            Err(e) => {
+                let _ = writeln!(err, "muster console: cannot read {path}: {e}");
+                return Err(USAGE_ERROR);
+            }
+        },
+    })
 }
 
 /// `muster serve`: runs the configured chat adapters on the embedded store.
@@ -289,25 +317,9 @@ fn store_named(
 
 /// Runs the command line `args` (without the program name); returns the exit status.
 pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    use crate::cli_args::{Cli, Command, ConfigCommand};
-    use clap::Parser;
-    let cli = match Cli::try_parse_from(
-        std::iter::once("muster".to_string()).chain(args.iter().cloned()),
-    ) {
+    let cli = match parsed(args, out, err) {
         Ok(c) => c,
-        Err(e) => {
-            use clap::error::ErrorKind;
-            return match e.kind() {
-                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
-                    let _ = write!(out, "{e}");
-                    0
-                }
-                _ => {
-                    let _ = write!(err, "{e}");
-                    USAGE_ERROR
-                }
-            };
-        }
+        Err(code) => return code,
     };
     // Logs go to standard error from here on, secrets scrubbed.
     let loaded = muster_config::Settings::load();
@@ -316,7 +328,52 @@ pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
         crate::ops::service::redact_settings(s);
     }
     let chats = settings.is_some_and(|s| s.discord.is_some() || s.matrix.is_some());
-    let in_console = match &cli.command {
+    start_logging(cli.command.as_ref(), settings, chats);
+    let Some(command) = cli.command else {
+        // With chat credentials configured, serve the chats; without, open the console.
+        let clock = crate::cli_args::ClockArgs::default();
+        return if chats {
+            serve(&loaded, &clock, err)
+        } else {
+            console(&loaded, None, None, &clock, out, err)
+        };
+    };
+    run_command(command, &loaded, stdin, out, err)
+}
+
+/// The command line parsed; help and the version are printed on `out` and a mistake on `err`,
+/// and give the status to exit with.
+fn parsed(
+    args: &[String],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<crate::cli_args::Cli, u8> {
+    use clap::Parser;
+    use clap::error::ErrorKind;
+    crate::cli_args::Cli::try_parse_from(
+        std::iter::once("muster".to_string()).chain(args.iter().cloned()),
+    )
+    .map_err(|e| match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = write!(out, "{e}");
+            0
+        }
+        _ => {
+            let _ = write!(err, "{e}");
+            USAGE_ERROR
+        }
+    })
+}
+
+/// Starts the logs, in the settings' format: quieter in the console (`command`, or none
+/// without `chats` configured), which shares the terminal with them.
+fn start_logging(
+    command: Option<&crate::cli_args::Command>,
+    settings: Option<&muster_config::Settings>,
+    chats: bool,
+) {
+    use crate::cli_args::Command;
+    let in_console = match command {
         Some(Command::Console { .. }) => true,
         None => !chats,
         Some(_) => false,
@@ -328,59 +385,39 @@ pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
     };
     let format = settings.map(|s| s.ops.log_format).unwrap_or_default();
     crate::telemetry::logging::init(format, filter);
-    let Some(command) = cli.command else {
-        // With chat credentials configured, serve the chats; without, open the console.
-        let clock = crate::cli_args::ClockArgs::default();
-        return if chats {
-            serve(&loaded, &clock, err)
-        } else {
-            console(&loaded, None, None, &clock, out, err)
-        };
-    };
+}
+
+/// Runs one command of the command line with the settings `loaded`; returns the exit status.
+fn run_command(
+    command: crate::cli_args::Command,
+    loaded: &Loaded,
+    stdin: &mut dyn Read,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    use crate::cli_args::{Cli, Command, ConfigCommand};
     match command {
         Command::Console {
             data,
             script,
             clock,
-        } => console(&loaded, data, script, &clock, out, err),
-        Command::Serve { clock } => serve(&loaded, &clock, err),
+        } => console(loaded, data, script, &clock, out, err),
+        Command::Serve { clock } => serve(loaded, &clock, err),
         Command::Backup { data, out: file } => {
-            crate::cli_store::backup(store_named(data, &loaded), file, out, err)
+            crate::cli_store::backup(store_named(data, loaded), file, out, err)
         }
         Command::Restore { data, file } => {
-            crate::cli_store::restore(store_named(data, &loaded), &file, stdin, err)
+            crate::cli_store::restore(store_named(data, loaded), &file, stdin, err)
         }
         Command::Migrate { from, to, replace } => {
             crate::cli_store::migrate(&from, &to, replace, err)
         }
         Command::Config {
             what: ConfigCommand::Check,
-        } => match &loaded {
-            Ok(s) => {
-                let _ = writeln!(
-                    out,
-                    "# The settings are valid. In effect (muster.toml, then MUSTER_* variables; secrets as ***):\n"
-                );
-                let _ = write!(out, "{}", crate::config_check::effective(s));
-                0
-            }
-            Err(e) => {
-                let _ = writeln!(err, "muster config check: {e}");
-                1
-            }
-        },
+        } => config_check(loaded, out, err),
         Command::Health { addr } => {
-            let listen = settings.and_then(|s| s.ops.listen);
-            match crate::ops::service::health(addr.as_deref(), listen) {
-                Ok(()) => {
-                    let _ = writeln!(out, "ok");
-                    0
-                }
-                Err(why) => {
-                    let _ = writeln!(err, "muster health: {why}");
-                    1
-                }
-            }
+            let listen = loaded.as_ref().ok().and_then(|s| s.ops.listen);
+            health(addr.as_deref(), listen, out, err)
         }
         Command::Completions { shell } => {
             use clap::CommandFactory;
@@ -396,29 +433,77 @@ pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
             millis,
             iterations,
             seed,
-        } => {
-            use muster_rules::search::{Budget, Level};
-            // A level's budget depends on the game (known once the record is read); a time
-            // budget starts now.
-            let budget: Box<dyn Fn(GameId) -> Budget> = match (level.as_deref(), millis, iterations)
-            {
-                (Some(word), _, _) => match Level::parse(word) {
-                    Some(l) if Level::NAMED.contains(&l) => Box::new(move |id| l.budget(id)),
-                    _ => {
-                        let why = format!("--level {word}: the levels are easy, good and strong");
-                        return fail_usage(err, "bestmove", &why);
-                    }
-                },
-                (None, Some(ms), _) => {
-                    let b = Budget::millis(ms.max(1), u64::MAX);
-                    Box::new(move |_| b)
-                }
-                (None, None, Some(n)) => Box::new(move |_| Budget::iterations(n.max(1))),
-                (None, None, None) => Box::new(|id| Level::Good.budget(id)),
-            };
-            bestmove(record, &*budget, seed, stdin, out, err)
+        } => match budget(level.as_deref(), millis, iterations, err) {
+            Ok(budget) => bestmove(record, &*budget, seed, stdin, out, err),
+            Err(code) => code,
+        },
+    }
+}
+
+/// `muster config check`: the settings in effect, printed as TOML with secrets masked.
+fn config_check(loaded: &Loaded, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    match loaded {
+        Ok(s) => {
+            let _ = writeln!(
+                out,
+                "# The settings are valid. In effect (muster.toml, then MUSTER_* variables; secrets as ***):\n"
+            );
+            let _ = write!(out, "{}", crate::config_check::effective(s));
+            0
+        }
+        Err(e) => {
+            let _ = writeln!(err, "muster config check: {e}");
+            1
         }
     }
+}
+
+/// `muster health`: asks the operations listener at `addr` (else the settings' `listen`)
+/// whether Muster is healthy.
+fn health(
+    addr: Option<&str>,
+    listen: Option<std::net::SocketAddr>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    match crate::ops::service::health(addr, listen) {
+        Ok(()) => {
+            let _ = writeln!(out, "ok");
+            0
+        }
+        Err(why) => {
+            let _ = writeln!(err, "muster health: {why}");
+            1
+        }
+    }
+}
+
+/// The search's budget for `bestmove`: a named `level`, `millis` of time or `iterations`, the
+/// good level by default. A level's budget depends on the game (known once the record is
+/// read); a time budget starts now. An unknown level is said on `err` and gives the usage
+/// error's status.
+fn budget(
+    level: Option<&str>,
+    millis: Option<u64>,
+    iterations: Option<u64>,
+    err: &mut dyn Write,
+) -> Result<Box<dyn Fn(GameId) -> muster_rules::search::Budget>, u8> {
+    use muster_rules::search::{Budget, Level};
+    Ok(match (level, millis, iterations) {
+        (Some(word), _, _) => match Level::parse(word) {
+            Some(l) if Level::NAMED.contains(&l) => Box::new(move |id| l.budget(id)),
+            _ => {
+                let why = format!("--level {word}: the levels are easy, good and strong");
+                return Err(fail_usage(err, "bestmove", &why));
+            }
+        },
+        (None, Some(ms), _) => {
+            let b = Budget::millis(ms.max(1), u64::MAX);
+            Box::new(move |_| b)
+        }
+        (None, None, Some(n)) => Box::new(move |_| Budget::iterations(n.max(1))),
+        (None, None, None) => Box::new(|id| Level::Good.budget(id)),
+    })
 }
 
 /// The record named by `args` (its game and file, `-` or none for standard input), replayed;

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use muster_config::{Mode, Register, Settings};
+use muster_config::{Discord, Login, Matrix, Mode, Register, Settings, Shards};
 
 fn quoted(s: &str) -> String {
     format!("{s:?}")
@@ -27,6 +27,27 @@ fn list<T: std::fmt::Display>(items: &[T], quote: bool) -> String {
 /// The effective settings as TOML, secrets masked.
 pub fn effective(s: &Settings) -> String {
     let mut out = String::new();
+    general(&mut out, s);
+    operations(&mut out, s);
+    match &s.discord {
+        None => out.push_str("\n# [discord]: not configured (no token)\n"),
+        Some(d) => {
+            discord(&mut out, d);
+            discord_tables(&mut out, d);
+        }
+    }
+    match &s.matrix {
+        None => out.push_str("\n# [matrix]: not configured (no homeserver)\n"),
+        Some(m) => {
+            matrix(&mut out, m);
+            matrix_rooms(&mut out, m);
+        }
+    }
+    out
+}
+
+/// The top-level keys: where data is kept, the prefix, the vacation allowance, the log format.
+fn general(out: &mut String, s: &Settings) {
     let _ = writeln!(out, "data_dir = {}", quoted(&s.data_dir.to_string_lossy()));
     let _ = writeln!(out, "store = {}", quoted(&s.store.shown()));
     let _ = writeln!(out, "prefix = {}", quoted(&s.prefix));
@@ -36,6 +57,10 @@ pub fn effective(s: &Settings) -> String {
         muster_config::LogFormat::Json => "json",
     };
     let _ = writeln!(out, "log_format = {}", quoted(format));
+}
+
+/// The operations keys: the listener and the backups, each one off said as a comment.
+fn operations(out: &mut String, s: &Settings) {
     match s.ops.listen {
         Some(addr) => {
             let _ = writeln!(out, "ops_listen = {}", quoted(&addr.to_string()));
@@ -62,107 +87,122 @@ pub fn effective(s: &Settings) -> String {
         None => out.push_str("# backup_every: off (backups only when asked)\n"),
     }
     let _ = writeln!(out, "backup_keep = {}", s.ops.backup_keep);
-    match &s.discord {
-        None => out.push_str("\n# [discord]: not configured (no token)\n"),
-        Some(d) => {
-            out.push_str("\n[discord]\n");
-            let _ = writeln!(out, "token = \"{}\"", d.token);
-            let _ = writeln!(out, "application_id = \"{}\"", d.application_id);
-            let mode = match d.mode {
-                Mode::Gateway => "gateway",
-                Mode::Http => "http",
-            };
-            let _ = writeln!(out, "mode = {}", quoted(mode));
-            if d.public_key.is_some() {
-                out.push_str("public_key = \"***\"\n");
-            }
-            let _ = writeln!(out, "listen = {}", quoted(&d.listen));
-            match d.register {
-                Register::Global => out.push_str("# commands registered globally\n"),
-                Register::Guild(g) => {
-                    let _ = writeln!(out, "guild = \"{g}\"");
-                }
-            }
-            if let Some(url) = &d.api_url {
-                let _ = writeln!(out, "api_url = {}", quoted(url));
-            }
-            let _ = writeln!(out, "defer_after_ms = {}", d.defer_after_ms);
-            if let Some(sh) = d.shards {
-                let ids = if sh.first == sh.last {
-                    sh.first.to_string()
-                } else {
-                    format!("{}-{}", sh.first, sh.last)
-                };
-                let _ = writeln!(out, "shards = \"{ids}/{}\"", sh.count);
-            }
-            match &d.clock {
-                Some(c) => {
-                    let _ = writeln!(out, "clock = {}", quoted(c));
-                }
-                None => out.push_str("# clock: games untimed unless they name one\n"),
-            }
-            let timeout = if d.timeout_claim { "claim" } else { "auto" };
-            let _ = writeln!(out, "timeout = {}", quoted(timeout));
-            if !d.channel_clocks.is_empty() {
-                out.push_str("\n[discord.channel_clocks]\n");
-                for (channel, clock) in &d.channel_clocks {
-                    let _ = writeln!(out, "\"{channel}\" = {}", quoted(clock));
-                }
-            }
-            for (id, g) in &d.guilds {
-                let _ = writeln!(out, "\n[discord.guilds.\"{id}\"]");
-                if let Some(games) = &g.games {
-                    let _ = writeln!(out, "games = {}", list(games, true));
-                }
-                let _ = writeln!(out, "organisers = {}", list(&g.organisers, true));
-            }
+}
+
+/// The `[discord]` table's own keys, the secrets masked.
+fn discord(out: &mut String, d: &Discord) {
+    out.push_str("\n[discord]\n");
+    let _ = writeln!(out, "token = \"{}\"", d.token);
+    let _ = writeln!(out, "application_id = \"{}\"", d.application_id);
+    let mode = match d.mode {
+        Mode::Gateway => "gateway",
+        Mode::Http => "http",
+    };
+    let _ = writeln!(out, "mode = {}", quoted(mode));
+    if d.public_key.is_some() {
+        out.push_str("public_key = \"***\"\n");
+    }
+    let _ = writeln!(out, "listen = {}", quoted(&d.listen));
+    match d.register {
+        Register::Global => out.push_str("# commands registered globally\n"),
+        Register::Guild(g) => {
+            let _ = writeln!(out, "guild = \"{g}\"");
         }
     }
-    match &s.matrix {
-        None => out.push_str("\n# [matrix]: not configured (no homeserver)\n"),
-        Some(m) => {
-            out.push_str("\n[matrix]\n");
-            let _ = writeln!(out, "homeserver = {}", quoted(&m.homeserver));
-            let _ = writeln!(out, "user = {}", quoted(&m.user));
-            match &m.login {
-                muster_config::Login::Password(_) => out.push_str("password = \"***\"\n"),
-                muster_config::Login::Token(_) => out.push_str("access_token = \"***\"\n"),
-            }
-            let _ = writeln!(out, "device_name = {}", quoted(&m.device_name));
-            if let Some(p) = &m.prefix {
-                let _ = writeln!(out, "prefix = {}", quoted(p));
-            }
-            let mut auto_join: Vec<String> = Vec::new();
-            if m.auto_join.everyone {
-                auto_join.push("*".into());
-            }
-            auto_join.extend(m.auto_join.users.iter().cloned());
-            auto_join.extend(m.auto_join.servers.iter().cloned());
-            let _ = writeln!(out, "auto_join = {}", list(&auto_join, true));
-            let _ = writeln!(out, "organisers = {}", list(&m.organisers, true));
-            let _ = writeln!(out, "rate_per_minute = {}", m.rate_per_minute);
-            let _ = writeln!(out, "rate_burst = {}", m.rate_burst);
-            let _ = writeln!(out, "clock = {}", quoted(&m.clock));
-            let timeout = if m.timeout_claim { "claim" } else { "auto" };
-            let _ = writeln!(out, "timeout = {}", quoted(timeout));
-            for (id, r) in &m.rooms {
-                let _ = writeln!(out, "\n[matrix.rooms.{}]", quoted(id));
-                if let Some(p) = &r.prefix {
-                    let _ = writeln!(out, "prefix = {}", quoted(p));
-                }
-                if let Some(games) = &r.games {
-                    let _ = writeln!(out, "games = {}", list(games, true));
-                }
-                if let Some(c) = &r.clock {
-                    let _ = writeln!(out, "clock = {}", quoted(c));
-                }
-                if let Some(c) = &r.community {
-                    let _ = writeln!(out, "community = {}", quoted(c));
-                }
-            }
+    if let Some(url) = &d.api_url {
+        let _ = writeln!(out, "api_url = {}", quoted(url));
+    }
+    let _ = writeln!(out, "defer_after_ms = {}", d.defer_after_ms);
+    if let Some(sh) = d.shards {
+        let _ = writeln!(out, "shards = \"{}/{}\"", shard_ids(&sh), sh.count);
+    }
+    match &d.clock {
+        Some(c) => {
+            let _ = writeln!(out, "clock = {}", quoted(c));
+        }
+        None => out.push_str("# clock: games untimed unless they name one\n"),
+    }
+    let timeout = if d.timeout_claim { "claim" } else { "auto" };
+    let _ = writeln!(out, "timeout = {}", quoted(timeout));
+}
+
+/// The shards an instance runs as the setting writes them: `2`, or `0-1`.
+fn shard_ids(sh: &Shards) -> String {
+    if sh.first == sh.last {
+        sh.first.to_string()
+    } else {
+        format!("{}-{}", sh.first, sh.last)
+    }
+}
+
+/// The tables under `[discord]`: the channels' own clocks, then each server's settings.
+fn discord_tables(out: &mut String, d: &Discord) {
+    if !d.channel_clocks.is_empty() {
+        out.push_str("\n[discord.channel_clocks]\n");
+        for (channel, clock) in &d.channel_clocks {
+            let _ = writeln!(out, "\"{channel}\" = {}", quoted(clock));
         }
     }
-    out
+    for (id, g) in &d.guilds {
+        let _ = writeln!(out, "\n[discord.guilds.\"{id}\"]");
+        if let Some(games) = &g.games {
+            let _ = writeln!(out, "games = {}", list(games, true));
+        }
+        let _ = writeln!(out, "organisers = {}", list(&g.organisers, true));
+    }
+}
+
+/// The `[matrix]` table's own keys, the password or access token masked.
+fn matrix(out: &mut String, m: &Matrix) {
+    out.push_str("\n[matrix]\n");
+    let _ = writeln!(out, "homeserver = {}", quoted(&m.homeserver));
+    let _ = writeln!(out, "user = {}", quoted(&m.user));
+    match &m.login {
+        Login::Password(_) => out.push_str("password = \"***\"\n"),
+        Login::Token(_) => out.push_str("access_token = \"***\"\n"),
+    }
+    let _ = writeln!(out, "device_name = {}", quoted(&m.device_name));
+    if let Some(p) = &m.prefix {
+        let _ = writeln!(out, "prefix = {}", quoted(p));
+    }
+    let _ = writeln!(out, "auto_join = {}", list(&auto_join(m), true));
+    let _ = writeln!(out, "organisers = {}", list(&m.organisers, true));
+    let _ = writeln!(out, "rate_per_minute = {}", m.rate_per_minute);
+    let _ = writeln!(out, "rate_burst = {}", m.rate_burst);
+    let _ = writeln!(out, "clock = {}", quoted(&m.clock));
+    let timeout = if m.timeout_claim { "claim" } else { "auto" };
+    let _ = writeln!(out, "timeout = {}", quoted(timeout));
+}
+
+/// Whose invitations are accepted, as `auto_join` lists them: `*` for everyone, then the users,
+/// then the servers.
+fn auto_join(m: &Matrix) -> Vec<String> {
+    let mut auto_join: Vec<String> = Vec::new();
+    if m.auto_join.everyone {
+        auto_join.push("*".into());
+    }
+    auto_join.extend(m.auto_join.users.iter().cloned());
+    auto_join.extend(m.auto_join.servers.iter().cloned());
+    auto_join
+}
+
+/// A table for each room with settings of its own.
+fn matrix_rooms(out: &mut String, m: &Matrix) {
+    for (id, r) in &m.rooms {
+        let _ = writeln!(out, "\n[matrix.rooms.{}]", quoted(id));
+        if let Some(p) = &r.prefix {
+            let _ = writeln!(out, "prefix = {}", quoted(p));
+        }
+        if let Some(games) = &r.games {
+            let _ = writeln!(out, "games = {}", list(games, true));
+        }
+        if let Some(c) = &r.clock {
+            let _ = writeln!(out, "clock = {}", quoted(c));
+        }
+        if let Some(c) = &r.community {
+            let _ = writeln!(out, "community = {}", quoted(c));
+        }
+    }
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use std::sync::Arc;
 
-use crate::core::{Core, Notice, Reply, Target, User, command};
+use crate::core::{Board, Core, Drawn, Notice, Reply, Target, User, command};
 use crate::kernel::clock::{Clock, ManualClock, parse_duration, parse_rfc3339, rfc3339};
 
 /// The console's platform name in requests and the store.
@@ -207,6 +207,9 @@ impl Console {
         Ok(())
     }
 
+    /// Prints one reply to `user`'s command in `channel`, each line tagged `[channel]`: text
+    /// as it is, private text `(to user)`, a mention `@user:`, boards and files as the files
+    /// written for them, buttons as the commands they stand for.
     fn print(
         &self,
         user: &User,
@@ -236,32 +239,7 @@ impl Console {
                 }
             }
             Reply::Board(board) => match board.drawn() {
-                Ok(drawn) => {
-                    let dir = self.data.join("boards").join(safe(channel));
-                    std::fs::create_dir_all(&dir)?;
-                    // The asker's own view is his file, beside the channel's board.
-                    let (path, tag) = if board.is_private() {
-                        let (stem, ext) =
-                            drawn.name.rsplit_once('.').unwrap_or((&drawn.name, "png"));
-                        let name = format!("{stem}-{}.{ext}", safe(&user.name));
-                        (dir.join(name), format!("{tag} (to {})", user.name))
-                    } else {
-                        (dir.join(&drawn.name), tag.clone())
-                    };
-                    std::fs::write(&path, &drawn.png)?;
-                    if board.is_replay() {
-                        writeln!(out, "{tag} replay: {}", path.display())?;
-                        writeln!(out, "{tag} ({})", drawn.alt)?;
-                    } else if self.text_boards {
-                        writeln!(out, "{tag} board: {}", path.display())?;
-                        for line in drawn.text.lines() {
-                            writeln!(out, "{tag}   {line}")?;
-                        }
-                    } else {
-                        writeln!(out, "{tag} board: {}", path.display())?;
-                        writeln!(out, "{tag} ({})", drawn.alt)?;
-                    }
-                }
+                Ok(drawn) => self.print_board(user, channel, &tag, &board, drawn, out)?,
                 Err(why) => writeln!(out, "{tag} (the board cannot be drawn: {why})")?,
             },
             Reply::Buttons(buttons) => {
@@ -271,21 +249,69 @@ impl Console {
                     .collect();
                 writeln!(out, "{tag} buttons: {}", list.join(" · "))?;
             }
-            Reply::File { name, content } => {
-                let dir = self.data.join("exports");
-                std::fs::create_dir_all(&dir)?;
-                // A record stays `.txt`; an event's export keeps `.json`.
-                let (stem, ext) = match name.rsplit_once('.') {
-                    Some((stem, "json")) => (stem, "json"),
-                    _ => (name.trim_end_matches(".txt"), "txt"),
-                };
-                let path = dir.join(format!("{}.{ext}", safe(stem)));
-                std::fs::write(&path, &content)?;
-                writeln!(out, "{tag} file: {}", path.display())?;
-                for line in content.lines() {
-                    writeln!(out, "{tag} | {line}")?;
-                }
+            Reply::File { name, content } => self.print_file(&tag, &name, &content, out)?,
+        }
+        Ok(())
+    }
+
+    /// Writes a drawn board (or replay) under `boards/<channel>` and prints its path, with its
+    /// description or, interactively, its text board. The asker's own view is his file.
+    fn print_board(
+        &self,
+        user: &User,
+        channel: &str,
+        tag: &str,
+        board: &Board,
+        drawn: &Drawn,
+        out: &mut dyn Write,
+    ) -> std::io::Result<()> {
+        let dir = self.data.join("boards").join(safe(channel));
+        std::fs::create_dir_all(&dir)?;
+        // The asker's own view is his file, beside the channel's board.
+        let (path, tag) = if board.is_private() {
+            let (stem, ext) = drawn.name.rsplit_once('.').unwrap_or((&drawn.name, "png"));
+            let name = format!("{stem}-{}.{ext}", safe(&user.name));
+            (dir.join(name), format!("{tag} (to {})", user.name))
+        } else {
+            (dir.join(&drawn.name), tag.to_string())
+        };
+        std::fs::write(&path, &drawn.png)?;
+        if board.is_replay() {
+            writeln!(out, "{tag} replay: {}", path.display())?;
+            writeln!(out, "{tag} ({})", drawn.alt)?;
+        } else if self.text_boards {
+            writeln!(out, "{tag} board: {}", path.display())?;
+            for line in drawn.text.lines() {
+                writeln!(out, "{tag}   {line}")?;
             }
+        } else {
+            writeln!(out, "{tag} board: {}", path.display())?;
+            writeln!(out, "{tag} ({})", drawn.alt)?;
+        }
+        Ok(())
+    }
+
+    /// Writes a file reply under `exports` (a record as `.txt`, an event's export as `.json`)
+    /// and prints its path and its lines, each after `| `.
+    fn print_file(
+        &self,
+        tag: &str,
+        name: &str,
+        content: &str,
+        out: &mut dyn Write,
+    ) -> std::io::Result<()> {
+        let dir = self.data.join("exports");
+        std::fs::create_dir_all(&dir)?;
+        // A record stays `.txt`; an event's export keeps `.json`.
+        let (stem, ext) = match name.rsplit_once('.') {
+            Some((stem, "json")) => (stem, "json"),
+            _ => (name.trim_end_matches(".txt"), "txt"),
+        };
+        let path = dir.join(format!("{}.{ext}", safe(stem)));
+        std::fs::write(&path, content)?;
+        writeln!(out, "{tag} file: {}", path.display())?;
+        for line in content.lines() {
+            writeln!(out, "{tag} | {line}")?;
         }
         Ok(())
     }

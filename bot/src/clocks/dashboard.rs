@@ -10,7 +10,7 @@ use crate::kernel::clock::duration;
 use crate::kernel::context::Core;
 use crate::kernel::reply::Reply;
 use crate::kernel::request::Request;
-use crate::kernel::store::{GameRecord, Status};
+use crate::kernel::store::{GameRecord, Player, Status};
 use crate::kernel::surface::Surface;
 use crate::kernel::text::{capitalised, excerpt};
 use crate::players::profile::profile;
@@ -31,7 +31,8 @@ struct Live {
     line: String,
 }
 
-/// `away`: until when the player to move is on vacation, if he is.
+/// The dashboard's line for `record`, a live game of the player `who` (`whose`: `your` or
+/// `their`). `away`: until when the player to move is on vacation, if he is.
 fn row(
     surface: &dyn Surface,
     record: &GameRecord,
@@ -44,28 +45,12 @@ fn row(
     let title = record
         .game_id()
         .map_or("(an unknown game)", |id| id.title());
-    let others: Vec<&str> = record
-        .seats
-        .iter()
-        .filter_map(|s| s.player.as_ref())
-        .filter(|p| p.id != who)
-        .map(|p| p.name.as_str())
-        .collect();
-    let against = if others.is_empty() {
-        String::from("alone so far")
-    } else {
-        format!("against {}", others.join(", "))
-    };
     let to_move = game
         .as_ref()
         .and_then(AnyGame::to_move)
         .and_then(|s| record.player(s.index()));
     // A challenge waiting for his answer is his to act on, as a move is.
-    let challenged = record.status == Status::Open
-        && record
-            .seats
-            .iter()
-            .any(|s| !s.accepted && s.player.as_ref().is_some_and(|p| p.id == who));
+    let challenged = challenged(record, who);
     let his_move =
         challenged || record.status == Status::Active && to_move.is_some_and(|p| p.id == who);
     let state = match (record.status, to_move, game.is_some()) {
@@ -91,20 +76,13 @@ fn row(
         None => format!("waiting {}", duration(now.saturating_sub(since))),
     };
     if let Some(to) = away.filter(|_| deadline.is_some()) {
-        let who = if his_move {
-            "you are".to_string()
-        } else {
-            to_move.map_or("the player to move is".into(), |p| format!("{} is", p.name))
-        };
-        time.push_str(&format!(
-            " (the clock stands still: {who} on vacation until {})",
-            surface.time(to, now)
-        ));
+        time.push_str(&standing_still(surface, his_move, to_move, to, now));
     }
     let line = format!(
-        "• {} — {} · {title} {against} · {} · {time}",
+        "• {} — {} · {title} {} · {} · {time}",
         capitalised(&state),
         surface.channel_link(&record.channel),
+        against(record, who),
         moves(record.moves.len()),
     );
     Live {
@@ -113,6 +91,51 @@ fn row(
         deadline,
         line,
     }
+}
+
+/// Whether `record` is a challenge that waits for `who`'s answer.
+fn challenged(record: &GameRecord, who: &str) -> bool {
+    record.status == Status::Open
+        && record
+            .seats
+            .iter()
+            .any(|s| !s.accepted && s.player.as_ref().is_some_and(|p| p.id == who))
+}
+
+/// Whom `who` plays against in `record`: `against bob, carol`, or `alone so far`.
+fn against(record: &GameRecord, who: &str) -> String {
+    let others: Vec<&str> = record
+        .seats
+        .iter()
+        .filter_map(|s| s.player.as_ref())
+        .filter(|p| p.id != who)
+        .map(|p| p.name.as_str())
+        .collect();
+    if others.is_empty() {
+        String::from("alone so far")
+    } else {
+        format!("against {}", others.join(", "))
+    }
+}
+
+/// What the time left says when the player to move (`to_move`; the dashboard's player when
+/// `his_move`) is on vacation until `to`.
+fn standing_still(
+    surface: &dyn Surface,
+    his_move: bool,
+    to_move: Option<&Player>,
+    to: u64,
+    now: u64,
+) -> String {
+    let who = if his_move {
+        "you are".to_string()
+    } else {
+        to_move.map_or("the player to move is".into(), |p| format!("{} is", p.name))
+    };
+    format!(
+        " (the clock stands still: {who} on vacation until {})",
+        surface.time(to, now)
+    )
 }
 
 fn moves(n: usize) -> String {
@@ -125,34 +148,15 @@ fn moves(n: usize) -> String {
 
 /// The dashboard of the asker, or of the player `name` (a name or id he is mentioned by).
 pub fn games(core: &Core, req: &Request, name: Option<String>) -> Vec<Reply> {
-    let (who, shown) = match &name {
-        Some(n) => req
-            .mentions
-            .iter()
-            .find(|m| m.name == *n || m.id == *n)
-            .map_or((n.clone(), n.clone()), |m| (m.id.clone(), m.name.clone())),
-        None => (req.user.id.clone(), req.user.name.clone()),
-    };
-    let (mine, whose) = if who == req.user.id {
-        (true, "your")
-    } else {
-        (false, "their")
-    };
+    let (who, shown) = player_asked(req, name.as_deref());
+    let mine = who == req.user.id;
     let live = match core.store.live_games_of(&req.platform, &who) {
         Ok(l) => l,
-        Err(e) => {
-            return vec![Reply::Private(format!(
-                "The game store is not available ({e})."
-            ))];
-        }
+        Err(e) => return unavailable(e),
     };
     let finished = match core.store.games_of(&who) {
         Ok(f) => f,
-        Err(e) => {
-            return vec![Reply::Private(format!(
-                "The game store is not available ({e})."
-            ))];
-        }
+        Err(e) => return unavailable(e),
     };
     let shown = excerpt(&shown, 64);
     if live.is_empty() && finished.is_empty() {
@@ -165,8 +169,6 @@ pub fn games(core: &Core, req: &Request, name: Option<String>) -> Vec<Reply> {
             format!("{shown} has no games here.")
         })];
     }
-    let now = core.clock.now();
-    let surface = core.surface(&req.platform);
     let mut lines = Vec::new();
     if live.is_empty() {
         lines.push(if mine {
@@ -175,62 +177,109 @@ pub fn games(core: &Core, req: &Request, name: Option<String>) -> Vec<Reply> {
             format!("{shown} has no live games.")
         });
     } else {
-        let away = |r: &GameRecord| {
-            let player = r.wait.and_then(|w| r.player(w.seat))?;
-            profile(core.base.as_ref(), &r.platform, &player.id).away_until(now)
-        };
-        let mut rows: Vec<Live> = live
-            .iter()
-            .map(|r| row(surface.as_ref(), r, &who, whose, now, away(r)))
-            .collect();
-        // His moves first; the least time left first (timed games before untimed ones),
-        // then the longest waiting.
-        rows.sort_by(|a, b| {
-            b.his_move
-                .cmp(&a.his_move)
-                .then(
-                    a.deadline
-                        .unwrap_or(u64::MAX)
-                        .cmp(&b.deadline.unwrap_or(u64::MAX)),
-                )
-                .then(a.since.cmp(&b.since))
-        });
-        let waiting = rows.iter().filter(|r| r.his_move).count();
-        lines.push(if mine {
-            format!("Your live games ({}, your move in {waiting}):", live.len())
-        } else {
-            format!(
-                "Live games of {shown} ({}, their move in {waiting}):",
-                live.len()
-            )
-        });
-        let more = rows.len().saturating_sub(LIVE_SHOWN);
-        lines.extend(rows.into_iter().take(LIVE_SHOWN).map(|r| r.line));
-        if more > 0 {
-            lines.push(format!("… and {more} more, waiting on others."));
-        }
+        live_lines(core, req, &live, &who, &shown, &mut lines);
     }
     if !finished.is_empty() {
-        lines.push("Finished games (newest first):".into());
-        for r in finished.iter().take(FINISHED_SHOWN) {
-            let (title, result) = match r.rebuild() {
-                Ok(g) => (g.id().title(), r.result_word(&g)),
-                Err(_) => ("(unreadable)", "?".into()),
-            };
-            let players: Vec<&str> = r
-                .seats
-                .iter()
-                .filter_map(|s| s.player.as_ref().map(|p| p.name.as_str()))
-                .collect();
-            lines.push(format!(
-                "• {} — {title}, {} — {result}, {} (`{}export {}`)",
-                r.id,
-                players.join(" vs "),
-                moves(r.moves.len()),
-                core.prefix,
-                r.id
-            ));
-        }
+        finished_lines(&core.prefix, &finished, &mut lines);
     }
     vec![Reply::Private(lines.join("\n"))]
+}
+
+/// The id and name of the player whose dashboard is asked for: the one `name` names (a
+/// mention's name or id, or the word as typed), else the asker.
+fn player_asked(req: &Request, name: Option<&str>) -> (String, String) {
+    match name {
+        Some(n) => req
+            .mentions
+            .iter()
+            .find(|m| m.name == n || m.id == n)
+            .map_or((n.to_string(), n.to_string()), |m| {
+                (m.id.clone(), m.name.clone())
+            }),
+        None => (req.user.id.clone(), req.user.name.clone()),
+    }
+}
+
+/// The answer when the store cannot be read.
+fn unavailable(e: impl std::fmt::Display) -> Vec<Reply> {
+    vec![Reply::Private(format!(
+        "The game store is not available ({e})."
+    ))]
+}
+
+/// The live games of `who` (shown as `shown`) into `lines`: a heading, then his moves first,
+/// the least time left first (timed games before untimed ones), then the longest waiting; at
+/// most [`LIVE_SHOWN`], the rest counted.
+fn live_lines(
+    core: &Core,
+    req: &Request,
+    live: &[GameRecord],
+    who: &str,
+    shown: &str,
+    lines: &mut Vec<String>,
+) {
+    let (mine, whose) = if who == req.user.id {
+        (true, "your")
+    } else {
+        (false, "their")
+    };
+    let now = core.clock.now();
+    let surface = core.surface(&req.platform);
+    let away = |r: &GameRecord| {
+        let player = r.wait.and_then(|w| r.player(w.seat))?;
+        profile(core.base.as_ref(), &r.platform, &player.id).away_until(now)
+    };
+    let mut rows: Vec<Live> = live
+        .iter()
+        .map(|r| row(surface.as_ref(), r, who, whose, now, away(r)))
+        .collect();
+    rows.sort_by(|a, b| {
+        b.his_move
+            .cmp(&a.his_move)
+            .then(
+                a.deadline
+                    .unwrap_or(u64::MAX)
+                    .cmp(&b.deadline.unwrap_or(u64::MAX)),
+            )
+            .then(a.since.cmp(&b.since))
+    });
+    let waiting = rows.iter().filter(|r| r.his_move).count();
+    lines.push(if mine {
+        format!("Your live games ({}, your move in {waiting}):", live.len())
+    } else {
+        format!(
+            "Live games of {shown} ({}, their move in {waiting}):",
+            live.len()
+        )
+    });
+    let more = rows.len().saturating_sub(LIVE_SHOWN);
+    lines.extend(rows.into_iter().take(LIVE_SHOWN).map(|r| r.line));
+    if more > 0 {
+        lines.push(format!("… and {more} more, waiting on others."));
+    }
+}
+
+/// The last [`FINISHED_SHOWN`] finished games into `lines`, newest first, each with its id for
+/// `export` (`prefix`: the command prefix).
+fn finished_lines(prefix: &str, finished: &[GameRecord], lines: &mut Vec<String>) {
+    lines.push("Finished games (newest first):".into());
+    for r in finished.iter().take(FINISHED_SHOWN) {
+        let (title, result) = match r.rebuild() {
+            Ok(g) => (g.id().title(), r.result_word(&g)),
+            Err(_) => ("(unreadable)", "?".into()),
+        };
+        let players: Vec<&str> = r
+            .seats
+            .iter()
+            .filter_map(|s| s.player.as_ref().map(|p| p.name.as_str()))
+            .collect();
+        lines.push(format!(
+            "• {} — {title}, {} — {result}, {} (`{}export {}`)",
+            r.id,
+            players.join(" vs "),
+            moves(r.moves.len()),
+            prefix,
+            r.id
+        ));
+    }
 }

@@ -3,7 +3,7 @@
 use super::command::{Action, NewEvent, TournamentCommand, is_slug};
 use super::places::say;
 use super::{
-    Entrant, Event, Listed, SCHEMA, Score, State, System, change, charts, index, load, play,
+    Board, Entrant, Event, Listed, SCHEMA, Score, State, System, change, charts, index, load, play,
     report, save,
 };
 use crate::clocks::schedule::reschedule;
@@ -167,17 +167,34 @@ pub(super) fn on_event(
         return Err(format!("There is no event named `{name}`."));
     };
     let event = loaded.event;
-    let p = core.prefix.clone();
+    allowed(core, req, &command.action, &event, &name)?;
+    // The event learns of results that came in meanwhile before anything is shown or changed.
+    play::tend(core, &req.platform, &community, &name);
+    let event =
+        super::reload(core.base.as_ref(), &req.platform, &community, &name).unwrap_or(event);
+    act(core, req, &command.action, &event, &name, &rest)
+}
+
+/// Refuses `action` on the event `name` to whom it is not for (the organisers' commands to
+/// others), and any change to an event that is over.
+fn allowed(
+    core: &Core,
+    req: &Request,
+    action: &Action,
+    event: &Event,
+    name: &str,
+) -> Result<(), String> {
+    let p = &core.prefix;
     let organiser = req.policy.organiser || req.user.id == event.organiser.id;
-    if command.action.organisers_only() && !organiser {
+    if action.organisers_only() && !organiser {
         return Err(format!(
             "Only the event's organisers ({} and the community's organisers) may `tournament {}`.",
             event.organiser.name,
-            command.action.word()
+            action.word()
         ));
     }
     let changing = !matches!(
-        command.action,
+        action,
         Action::Standings | Action::Pairings | Action::Export
     );
     if changing && !event.live() {
@@ -191,58 +208,72 @@ pub(super) fn on_event(
             }
         ));
     }
-    // The event learns of results that came in meanwhile before anything is shown or changed.
-    play::tend(core, &req.platform, &community, &name);
-    let event =
-        super::reload(core.base.as_ref(), &req.platform, &community, &name).unwrap_or(event);
-    let out = match command.action {
-        Action::Standings => Ok(standings(&event)),
-        Action::Pairings => pairings(core, &event, &rest),
+    Ok(())
+}
+
+/// Does `action` to the event `name` with the command's other words `rest`.
+fn act(
+    core: &Core,
+    req: &Request,
+    action: &Action,
+    event: &Event,
+    name: &str,
+    rest: &[String],
+) -> Result<Replies, String> {
+    let p = &core.prefix;
+    match action {
+        Action::Standings => Ok(standings(event)),
+        Action::Pairings => pairings(core, event, rest),
         Action::Export => Ok(vec![Reply::File {
             name: format!("{name}.json"),
-            content: serde_json::to_string_pretty(&report::export(&event))
+            content: serde_json::to_string_pretty(&report::export(event))
                 .map_err(|e| e.to_string())?,
         }]),
         Action::Join => {
-            let partner = partner(req, &event, &rest)?;
-            enter(core, req, &event, req.user.clone(), partner, false)
+            let partner = partner(req, event, rest)?;
+            enter(core, req, event, req.user.clone(), partner, false)
         }
         Action::Add => {
-            let (first, second) = match rest.as_slice() {
-                [] => {
-                    return Err(format!(
-                        "Say whom to enter: `{p}tournament add {name} @player`."
-                    ));
-                }
-                [a] => (resolve_user(req, a), None),
-                [a, b] if event.pairs => (resolve_user(req, a), Some(resolve_user(req, b))),
-                _ => {
-                    return Err(format!(
-                        "`tournament add` takes one player{}.",
-                        if event.pairs { " (or a pair)" } else { "" }
-                    ));
-                }
-            };
-            enter(core, req, &event, first, second, true)
+            let (first, second) = added(core, req, event, name, rest)?;
+            enter(core, req, event, first, second, true)
         }
-        Action::Leave => withdraw(core, req, &event, &req.user.id, false),
+        Action::Leave => withdraw(core, req, event, &req.user.id, false),
         Action::Kick => {
-            let [who] = rest.as_slice() else {
+            let [who] = rest else {
                 return Err(format!(
                     "Say whom to withdraw: `{p}tournament kick {name} @player`."
                 ));
             };
             let who = resolve_user(req, who);
-            withdraw(core, req, &event, &who.id, true)
+            withdraw(core, req, event, &who.id, true)
         }
-        Action::Start => start(core, req, &event),
-        Action::Result => adjudicate(core, req, &event, &rest),
-        Action::Pause | Action::Resume | Action::Cancel => {
-            set_state(core, req, &event, &command.action)
-        }
+        Action::Start => start(core, req, event),
+        Action::Result => adjudicate(core, req, event, rest),
+        Action::Pause | Action::Resume | Action::Cancel => set_state(core, req, event, action),
         Action::New(_) | Action::List => Ok(Vec::new()),
-    }?;
-    Ok(out)
+    }
+}
+
+/// Whom the organiser's `tournament add` enters into the event `name`: a player, or a pair.
+fn added(
+    core: &Core,
+    req: &Request,
+    event: &Event,
+    name: &str,
+    rest: &[String],
+) -> Result<(User, Option<User>), String> {
+    let p = &core.prefix;
+    match rest {
+        [] => Err(format!(
+            "Say whom to enter: `{p}tournament add {name} @player`."
+        )),
+        [a] => Ok((resolve_user(req, a), None)),
+        [a, b] if event.pairs => Ok((resolve_user(req, a), Some(resolve_user(req, b)))),
+        _ => Err(format!(
+            "`tournament add` takes one player{}.",
+            if event.pairs { " (or a pair)" } else { "" }
+        )),
+    }
 }
 
 /// The user a word names, read as `new` reads its opponents (without the `@`).
@@ -332,18 +363,7 @@ fn enter(
     second: Option<User>,
     by_organiser: bool,
 ) -> Result<Replies, String> {
-    let late_swiss = event.system == System::Swiss && event.state != State::Open;
-    if event.state != State::Open && !(late_swiss && by_organiser) {
-        return Err(format!(
-            "{} has started; entries are closed{}.",
-            event.name,
-            if event.system == System::Swiss {
-                " (an organiser can still add a player to the next round with `tournament add`)"
-            } else {
-                ""
-            }
-        ));
-    }
+    taking_entries(event, by_organiser)?;
     let mut players = vec![Player::from(&first)];
     players.extend(second.as_ref().map(Player::from));
     let now = core.clock.now();
@@ -352,36 +372,7 @@ fn enter(
         &event.platform,
         &event.community,
         &event.name,
-        |e| {
-            for p in &players {
-                if let Some(i) = e.entrant_of(&p.id)
-                    && e.entrants[i].withdrawn_from.is_some()
-                {
-                    return Err(format!(
-                        "{} withdrew from {} and cannot enter it again.",
-                        p.name, e.name
-                    ));
-                }
-                if let Some(i) = e.entrant_of(&p.id) {
-                    return Err(if p.id == req.user.id {
-                        format!(
-                            "You are already entered in {} (as {}).",
-                            e.name,
-                            e.entrants[i].name()
-                        )
-                    } else {
-                        format!("{} is already entered in {}.", p.name, e.name)
-                    });
-                }
-            }
-            e.entrants.push(Entrant {
-                players: players.clone(),
-                joined: now,
-                withdrawn_from: None,
-                rating: None,
-            });
-            Ok(())
-        },
+        |e| admit(e, &players, &req.user.id, now),
     )?;
     let who = players
         .iter()
@@ -406,6 +397,57 @@ fn enter(
         event.name,
         if count == 1 { "" } else { "s" }
     ))])
+}
+
+/// Refuses an entry once the event has started, but for an organiser's into a Swiss, which
+/// counts from the next round.
+fn taking_entries(event: &Event, by_organiser: bool) -> Result<(), String> {
+    let late_swiss = event.system == System::Swiss && event.state != State::Open;
+    if event.state != State::Open && !(late_swiss && by_organiser) {
+        return Err(format!(
+            "{} has started; entries are closed{}.",
+            event.name,
+            if event.system == System::Swiss {
+                " (an organiser can still add a player to the next round with `tournament add`)"
+            } else {
+                ""
+            }
+        ));
+    }
+    Ok(())
+}
+
+/// Adds `players` (who entered at `now`) to the event `e` as one entrant, unless one of them
+/// is entered already or withdrew (`asker`: the id of who asked, told of his own entry).
+fn admit(e: &mut Event, players: &[Player], asker: &str, now: u64) -> Result<(), String> {
+    for p in players {
+        if let Some(i) = e.entrant_of(&p.id)
+            && e.entrants[i].withdrawn_from.is_some()
+        {
+            return Err(format!(
+                "{} withdrew from {} and cannot enter it again.",
+                p.name, e.name
+            ));
+        }
+        if let Some(i) = e.entrant_of(&p.id) {
+            return Err(if p.id == asker {
+                format!(
+                    "You are already entered in {} (as {}).",
+                    e.name,
+                    e.entrants[i].name()
+                )
+            } else {
+                format!("{} is already entered in {}.", p.name, e.name)
+            });
+        }
+    }
+    e.entrants.push(Entrant {
+        players: players.to_vec(),
+        joined: now,
+        withdrawn_from: None,
+        rating: None,
+    });
+    Ok(())
 }
 
 /// Withdraws the entrant `user` plays for: before the start the entry is struck out; later he
@@ -567,98 +609,19 @@ fn adjudicate(
          for the side that forfeits",
         core.prefix, event.name
     );
-    let r = event.played.len();
-    if r == 0 {
-        return Err(format!(
-            "{} has not started: there is no board to give a result for.",
-            event.name
-        ));
-    }
-    let (board, what) = match rest {
-        [b, what @ ..] if !what.is_empty() => (b, what),
-        _ => return Err(usage),
-    };
-    let boards = event.played[r - 1].boards.len();
-    let b = board
-        .trim_start_matches('#')
-        .parse::<usize>()
-        .ok()
-        .filter(|b| (1..=boards).contains(b))
-        .ok_or_else(|| {
-            format!("Round {r} has boards 1 to {boards}; there is no board `{board}`.")
-        })?;
+    let given = given(req, event, rest, &usage)?;
+    let (r, b, score, forfeit) = (given.round, given.board, given.score, given.forfeit);
     let bd = &event.played[r - 1].boards[b - 1];
-    let (score, forfeit) = match what {
-        [s] => (Score::parse(s).ok_or_else(|| usage.clone())?, false),
-        [f, who] if f.eq_ignore_ascii_case("forfeit") => {
-            let loser = match who.to_ascii_lowercase().as_str() {
-                "white" => bd.white,
-                "black" => bd.black,
-                _ => {
-                    let u = resolve_user(req, who);
-                    event
-                        .entrant_of(&u.id)
-                        .filter(|e| *e == bd.white || *e == bd.black)
-                        .ok_or_else(|| format!("{} does not play on board {b}; {usage}.", u.name))?
-                }
-            };
-            (
-                if loser == bd.white {
-                    Score::Black
-                } else {
-                    Score::White
-                },
-                true,
-            )
-        }
-        _ => return Err(usage),
-    };
     let (event, live) = change(
         core.base.as_ref(),
         &event.platform,
         &event.community,
         &event.name,
-        |e| {
-            let board = &mut e.played[r - 1].boards[b - 1];
-            let (bw, channel) = (board.white, board.channel.clone());
-            let game = board.games.last_mut().ok_or("no game")?;
-            game.result = Some(if game.white == bw {
-                score
-            } else {
-                score.flipped()
-            });
-            game.forfeit = forfeit;
-            game.adjudicated = true;
-            Ok(channel.map(|c| (c, game.id.clone())))
-        },
+        |e| write_given(e, &given),
     )?;
     // A game still being played on the board is closed: its result is the organiser's.
     if let Some((channel, id)) = live {
-        let key = ChannelKey::new(&event.platform, &channel);
-        if let Ok(Some(mut record)) = core.base.load(&key)
-            && record.id == id
-            && record.status != Status::Finished
-        {
-            let expected = record.version;
-            record.version += 1;
-            record.status = Status::Finished;
-            record.ending = Some(Ending::Aborted);
-            record.updated = core.clock.now();
-            record.wait = None;
-            if core.base.archive(&key, expected, &record).is_ok() {
-                reschedule(core, &key);
-                say(
-                    core,
-                    &event,
-                    Target::Channel(channel.clone()),
-                    vec![Reply::Text(format!(
-                        "The organiser gave this board's result ({}{}); the game is closed.",
-                        score.code(),
-                        if forfeit { ", by forfeit" } else { "" }
-                    ))],
-                );
-            }
-        }
+        close_game(core, &event, channel, &id, &given);
     }
     let (w, k) = (
         event.entrants[bd.white].name(),
@@ -673,6 +636,128 @@ fn adjudicate(
     ))];
     play::tend(core, &event.platform, &event.community, &event.name);
     Ok(out)
+}
+
+/// A result the organiser gives: board `board` of round `round` (both from 1), from the
+/// board's White's side, and whether by forfeit.
+struct Given {
+    round: usize,
+    board: usize,
+    score: Score,
+    forfeit: bool,
+}
+
+/// The result `rest` gives for a board of the event's current round (`usage` says how to
+/// write one).
+fn given(req: &Request, event: &Event, rest: &[String], usage: &str) -> Result<Given, String> {
+    let r = event.played.len();
+    if r == 0 {
+        return Err(format!(
+            "{} has not started: there is no board to give a result for.",
+            event.name
+        ));
+    }
+    let (board, what) = match rest {
+        [b, what @ ..] if !what.is_empty() => (b, what),
+        _ => return Err(usage.to_string()),
+    };
+    let boards = event.played[r - 1].boards.len();
+    let b = board
+        .trim_start_matches('#')
+        .parse::<usize>()
+        .ok()
+        .filter(|b| (1..=boards).contains(b))
+        .ok_or_else(|| {
+            format!("Round {r} has boards 1 to {boards}; there is no board `{board}`.")
+        })?;
+    let bd = &event.played[r - 1].boards[b - 1];
+    let (score, forfeit) = match what {
+        [s] => (Score::parse(s).ok_or_else(|| usage.to_string())?, false),
+        [f, who] if f.eq_ignore_ascii_case("forfeit") => {
+            (forfeited(req, event, bd, b, who, usage)?, true)
+        }
+        _ => return Err(usage.to_string()),
+    };
+    Ok(Given {
+        round: r,
+        board: b,
+        score,
+        forfeit,
+    })
+}
+
+/// The score of board `bd` (board `b`) when the side `who` names forfeits: `white`, `black`,
+/// or a player on the board.
+fn forfeited(
+    req: &Request,
+    event: &Event,
+    bd: &Board,
+    b: usize,
+    who: &str,
+    usage: &str,
+) -> Result<Score, String> {
+    let loser = match who.to_ascii_lowercase().as_str() {
+        "white" => bd.white,
+        "black" => bd.black,
+        _ => {
+            let u = resolve_user(req, who);
+            event
+                .entrant_of(&u.id)
+                .filter(|e| *e == bd.white || *e == bd.black)
+                .ok_or_else(|| format!("{} does not play on board {b}; {usage}.", u.name))?
+        }
+    };
+    Ok(if loser == bd.white {
+        Score::Black
+    } else {
+        Score::White
+    })
+}
+
+/// Writes the organiser's result into the board's last game of the event `e`; the board's
+/// place and that game's id, when it has a place.
+fn write_given(e: &mut Event, given: &Given) -> Result<Option<(String, String)>, String> {
+    let board = &mut e.played[given.round - 1].boards[given.board - 1];
+    let (bw, channel) = (board.white, board.channel.clone());
+    let game = board.games.last_mut().ok_or("no game")?;
+    game.result = Some(if game.white == bw {
+        given.score
+    } else {
+        given.score.flipped()
+    });
+    game.forfeit = given.forfeit;
+    game.adjudicated = true;
+    Ok(channel.map(|c| (c, game.id.clone())))
+}
+
+/// Closes the game `id` if it is still being played in the board's place `channel`, and says
+/// so there.
+fn close_game(core: &Core, event: &Event, channel: String, id: &str, given: &Given) {
+    let key = ChannelKey::new(&event.platform, &channel);
+    if let Ok(Some(mut record)) = core.base.load(&key)
+        && record.id == id
+        && record.status != Status::Finished
+    {
+        let expected = record.version;
+        record.version += 1;
+        record.status = Status::Finished;
+        record.ending = Some(Ending::Aborted);
+        record.updated = core.clock.now();
+        record.wait = None;
+        if core.base.archive(&key, expected, &record).is_ok() {
+            reschedule(core, &key);
+            say(
+                core,
+                event,
+                Target::Channel(channel.clone()),
+                vec![Reply::Text(format!(
+                    "The organiser gave this board's result ({}{}); the game is closed.",
+                    given.score.code(),
+                    if given.forfeit { ", by forfeit" } else { "" }
+                ))],
+            );
+        }
+    }
 }
 
 fn set_state(

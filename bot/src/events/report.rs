@@ -4,7 +4,7 @@
 use muster_rules::tournament::standings::{self, Line, RoundResult};
 use serde_json::{Value, json};
 
-use super::{Event, Score, State, System, index};
+use super::{Event, RoundRecord, Score, State, System, index};
 use crate::kernel::context::Core;
 use crate::kernel::reply::Reply;
 use crate::kernel::request::Request;
@@ -376,97 +376,7 @@ pub fn list(core: &Core, req: &Request) -> Vec<Reply> {
 
 /// The event as JSON (docs/machine-interface.md, "Tournament export").
 pub(super) fn export(event: &Event) -> Value {
-    let entrant = |e: usize| {
-        let x = &event.entrants[e];
-        json!({
-            "seed": e + 1,
-            "name": x.name(),
-            "players": x.players.iter().map(|p| json!({"id": p.id, "name": p.name})).collect::<Vec<_>>(),
-            "rating": x.rating,
-            "withdrawn": x.withdrawn_from.is_some(),
-            "withdrawn_from_round": x.withdrawn_from.map(|r| r + 1),
-        })
-    };
-    let rounds: Vec<Value> = event
-        .played
-        .iter()
-        .enumerate()
-        .map(|(r, round)| {
-            let mut pairings = Vec::new();
-            for (b, board) in round.boards.iter().enumerate() {
-                for (g, game) in board.games.iter().enumerate() {
-                    let black = if game.white == board.white {
-                        board.black
-                    } else {
-                        board.white
-                    };
-                    pairings.push(json!({
-                        "board": b + 1,
-                        "game": g + 1,
-                        "white": game.white + 1,
-                        "black": black + 1,
-                        "white_name": event.entrants[game.white].name(),
-                        "black_name": event.entrants[black].name(),
-                        "channel": board.channel,
-                        "game_id": (!game.id.is_empty()).then_some(&game.id),
-                        "result": game.result.map(Score::code),
-                        "forfeit": game.forfeit,
-                        "adjudicated": game.adjudicated,
-                    }));
-                }
-            }
-            let mut value = json!({
-                "round": r + 1,
-                "pairings": pairings,
-                "colours_relaxed": round.colours_relaxed,
-            });
-            let byes: Vec<usize> = round.byes.iter().map(|e| e + 1).collect();
-            match event.system {
-                System::Swiss => value["bye"] = json!(byes.first()),
-                System::Knockout => {
-                    value["byes"] = json!(byes);
-                    value["matches"] = round
-                        .boards
-                        .iter()
-                        .enumerate()
-                        .map(|(b, board)| {
-                            json!({
-                                "board": b + 1,
-                                "higher": board.white.min(board.black) + 1,
-                                "lower": board.white.max(board.black) + 1,
-                                "through": board.through().map(|w| w + 1),
-                                "by_seed": board.through().is_some() && board.result() == Some(Score::Draw),
-                            })
-                        })
-                        .collect();
-                }
-                _ => value["rest"] = json!(byes.first()),
-            }
-            value
-        })
-        .collect();
     let names = tiebreak_names(event.system);
-    let standings: Vec<Value> = if event.knockout() {
-        Vec::new()
-    } else {
-        lines(event)
-            .iter()
-            .map(|l| {
-                let tiebreaks: serde_json::Map<String, Value> = names
-                    .iter()
-                    .zip(&l.tiebreaks)
-                    .map(|(n, v)| (n.to_string(), tiebreak_value(n, *v)))
-                    .collect();
-                json!({
-                    "rank": l.rank,
-                    "seed": l.entrant + 1,
-                    "name": event.entrants[l.entrant].name(),
-                    "points": f64::from(l.score) / 2.0,
-                    "tiebreaks": tiebreaks,
-                })
-            })
-            .collect()
-    };
     let mut out = json!({
         "format": "muster-tournament",
         "version": 1,
@@ -475,19 +385,20 @@ pub(super) fn export(event: &Event) -> Value {
         "system": event.system.word(),
         "pairs": event.pairs,
         "clock": event.clock.map(|c| c.typed()),
-        "state": match event.state {
-            State::Open => "open",
-            State::Running => "running",
-            State::Paused => "paused",
-            State::Finished => "finished",
-            State::Cancelled => "cancelled",
-        },
+        "state": state_word(event.state),
         "rounds_planned": (event.state != State::Open).then(|| event.total_rounds()),
         "rounds_completed": completed(event),
-        "entrants": (0..event.entrants.len()).map(entrant).collect::<Vec<_>>(),
-        "rounds": rounds,
+        "entrants": (0..event.entrants.len())
+            .map(|e| entrant_json(event, e))
+            .collect::<Vec<_>>(),
+        "rounds": event
+            .played
+            .iter()
+            .enumerate()
+            .map(|(r, round)| round_json(event, r, round))
+            .collect::<Vec<_>>(),
         "tiebreaks": names,
-        "standings": standings,
+        "standings": standings_json(event, names),
     });
     if event.knockout() {
         out["winner"] = json!(match super::winners(event).as_slice() {
@@ -496,6 +407,120 @@ pub(super) fn export(event: &Event) -> Value {
         });
     }
     out
+}
+
+/// The event's state as the export words it.
+fn state_word(state: State) -> &'static str {
+    match state {
+        State::Open => "open",
+        State::Running => "running",
+        State::Paused => "paused",
+        State::Finished => "finished",
+        State::Cancelled => "cancelled",
+    }
+}
+
+/// Entrant `e` (from 0) in the export: seed, name, players, rating, withdrawal.
+fn entrant_json(event: &Event, e: usize) -> Value {
+    let x = &event.entrants[e];
+    json!({
+        "seed": e + 1,
+        "name": x.name(),
+        "players": x.players.iter().map(|p| json!({"id": p.id, "name": p.name})).collect::<Vec<_>>(),
+        "rating": x.rating,
+        "withdrawn": x.withdrawn_from.is_some(),
+        "withdrawn_from_round": x.withdrawn_from.map(|r| r + 1),
+    })
+}
+
+/// Round `r` (from 0) in the export: its pairings, and who did not play as the system says
+/// it (a Swiss `bye`, a round robin's `rest`, a knockout's `byes` beside its `matches`).
+fn round_json(event: &Event, r: usize, round: &RoundRecord) -> Value {
+    let mut value = json!({
+        "round": r + 1,
+        "pairings": pairings_json(event, round),
+        "colours_relaxed": round.colours_relaxed,
+    });
+    let byes: Vec<usize> = round.byes.iter().map(|e| e + 1).collect();
+    match event.system {
+        System::Swiss => value["bye"] = json!(byes.first()),
+        System::Knockout => {
+            value["byes"] = json!(byes);
+            value["matches"] = matches_json(round);
+        }
+        _ => value["rest"] = json!(byes.first()),
+    }
+    value
+}
+
+/// Every game of a round's boards in the export, board by board, each with its colours.
+fn pairings_json(event: &Event, round: &RoundRecord) -> Vec<Value> {
+    let mut pairings = Vec::new();
+    for (b, board) in round.boards.iter().enumerate() {
+        for (g, game) in board.games.iter().enumerate() {
+            let black = if game.white == board.white {
+                board.black
+            } else {
+                board.white
+            };
+            pairings.push(json!({
+                "board": b + 1,
+                "game": g + 1,
+                "white": game.white + 1,
+                "black": black + 1,
+                "white_name": event.entrants[game.white].name(),
+                "black_name": event.entrants[black].name(),
+                "channel": board.channel,
+                "game_id": (!game.id.is_empty()).then_some(&game.id),
+                "result": game.result.map(Score::code),
+                "forfeit": game.forfeit,
+                "adjudicated": game.adjudicated,
+            }));
+        }
+    }
+    pairings
+}
+
+/// A knockout round's matches in the export: the seeds on each board and who went through.
+fn matches_json(round: &RoundRecord) -> Value {
+    round
+        .boards
+        .iter()
+        .enumerate()
+        .map(|(b, board)| {
+            json!({
+                "board": b + 1,
+                "higher": board.white.min(board.black) + 1,
+                "lower": board.white.max(board.black) + 1,
+                "through": board.through().map(|w| w + 1),
+                "by_seed": board.through().is_some() && board.result() == Some(Score::Draw),
+            })
+        })
+        .collect()
+}
+
+/// The standings in the export (none for a knockout), each line with its tie-breaks `names`.
+fn standings_json(event: &Event, names: &[&str]) -> Vec<Value> {
+    if event.knockout() {
+        return Vec::new();
+    }
+    lines(event)
+        .iter()
+        .map(|l| {
+            let tiebreaks: serde_json::Map<String, Value> = names
+                .iter()
+                .zip(&l.tiebreaks)
+                .map(|(n, v)| (n.to_string(), tiebreak_value(n, *v)))
+                .collect();
+            json!({
+                "rank": l.rank,
+                "seed": l.entrant + 1,
+                "name": event.entrants[l.entrant].name(),
+                "points": f64::from(l.score) / 2.0,
+                "tiebreaks": tiebreaks,
+            })
+        })
+        .collect()
 }
 
 /// The event names of `req`'s community beginning with `typed`, for completion.

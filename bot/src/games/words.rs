@@ -167,105 +167,138 @@ fn lanrick_prompt(g: &Lanrick) -> String {
 /// Events of one decision, in sentences, naming players by `name(seat)`.
 pub fn events(events: &[AnyEvent], name: &dyn Fn(Seat) -> String, game: &AnyGame) -> Vec<String> {
     let mut out = Vec::new();
-    let mut steps: Vec<String> = Vec::new();
-    let mut stepper = None;
+    let mut steps = Steps::default();
     for e in events {
-        let e = match e {
-            AnyEvent::Lanrick(e) => e,
-            AnyEvent::Croquet(e) => {
-                out.push(croquet_event(e, name));
-                continue;
-            }
+        match e {
+            AnyEvent::Lanrick(e) => say_lanrick(e, name, game, &mut steps, &mut out),
+            AnyEvent::Croquet(e) => out.push(croquet_event(e, name)),
             AnyEvent::Lanko(e) => {
                 if let AnyGame::Lanko(g) = game {
                     out.push(super::lanko_words::event(e, g, name));
                 }
-                continue;
             }
-            AnyEvent::Lanrick1880(e) => {
-                if let Lanrick1880Event::Stepped { seat, from, to } = e {
-                    stepper = Some(*seat);
-                    steps.push(format!("{from}-{to}"));
-                } else {
-                    if let Some(s) = stepper.take() {
-                        out.push(format!("{} played {}.", name(s), steps.join(" ")));
-                        steps.clear();
-                    }
-                    out.extend(lanrick1880_event(e, name));
-                }
-                continue;
-            }
-        };
-        if let LanrickEvent::Stepped { seat, from, to } = e {
-            stepper = Some(*seat);
-            steps.push(format!("{from}-{to}"));
-            continue;
+            AnyEvent::Lanrick1880(e) => say_lanrick1880(e, name, &mut steps, &mut out),
         }
-        if let Some(s) = stepper.take() {
-            out.push(format!("{} played {}.", name(s), steps.join(" ")));
-            steps.clear();
-        }
-        out.push(match e {
-            LanrickEvent::Placed { seat, square } => {
-                format!("{} placed a man on {square}.", name(*seat))
-            }
-            LanrickEvent::MarkSet { seat, square } => {
-                let zone = match game {
-                    AnyGame::Lanrick(g) => span(g),
-                    _ => String::new(),
-                };
-                format!(
-                    "{} set the mark on {square}: the rendezvous is {zone}.",
-                    name(*seat)
-                )
-            }
-            LanrickEvent::Passed { seat } => {
-                format!("{} has no legal step and passes.", name(*seat))
-            }
-            LanrickEvent::RendezvousWon { seat } => {
-                format!(
-                    "{} has every man in the rendezvous and wins it!",
-                    name(*seat)
-                )
-            }
-            LanrickEvent::Took { seat, square } => {
-                format!("{} takes the man on {square}.", name(*seat))
-            }
-            LanrickEvent::ToBorder {
-                seat,
-                from,
-                to,
-                reason,
-                ..
-            } => match reason {
-                BorderReason::Wanderer => format!(
-                    "{} moves the wanderer {from}-{to} to the border.",
-                    name(*seat)
-                ),
-                BorderReason::Equalise => {
-                    format!("{} equalises the field: {from}-{to}.", name(*seat))
-                }
-                BorderReason::Return => {
-                    format!("{} returns {from}-{to} to the border.", name(*seat))
-                }
-            },
-            LanrickEvent::GameWon { seat } => {
-                format!("{} has taken four men and wins the game!", name(*seat))
-            }
-            LanrickEvent::Drawn { reason } => match reason {
-                EndReason::Repetition => {
-                    "The same position has occurred three times this round: the game is drawn."
-                        .into()
-                }
-                _ => "The game is drawn.".into(),
-            },
-            LanrickEvent::Stepped { .. } => String::new(),
-        });
     }
-    if let Some(s) = stepper {
-        out.push(format!("{} played {}.", name(s), steps.join(" ")));
-    }
+    steps.said(&mut out, name);
     out
+}
+
+/// The steps of a turn, gathered until something else happens, to be said in one sentence
+/// (`alice (White) played c1-c3 d1-e2.`).
+#[derive(Default)]
+struct Steps {
+    /// Who steps.
+    seat: Option<Seat>,
+    /// The steps so far (`c1-c3`).
+    steps: Vec<String>,
+}
+
+impl Steps {
+    /// Gathers a step of `seat`'s from `from` to `to`.
+    fn step(&mut self, seat: Seat, from: impl std::fmt::Display, to: impl std::fmt::Display) {
+        self.seat = Some(seat);
+        self.steps.push(format!("{from}-{to}"));
+    }
+
+    /// Says the steps gathered, if any, in one sentence into `out`, and gathers afresh.
+    fn said(&mut self, out: &mut Vec<String>, name: &dyn Fn(Seat) -> String) {
+        if let Some(s) = self.seat.take() {
+            out.push(format!("{} played {}.", name(s), self.steps.join(" ")));
+            self.steps.clear();
+        }
+    }
+}
+
+/// Says a Lanrick event into `out`: a step is gathered into its turn's sentence; anything else
+/// first says the steps gathered, then itself.
+fn say_lanrick(
+    e: &LanrickEvent,
+    name: &dyn Fn(Seat) -> String,
+    game: &AnyGame,
+    steps: &mut Steps,
+    out: &mut Vec<String>,
+) {
+    if let LanrickEvent::Stepped { seat, from, to } = e {
+        steps.step(*seat, from, to);
+        return;
+    }
+    steps.said(out, name);
+    out.push(lanrick_event(e, name, game));
+}
+
+/// A Lanrick event other than a step, in a sentence.
+fn lanrick_event(e: &LanrickEvent, name: &dyn Fn(Seat) -> String, game: &AnyGame) -> String {
+    match e {
+        LanrickEvent::Placed { seat, square } => {
+            format!("{} placed a man on {square}.", name(*seat))
+        }
+        LanrickEvent::MarkSet { seat, square } => {
+            let zone = match game {
+                AnyGame::Lanrick(g) => span(g),
+                _ => String::new(),
+            };
+            format!(
+                "{} set the mark on {square}: the rendezvous is {zone}.",
+                name(*seat)
+            )
+        }
+        LanrickEvent::Passed { seat } => {
+            format!("{} has no legal step and passes.", name(*seat))
+        }
+        LanrickEvent::RendezvousWon { seat } => {
+            format!(
+                "{} has every man in the rendezvous and wins it!",
+                name(*seat)
+            )
+        }
+        LanrickEvent::Took { seat, square } => {
+            format!("{} takes the man on {square}.", name(*seat))
+        }
+        LanrickEvent::ToBorder {
+            seat,
+            from,
+            to,
+            reason,
+            ..
+        } => match reason {
+            BorderReason::Wanderer => format!(
+                "{} moves the wanderer {from}-{to} to the border.",
+                name(*seat)
+            ),
+            BorderReason::Equalise => {
+                format!("{} equalises the field: {from}-{to}.", name(*seat))
+            }
+            BorderReason::Return => {
+                format!("{} returns {from}-{to} to the border.", name(*seat))
+            }
+        },
+        LanrickEvent::GameWon { seat } => {
+            format!("{} has taken four men and wins the game!", name(*seat))
+        }
+        LanrickEvent::Drawn { reason } => match reason {
+            EndReason::Repetition => {
+                "The same position has occurred three times this round: the game is drawn.".into()
+            }
+            _ => "The game is drawn.".into(),
+        },
+        LanrickEvent::Stepped { .. } => String::new(),
+    }
+}
+
+/// Says a Lanrick (1880) event into `out`, as [`say_lanrick`] does.
+fn say_lanrick1880(
+    e: &Lanrick1880Event,
+    name: &dyn Fn(Seat) -> String,
+    steps: &mut Steps,
+    out: &mut Vec<String>,
+) {
+    if let Lanrick1880Event::Stepped { seat, from, to } = e {
+        steps.step(*seat, from, to);
+        return;
+    }
+    steps.said(out, name);
+    out.extend(lanrick1880_event(e, name));
 }
 
 fn croquet_event(e: &CroquetEvent, name: &dyn Fn(Seat) -> String) -> String {

@@ -6,6 +6,7 @@
 //! handled again after a restart) finds its receipt: it does not run again, and whatever of
 //! its answer was not yet sent is sent ([`outbound::deliver`]).
 
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -27,7 +28,7 @@ use super::PLATFORM;
 use super::limit::Verdict;
 use super::outbound::{self, member_name};
 use super::shared::Shared;
-use crate::core::{GameId, Policy, Receipt, Reply, Request, User};
+use crate::core::{Core, GameId, Policy, Receipt, Reply, Request, User};
 
 /// A message that may be a command.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -385,101 +386,21 @@ async fn command(shared: &Arc<Shared>, room: &Room, m: &Message) {
     let started = Instant::now();
     let room_id = room.room_id().as_str().to_string();
     let core = Arc::clone(shared.core(&room_id));
-    // Met before: its answer is kept; send whatever of it is still owed.
-    match core.receipt(PLATFORM, m.event_id.as_str()) {
-        Ok(Some(receipt)) => {
-            outbound::deliver(shared, m.event_id.as_str(), receipt).await;
-            return;
-        }
-        Ok(None) => {}
-        Err(e) => {
-            tracing::error!("cannot read the receipt of {}: {e}", m.event_id);
-            return;
-        }
+    if met_before(shared, &core, m).await {
+        return;
     }
-    let decrypted;
-    let m = match &m.undecrypted {
-        None => m,
-        Some(raw) => match decrypt(room, raw).await {
-            Ok(Some(d)) => {
-                decrypted = d;
-                &decrypted
-            }
-            Ok(None) => return,
-            Err(()) => {
-                let device = shared
-                    .client
-                    .device_id()
-                    .map(|d| d.to_string())
-                    .unwrap_or_default();
-                let text = format!(
-                    "I could not read your encrypted message: its key has not reached my device \
-                     ({device}). Please send it again; if this keeps happening, let your client \
-                     share keys with unverified devices."
-                );
-                answer(shared, room, m, text).await;
-                return;
-            }
-        },
-    };
-    let user = User {
-        id: m.sender.to_string(),
-        name: String::new(),
-    };
-    let (body, room_for_core, finder) = (m.body.clone(), room_id.clone(), Arc::clone(&core));
-    let Ok(Some(text)) = tokio::task::spawn_blocking(move || {
-        finder.command_in(PLATFORM, &room_for_core, &user, &body)
-    })
-    .await
-    else {
+    let Some(m) = readable(shared, room, m).await else {
         return;
     };
-    let verdict = shared
-        .limiter
-        .lock()
-        .map(|mut l| l.check(m.sender.as_str(), Instant::now()))
-        .unwrap_or(Verdict::Go);
-    match verdict {
-        Verdict::Go => {}
-        Verdict::Warn { wait } => {
-            let (per_minute, burst) = (shared.settings.rate_per_minute, shared.settings.rate_burst);
-            let text = format!(
-                "Slow down: apart from moves, each player may send {burst} commands at once and \
-                 {per_minute} a minute here. This one was not run; send it again in {wait} s."
-            );
-            answer(shared, room, m, text).await;
-            return;
-        }
-        Verdict::Quiet => return,
+    let Some(text) = command_text(&core, &room_id, &m).await else {
+        return;
+    };
+    if !admitted(shared, room, &m).await {
+        return;
     }
-    let request = request(shared, room, m, text).await;
-    let (event, thread) = (
-        m.event_id.to_string(),
-        m.thread.as_ref().map(|t| t.to_string()),
-    );
-    let handled =
-        tokio::task::spawn_blocking(move || core.handle_once(&request, &event, thread.as_deref()))
-            .await;
-    let (receipt, changed) = match handled {
-        Ok(Ok(handled)) => (handled.receipt, handled.changed),
-        Ok(Err(e)) => {
-            tracing::error!("cannot handle {}: {e}", m.event_id);
-            answer(
-                shared,
-                room,
-                m,
-                format!("The game store is not available ({e}); nothing was changed. Try again."),
-            )
-            .await;
-            return;
-        }
-        Err(e) => {
-            tracing::error!("handling {} failed: {e}", m.event_id);
-            let text =
-                "Something went wrong while handling your command; nothing was changed. Try again.";
-            answer(shared, room, m, text.into()).await;
-            return;
-        }
+    let request = request(shared, room, &m, text).await;
+    let Some((receipt, changed)) = run_once(shared, room, core, &m, request).await else {
+        return;
     };
     let core_time = started.elapsed();
     // A command that moved a game on is given back: play is never limited.
@@ -494,6 +415,129 @@ async fn command(shared: &Arc<Shared>, room: &Room, m: &Message) {
             started.elapsed().as_secs_f64() * 1000.0,
             core_time.as_secs_f64() * 1000.0
         );
+    }
+}
+
+/// Whether `m` was met before: its answer is kept, and whatever of it is still owed is sent.
+/// A receipt that cannot be read counts as met: the message is not run.
+async fn met_before(shared: &Shared, core: &Core, m: &Message) -> bool {
+    match core.receipt(PLATFORM, m.event_id.as_str()) {
+        Ok(Some(receipt)) => {
+            outbound::deliver(shared, m.event_id.as_str(), receipt).await;
+            true
+        }
+        Ok(None) => false,
+        Err(e) => {
+            tracing::error!("cannot read the receipt of {}: {e}", m.event_id);
+            true
+        }
+    }
+}
+
+/// `m` as the bot reads it: itself, or decrypted. `None` when there is nothing to run: the
+/// decrypted event is no message, or its key has not come (which its sender is told).
+async fn readable<'a>(shared: &Shared, room: &Room, m: &'a Message) -> Option<Cow<'a, Message>> {
+    let Some(raw) = &m.undecrypted else {
+        return Some(Cow::Borrowed(m));
+    };
+    match decrypt(room, raw).await {
+        Ok(Some(d)) => Some(Cow::Owned(d)),
+        Ok(None) => None,
+        Err(()) => {
+            let device = shared
+                .client
+                .device_id()
+                .map(|d| d.to_string())
+                .unwrap_or_default();
+            let text = format!(
+                "I could not read your encrypted message: its key has not reached my device \
+                 ({device}). Please send it again; if this keeps happening, let your client \
+                 share keys with unverified devices."
+            );
+            answer(shared, room, m, text).await;
+            None
+        }
+    }
+}
+
+/// The command the core finds in `m` in the room `room_id`, if any (looked for off the async
+/// threads).
+async fn command_text(core: &Arc<Core>, room_id: &str, m: &Message) -> Option<String> {
+    let user = User {
+        id: m.sender.to_string(),
+        name: String::new(),
+    };
+    let (body, room_for_core, finder) = (m.body.clone(), room_id.to_string(), Arc::clone(core));
+    let Ok(Some(text)) = tokio::task::spawn_blocking(move || {
+        finder.command_in(PLATFORM, &room_for_core, &user, &body)
+    })
+    .await
+    else {
+        return None;
+    };
+    Some(text)
+}
+
+/// Whether the sender's budget lets `m` run. Over it, he is told once when to send it again,
+/// and after that nothing.
+async fn admitted(shared: &Shared, room: &Room, m: &Message) -> bool {
+    let verdict = shared
+        .limiter
+        .lock()
+        .map(|mut l| l.check(m.sender.as_str(), Instant::now()))
+        .unwrap_or(Verdict::Go);
+    match verdict {
+        Verdict::Go => true,
+        Verdict::Warn { wait } => {
+            let (per_minute, burst) = (shared.settings.rate_per_minute, shared.settings.rate_burst);
+            let text = format!(
+                "Slow down: apart from moves, each player may send {burst} commands at once and \
+                 {per_minute} a minute here. This one was not run; send it again in {wait} s."
+            );
+            answer(shared, room, m, text).await;
+            false
+        }
+        Verdict::Quiet => false,
+    }
+}
+
+/// Runs `request`, the command of `m`, once under `m`'s event id (off the async threads): its
+/// receipt, and whether it changed a game. When the store fails or the handling does, the sender
+/// is told that nothing was changed, and there is none.
+async fn run_once(
+    shared: &Shared,
+    room: &Room,
+    core: Arc<Core>,
+    m: &Message,
+    request: Request,
+) -> Option<(Receipt, bool)> {
+    let (event, thread) = (
+        m.event_id.to_string(),
+        m.thread.as_ref().map(|t| t.to_string()),
+    );
+    let handled =
+        tokio::task::spawn_blocking(move || core.handle_once(&request, &event, thread.as_deref()))
+            .await;
+    match handled {
+        Ok(Ok(handled)) => Some((handled.receipt, handled.changed)),
+        Ok(Err(e)) => {
+            tracing::error!("cannot handle {}: {e}", m.event_id);
+            answer(
+                shared,
+                room,
+                m,
+                format!("The game store is not available ({e}); nothing was changed. Try again."),
+            )
+            .await;
+            None
+        }
+        Err(e) => {
+            tracing::error!("handling {} failed: {e}", m.event_id);
+            let text =
+                "Something went wrong while handling your command; nothing was changed. Try again.";
+            answer(shared, room, m, text.into()).await;
+            None
+        }
     }
 }
 

@@ -325,6 +325,9 @@ async fn upload_reserved(
     }
 }
 
+/// Sends `out` to `ctx` under the transaction id `txn`: a board's image, a file, or text.
+/// `reserved`: the address reserved for a board's image in a plain room, uploaded beside the
+/// message.
 async fn send_one(
     shared: &Shared,
     ctx: &Context,
@@ -332,89 +335,111 @@ async fn send_one(
     txn: &TransactionId,
     reserved: Option<&str>,
 ) -> Result<(), matrix_sdk::Error> {
-    let client = &shared.client;
     let encrypted = encrypted(&ctx.room).await;
     let formatted = (!out.html.is_empty()).then(|| FormattedBody::html(out.html.clone()));
-    if let Some((name, png, alt)) = &out.image {
-        let body = if out.body.is_empty() {
-            alt.clone()
-        } else {
-            out.body.clone()
-        };
-        let mut upload = None;
-        let mut image = if encrypted {
-            let file = client
-                .upload_encrypted_file(&mut std::io::Cursor::new(png.as_slice()))
-                .await?;
-            ImageMessageEventContent::encrypted(body, file)
-        } else if let Some(uri) = reserved {
-            upload = Some(upload_reserved(shared, uri, png.clone()));
-            ImageMessageEventContent::plain(body, matrix_sdk::ruma::OwnedMxcUri::from(uri))
-        } else {
-            // No address reserved: the image first, so that no message names a missing one.
-            let response = client
-                .media()
-                .upload(
-                    &mime_of(png).parse().expect("a MIME type"),
-                    png.clone(),
-                    None,
-                )
-                .await?;
-            ImageMessageEventContent::plain(body, response.content_uri)
-        };
-        image.filename = Some(name.clone());
-        image.formatted = formatted;
-        image.info = Some(Box::new(image_info(png)));
-        let message = content(MessageType::Image(image), out, ctx);
-        let send = ctx.room.send(message).with_transaction_id(txn.to_owned());
-        match upload {
-            Some(upload) => {
-                let (sent, uploaded) = tokio::join!(send.into_future(), upload);
-                sent?;
-                uploaded?;
-            }
-            None => {
-                send.await?;
-            }
+    let mut upload = None;
+    let msgtype = if let Some(image) = &out.image {
+        let (msgtype, beside) =
+            image_message(shared, out, image, formatted, reserved, encrypted).await?;
+        upload = beside.map(|uri| upload_reserved(shared, uri, image.1.clone()));
+        msgtype
+    } else if let Some(file) = &out.file {
+        file_message(shared, out, file, formatted, encrypted).await?
+    } else {
+        RoomMessageEventContent::text_html(out.body.clone(), out.html.clone()).msgtype
+    };
+    let message = content(msgtype, out, ctx);
+    let send = ctx.room.send(message).with_transaction_id(txn.to_owned());
+    match upload {
+        Some(upload) => {
+            let (sent, uploaded) = tokio::join!(send.into_future(), upload);
+            sent?;
+            uploaded?;
         }
-        return Ok(());
+        None => {
+            send.await?;
+        }
     }
-    if let Some((name, bytes)) = &out.file {
-        let mime: mime::Mime = "text/plain".parse().expect("a MIME type");
-        let body = if out.body.is_empty() {
-            name.clone()
-        } else {
-            out.body.clone()
-        };
-        let mut file = if encrypted {
-            let f = client
-                .upload_encrypted_file(&mut std::io::Cursor::new(bytes.as_slice()))
-                .await?;
-            FileMessageEventContent::encrypted(body, f)
-        } else {
-            let response = client.media().upload(&mime, bytes.clone(), None).await?;
-            FileMessageEventContent::plain(body, response.content_uri)
-        };
-        file.formatted = formatted;
-        let mut info = FileInfo::new();
-        info.mimetype = Some("text/plain".into());
-        info.size = UInt::new(bytes.len() as u64);
-        file.info = Some(Box::new(info));
-        file.filename = Some(name.clone());
-        let message = content(MessageType::File(file), out, ctx);
-        ctx.room
-            .send(message)
-            .with_transaction_id(txn.to_owned())
-            .await?;
-        return Ok(());
-    }
-    let text = RoomMessageEventContent::text_html(out.body.clone(), out.html.clone());
-    let message = content(text.msgtype, out, ctx);
-    ctx.room
-        .send(message)
-        .with_transaction_id(txn.to_owned())
-        .await?;
     Ok(())
+}
+
+/// A board's message: its image (`name`, `png`, `alt`) captioned by `out`'s text (or `alt`).
+/// In an encrypted room the image is uploaded encrypted; in a plain one it goes to the
+/// address `reserved` for it, which is returned to be uploaded beside the message, or without
+/// one it is uploaded first, so that no message names a missing image.
+async fn image_message<'a>(
+    shared: &Shared,
+    out: &Outgoing,
+    (name, png, alt): &(String, Vec<u8>, String),
+    formatted: Option<FormattedBody>,
+    reserved: Option<&'a str>,
+    encrypted: bool,
+) -> Result<(MessageType, Option<&'a str>), matrix_sdk::Error> {
+    let client = &shared.client;
+    let body = if out.body.is_empty() {
+        alt.clone()
+    } else {
+        out.body.clone()
+    };
+    let mut beside = None;
+    let mut image = if encrypted {
+        let file = client
+            .upload_encrypted_file(&mut std::io::Cursor::new(png.as_slice()))
+            .await?;
+        ImageMessageEventContent::encrypted(body, file)
+    } else if let Some(uri) = reserved {
+        beside = Some(uri);
+        ImageMessageEventContent::plain(body, matrix_sdk::ruma::OwnedMxcUri::from(uri))
+    } else {
+        // No address reserved: the image first, so that no message names a missing one.
+        let response = client
+            .media()
+            .upload(
+                &mime_of(png).parse().expect("a MIME type"),
+                png.clone(),
+                None,
+            )
+            .await?;
+        ImageMessageEventContent::plain(body, response.content_uri)
+    };
+    image.filename = Some(name.clone());
+    image.formatted = formatted;
+    image.info = Some(Box::new(image_info(png)));
+    Ok((MessageType::Image(image), beside))
+}
+
+/// A file's message: the text file (`name`, `bytes`), uploaded (encrypted in an encrypted
+/// room) and captioned by `out`'s text (or its name).
+async fn file_message(
+    shared: &Shared,
+    out: &Outgoing,
+    (name, bytes): &(String, Vec<u8>),
+    formatted: Option<FormattedBody>,
+    encrypted: bool,
+) -> Result<MessageType, matrix_sdk::Error> {
+    let client = &shared.client;
+    let mime: mime::Mime = "text/plain".parse().expect("a MIME type");
+    let body = if out.body.is_empty() {
+        name.clone()
+    } else {
+        out.body.clone()
+    };
+    let mut file = if encrypted {
+        let f = client
+            .upload_encrypted_file(&mut std::io::Cursor::new(bytes.as_slice()))
+            .await?;
+        FileMessageEventContent::encrypted(body, f)
+    } else {
+        let response = client.media().upload(&mime, bytes.clone(), None).await?;
+        FileMessageEventContent::plain(body, response.content_uri)
+    };
+    file.formatted = formatted;
+    let mut info = FileInfo::new();
+    info.mimetype = Some("text/plain".into());
+    info.size = UInt::new(bytes.len() as u64);
+    file.info = Some(Box::new(info));
+    file.filename = Some(name.clone());
+    Ok(MessageType::File(file))
 }
 
 /// The transaction id of the `index`th message answering `event`: the same on every try and
@@ -472,28 +497,8 @@ pub async fn deliver(shared: &Shared, event: &str, mut receipt: Receipt) -> bool
         // Being sent already: whoever sends it keeps it owed if it does not go.
         return false;
     };
-    if is_direct(&receipt) {
-        match direct_room(shared, &receipt.user).await {
-            Ok(room) => {
-                receipt.channel = room;
-                keep(shared, event, &receipt);
-            }
-            Err(Failed::Later) => {
-                shared
-                    .owed_later
-                    .store(true, std::sync::atomic::Ordering::SeqCst);
-                return false;
-            }
-            Err(Failed::Refused) => {
-                tracing::warn!(
-                    "the notice {event} to {} cannot be sent (no direct room); dropped",
-                    receipt.user.id
-                );
-                receipt.done = true;
-                keep(shared, event, &receipt);
-                return false;
-            }
-        }
+    if is_direct(&receipt) && !to_direct_room(shared, event, &mut receipt).await {
+        return false;
     }
     let Some(ctx) = Context::of(shared, event, &receipt) else {
         tracing::warn!(
@@ -504,41 +509,14 @@ pub async fn deliver(shared: &Shared, event: &str, mut receipt: Receipt) -> bool
         keep(shared, event, &receipt);
         return false;
     };
-    // The boards are drawn here, off the async threads.
-    let (replies, sender, name) = (
-        receipt.replies.clone(),
-        ctx.sender.to_string(),
-        ctx.name.clone(),
-    );
-    let plan = tokio::task::spawn_blocking(move || plan(replies, (&sender, &name)))
-        .await
-        .unwrap_or_default();
+    let plan = planned(&ctx, &receipt).await;
     let plain = !encrypted(&ctx.room).await;
     let mut boards = false;
     let what = format!("sending to {}", ctx.room.room_id());
     for (i, out) in plan.iter().enumerate().skip(receipt.sent) {
         let txn = transaction(event, i);
         boards |= out.image.is_some();
-        // A board in a plain room goes beside its upload, to an address written into the
-        // receipt before the message names it (or kept there from a try before a restart).
-        let now = super::media::wall_now();
-        if receipt
-            .media
-            .get(&i)
-            .is_some_and(|(_, at)| now >= at + super::media::FINISHABLE_FOR)
-        {
-            // Reserved so long ago that the homeserver has let it go.
-            receipt.media.remove(&i);
-        }
-        if plain
-            && out.image.is_some()
-            && !receipt.media.contains_key(&i)
-            && let Some(r) = shared.media.take(shared.store(), now)
-        {
-            receipt.media.insert(i, (r.uri, r.at));
-            keep(shared, event, &receipt);
-        }
-        let reserved = receipt.media.get(&i).map(|(uri, _)| uri.clone());
+        let reserved = reserved_for(shared, event, &mut receipt, i, plain && out.image.is_some());
         let sent = retrying(&what, || {
             send_one(shared, &ctx, out, &txn, reserved.as_deref())
         })
@@ -565,6 +543,76 @@ pub async fn deliver(shared: &Shared, event: &str, mut receipt: Receipt) -> bool
         shared.media.top_up(shared.store(), &shared.client).await;
     }
     true
+}
+
+/// Addresses a notice to a user alone (kept for the event `event`) to his direct room, made
+/// first if need be; whether it can go. With the homeserver away it stays owed for later; when
+/// no direct room can be had, it is dropped.
+async fn to_direct_room(shared: &Shared, event: &str, receipt: &mut Receipt) -> bool {
+    match direct_room(shared, &receipt.user).await {
+        Ok(room) => {
+            receipt.channel = room;
+            keep(shared, event, receipt);
+            true
+        }
+        Err(Failed::Later) => {
+            shared
+                .owed_later
+                .store(true, std::sync::atomic::Ordering::SeqCst);
+            false
+        }
+        Err(Failed::Refused) => {
+            tracing::warn!(
+                "the notice {event} to {} cannot be sent (no direct room); dropped",
+                receipt.user.id
+            );
+            receipt.done = true;
+            keep(shared, event, receipt);
+            false
+        }
+    }
+}
+
+/// The messages of `receipt`'s replies, for `ctx`; the boards are drawn here, off the async
+/// threads.
+async fn planned(ctx: &Context, receipt: &Receipt) -> Vec<Outgoing> {
+    let (replies, sender, name) = (
+        receipt.replies.clone(),
+        ctx.sender.to_string(),
+        ctx.name.clone(),
+    );
+    tokio::task::spawn_blocking(move || plan(replies, (&sender, &name)))
+        .await
+        .unwrap_or_default()
+}
+
+/// The address reserved for the board of message `i`. A board in a plain room
+/// (`plain_board`) goes beside its upload, to an address written into the receipt before the
+/// message names it (or kept there from a try before a restart).
+fn reserved_for(
+    shared: &Shared,
+    event: &str,
+    receipt: &mut Receipt,
+    i: usize,
+    plain_board: bool,
+) -> Option<String> {
+    let now = super::media::wall_now();
+    if receipt
+        .media
+        .get(&i)
+        .is_some_and(|(_, at)| now >= at + super::media::FINISHABLE_FOR)
+    {
+        // Reserved so long ago that the homeserver has let it go.
+        receipt.media.remove(&i);
+    }
+    if plain_board
+        && !receipt.media.contains_key(&i)
+        && let Some(r) = shared.media.take(shared.store(), now)
+    {
+        receipt.media.insert(i, (r.uri, r.at));
+        keep(shared, event, receipt);
+    }
+    receipt.media.get(&i).map(|(uri, _)| uri.clone())
 }
 
 /// Stores how far `receipt` has been sent.

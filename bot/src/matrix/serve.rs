@@ -291,36 +291,18 @@ async fn sync(shared: Arc<Shared>, holding: Option<Arc<Holding>>) -> Result<Ende
         }
     };
     let mut lost = std::pin::pin!(lost);
-    let mut token = shared
-        .store()
-        .note(&own_key(), SYNC_NOTE)
-        .map_err(|e| format!("cannot read the sync position: {e}"))?;
+    let mut token = Some(position(&shared).await?);
+    if !caught_up(&shared).await? {
+        return Ok(Ended::Lost);
+    }
+    // Reminders, timeouts and announcements, from now on (while this instance syncs).
+    let notices = tokio::spawn(notices::run(Arc::clone(&shared)));
+    let _notices = AbortOnDrop(notices);
     let who = shared
         .client
         .user_id()
         .map(|u| u.to_string())
         .unwrap_or_default();
-    if token.is_none() {
-        // The first start: one sync to learn where the rooms are; their history is never
-        // answered, but invitations waiting for the bot are.
-        let response = sync_retrying(&shared.client, None).await;
-        inbound::invitations(&shared, &response).await;
-        save_token(&shared, &response.next_batch)?;
-        token = Some(response.next_batch);
-    }
-    // What a run before this one left: the rest of its batch, then every answer owed.
-    if let Some(batch) = kept_batch(&shared)? {
-        inbound::rooms(&shared, batch).await;
-        if !shared.holds_lease() {
-            return Ok(Ended::Lost);
-        }
-        keep_batch(&shared, None)?;
-    }
-    owed(&shared).await?;
-    shared.media.top_up(shared.store(), &shared.client).await;
-    // Reminders, timeouts and announcements, from now on (while this instance syncs).
-    let notices = tokio::spawn(notices::run(Arc::clone(&shared)));
-    let _notices = AbortOnDrop(notices);
     tracing::info!("listening as {who}");
     let mut stop = std::pin::pin!(crate::signals::shutdown());
     let mut tidied = 0;
@@ -333,40 +315,87 @@ async fn sync(shared: Arc<Shared>, holding: Option<Arc<Holding>>) -> Result<Ende
             }
             () = &mut lost => return Ok(Ended::Lost),
         };
-        // A batch is kept and handled only by the holder of the lease: if it lapsed during
-        // the sync, the next syncer fetches the batch again from the stored position.
-        if !shared.holds_lease() {
+        if !handled(&shared, &response).await? {
             return Ok(Ended::Lost);
         }
-        let batch = inbound::batch(&shared, &response);
-        if !batch.is_empty() {
-            keep_batch(&shared, Some(&batch))?;
-        }
-        save_token(&shared, &response.next_batch)?;
         token = Some(response.next_batch.clone());
-        inbound::invitations(&shared, &response).await;
-        if !batch.is_empty() {
-            inbound::rooms(&shared, batch).await;
-            // Unfinished if the lease went meanwhile: the next syncer finishes it.
-            if !shared.holds_lease() {
-                return Ok(Ended::Lost);
-            }
-            keep_batch(&shared, None)?;
+        tidy(&shared, &mut tidied);
+    }
+}
+
+/// Where the sync goes on from: the position kept, or on the first start the one after a
+/// sync that learns where the rooms are (their history is never answered, but invitations
+/// waiting for the bot are).
+async fn position(shared: &Arc<Shared>) -> Result<String, String> {
+    let token = shared
+        .store()
+        .note(&own_key(), SYNC_NOTE)
+        .map_err(|e| format!("cannot read the sync position: {e}"))?;
+    if let Some(token) = token {
+        return Ok(token);
+    }
+    let response = sync_retrying(&shared.client, None).await;
+    inbound::invitations(shared, &response).await;
+    save_token(shared, &response.next_batch)?;
+    Ok(response.next_batch)
+}
+
+/// Finishes what a run before this one left: the rest of its batch, then every answer owed.
+/// False when the lease was lost meanwhile.
+async fn caught_up(shared: &Arc<Shared>) -> Result<bool, String> {
+    if let Some(batch) = kept_batch(shared)? {
+        inbound::rooms(shared, batch).await;
+        if !shared.holds_lease() {
+            return Ok(false);
         }
-        // Answers that could not be sent (the homeserver away) go once it answers again.
-        if shared
-            .owed_later
-            .swap(false, std::sync::atomic::Ordering::SeqCst)
-        {
-            owed(&shared).await?;
+        keep_batch(shared, None)?;
+    }
+    owed(shared).await?;
+    shared.media.top_up(shared.store(), &shared.client).await;
+    Ok(true)
+}
+
+/// Handles one sync's `response`: its batch kept, its position saved, its invitations and
+/// rooms handled, then the answers owed sent. False when the lease was lost meanwhile.
+async fn handled(shared: &Arc<Shared>, response: &SyncResponse) -> Result<bool, String> {
+    // A batch is kept and handled only by the holder of the lease: if it lapsed during
+    // the sync, the next syncer fetches the batch again from the stored position.
+    if !shared.holds_lease() {
+        return Ok(false);
+    }
+    let batch = inbound::batch(shared, response);
+    if !batch.is_empty() {
+        keep_batch(shared, Some(&batch))?;
+    }
+    save_token(shared, &response.next_batch)?;
+    inbound::invitations(shared, response).await;
+    if !batch.is_empty() {
+        inbound::rooms(shared, batch).await;
+        // Unfinished if the lease went meanwhile: the next syncer finishes it.
+        if !shared.holds_lease() {
+            return Ok(false);
         }
-        let now = shared.cores[&shared.prefix].now();
-        if now >= tidied + 3600 {
-            tidied = now;
-            let before = now.saturating_sub(RECEIPTS_KEPT);
-            if let Err(e) = shared.cores[&shared.prefix].forget_receipts(PLATFORM, before) {
-                tracing::error!("cannot forget old receipts: {e}");
-            }
+        keep_batch(shared, None)?;
+    }
+    // Answers that could not be sent (the homeserver away) go once it answers again.
+    if shared
+        .owed_later
+        .swap(false, std::sync::atomic::Ordering::SeqCst)
+    {
+        owed(shared).await?;
+    }
+    Ok(true)
+}
+
+/// Forgets the receipts finished longer ago than [`RECEIPTS_KEPT`], at most once an hour
+/// (`tidied`: when last).
+fn tidy(shared: &Shared, tidied: &mut u64) {
+    let now = shared.cores[&shared.prefix].now();
+    if now >= *tidied + 3600 {
+        *tidied = now;
+        let before = now.saturating_sub(RECEIPTS_KEPT);
+        if let Err(e) = shared.cores[&shared.prefix].forget_receipts(PLATFORM, before) {
+            tracing::error!("cannot forget old receipts: {e}");
         }
     }
 }

@@ -141,39 +141,10 @@ async fn token_session(settings: &Matrix, token: &str) -> Result<MatrixSession, 
 /// A client signed in as the bot, its session and keys kept in `dir`.
 pub async fn connect(settings: &Matrix, dir: &Path) -> Result<Client, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let stored: Option<Saved> = match std::fs::read_to_string(session_path(dir)) {
-        Ok(text) => Some(serde_json::from_str(&text).map_err(|e| {
-            format!(
-                "{} cannot be read ({e}); move the directory {} aside to log in afresh",
-                session_path(dir).display(),
-                dir.display()
-            )
-        })?),
-        Err(_) => None,
-    };
-    let stored = stored.filter(|s| {
-        let same = s.homeserver == settings.homeserver
-            && (!settings.user.starts_with('@') || s.user_id == settings.user);
-        if !same {
-            tracing::warn!(
-                "the stored session is for {} on {}; logging in as configured",
-                s.user_id,
-                s.homeserver
-            );
-        }
-        same
-    });
+    let stored = stored(settings, dir)?;
     let store = dir.join("store");
     if stored.is_none() && store.exists() {
-        // Keys of another device: set them aside rather than mixing two devices.
-        let aside = dir.join(format!(
-            "store.old-{}",
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_secs())
-        ));
-        std::fs::rename(&store, &aside)
-            .map_err(|e| format!("cannot move {} aside: {e}", store.display()))?;
+        set_aside(dir, &store)?;
     }
     let client = client(&settings.homeserver, Some(&store)).await?;
     if let Some(saved) = stored {
@@ -185,7 +156,68 @@ pub async fn connect(settings: &Matrix, dir: &Path) -> Result<Client, String> {
         tracing::info!("restored {} (device {})", saved.user_id, saved.device_id);
         return Ok(client);
     }
-    let session = match &settings.login {
+    let session = log_in(settings, &client).await?;
+    redact_tokens(&session.tokens);
+    write_session(
+        dir,
+        &Saved {
+            homeserver: settings.homeserver.clone(),
+            user_id: session.meta.user_id.to_string(),
+            device_id: session.meta.device_id.to_string(),
+            access_token: session.tokens.access_token.clone(),
+        },
+    )?;
+    tracing::info!(
+        "logged in as {} (new device {})",
+        session.meta.user_id,
+        session.meta.device_id
+    );
+    Ok(client)
+}
+
+/// The session kept in `dir`, if there is one for the configured homeserver and user; a
+/// session file that cannot be read is an error.
+fn stored(settings: &Matrix, dir: &Path) -> Result<Option<Saved>, String> {
+    let stored: Option<Saved> = match std::fs::read_to_string(session_path(dir)) {
+        Ok(text) => Some(serde_json::from_str(&text).map_err(|e| {
+            format!(
+                "{} cannot be read ({e}); move the directory {} aside to log in afresh",
+                session_path(dir).display(),
+                dir.display()
+            )
+        })?),
+        Err(_) => None,
+    };
+    Ok(stored.filter(|s| {
+        let same = s.homeserver == settings.homeserver
+            && (!settings.user.starts_with('@') || s.user_id == settings.user);
+        if !same {
+            tracing::warn!(
+                "the stored session is for {} on {}; logging in as configured",
+                s.user_id,
+                s.homeserver
+            );
+        }
+        same
+    }))
+}
+
+/// Moves the keys of another device (the client's `store` in `dir`) aside, rather than mixing
+/// two devices.
+fn set_aside(dir: &Path, store: &Path) -> Result<(), String> {
+    let aside = dir.join(format!(
+        "store.old-{}",
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs())
+    ));
+    std::fs::rename(store, &aside)
+        .map_err(|e| format!("cannot move {} aside: {e}", store.display()))
+}
+
+/// Signs `client` in as configured, with the password or the access token; the new session.
+async fn log_in(settings: &Matrix, client: &Client) -> Result<MatrixSession, String> {
+    Ok(match &settings.login {
         Login::Password(password) => {
             crate::telemetry::logging::redact(password.expose());
             client
@@ -214,21 +246,5 @@ pub async fn connect(settings: &Matrix, dir: &Path) -> Result<Client, String> {
                 .map_err(|e| format!("cannot use the access token: {e}"))?;
             session
         }
-    };
-    redact_tokens(&session.tokens);
-    write_session(
-        dir,
-        &Saved {
-            homeserver: settings.homeserver.clone(),
-            user_id: session.meta.user_id.to_string(),
-            device_id: session.meta.device_id.to_string(),
-            access_token: session.tokens.access_token.clone(),
-        },
-    )?;
-    tracing::info!(
-        "logged in as {} (new device {})",
-        session.meta.user_id,
-        session.meta.device_id
-    );
-    Ok(client)
+    })
 }

@@ -4,7 +4,7 @@ use muster_rules::GameId;
 use serde_json::{Value, json};
 
 use super::maths::{self, System};
-use super::{Standing, entry, system_of, table};
+use super::{Entry, Standing, entry, system_of, table};
 use crate::kernel::board::{Board, Chart, ChartKind};
 use crate::kernel::context::Core;
 use crate::kernel::reply::Reply;
@@ -249,59 +249,14 @@ fn rating_json(r: &maths::Rating) -> Value {
     json!({"rating": r.rating, "deviation": r.deviation, "volatility": r.volatility})
 }
 
+/// `ratings export`: the community's rated games and ratings, of one game or all, as a JSON
+/// file (docs/ratings.md).
 fn export(core: &Core, req: &Request, game: Option<GameId>) -> Vec<Reply> {
-    let store = core.base.as_ref();
-    let community = &req.policy.community;
     let now = core.clock.now();
     let games: Vec<GameId> = game.map_or_else(|| GameId::ALL.to_vec(), |g| vec![g]);
-    let mut rated = Vec::new();
-    let mut players = Vec::new();
-    for g in games {
-        let system = system_of(g);
-        let (t, _) = table(store, &req.platform, community, g.as_str());
-        for seq in 1..=t.seq {
-            if let Some(e) = entry(store, &req.platform, community, g.as_str(), seq) {
-                rated.push(e);
-            }
-        }
-        for (id, s) in &t.players {
-            let current = s.now(system, now);
-            players.push(json!({
-                "game": g.as_str(),
-                "system": system,
-                "id": id,
-                "name": s.name,
-                "rating": s.rating.rating,
-                "deviation": s.rating.deviation,
-                "volatility": s.rating.volatility,
-                "deviation_now": current.deviation,
-                "games": s.games,
-                "best": s.best,
-                "last_played": crate::kernel::clock::rfc3339(s.last_at),
-                "provisional": current.provisional(system),
-            }));
-        }
-    }
+    let (mut rated, players) = gathered(core, req, games, now);
     rated.sort_by(|a, b| a.ended.cmp(&b.ended).then(a.seq.cmp(&b.seq)));
-    let games_json: Vec<Value> = rated
-        .iter()
-        .map(|e| {
-            json!({
-                "seq": e.seq,
-                "game": e.game,
-                "id": e.id,
-                "ended": crate::kernel::clock::rfc3339(e.ended),
-                "result": e.result,
-                "players": e.players.iter().map(|p| json!({
-                    "id": p.id,
-                    "name": p.name,
-                    "side": p.side,
-                    "before": rating_json(&p.before),
-                    "after": rating_json(&p.after),
-                })).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
+    let games_json: Vec<Value> = rated.iter().map(rated_json).collect();
     let body = json!({
         "format": "muster-ratings",
         "version": 1,
@@ -333,4 +288,63 @@ fn export(core: &Core, req: &Request, game: Option<GameId>) -> Vec<Reply> {
             "The ratings could not be written: {e}"
         ))],
     }
+}
+
+/// The rated games of `games` in the request's community, and each of their players as the
+/// export lists him, read table by table.
+fn gathered(core: &Core, req: &Request, games: Vec<GameId>, now: u64) -> (Vec<Entry>, Vec<Value>) {
+    let store = core.base.as_ref();
+    let community = &req.policy.community;
+    let mut rated = Vec::new();
+    let mut players = Vec::new();
+    for g in games {
+        let system = system_of(g);
+        let (t, _) = table(store, &req.platform, community, g.as_str());
+        for seq in 1..=t.seq {
+            if let Some(e) = entry(store, &req.platform, community, g.as_str(), seq) {
+                rated.push(e);
+            }
+        }
+        for (id, s) in &t.players {
+            players.push(player_json(g, system, id, s, now));
+        }
+    }
+    (rated, players)
+}
+
+/// A player of game `g` in the export: his rating as last rated, and his deviation `now`.
+fn player_json(g: GameId, system: System, id: &str, s: &Standing, now: u64) -> Value {
+    let current = s.now(system, now);
+    json!({
+        "game": g.as_str(),
+        "system": system,
+        "id": id,
+        "name": s.name,
+        "rating": s.rating.rating,
+        "deviation": s.rating.deviation,
+        "volatility": s.rating.volatility,
+        "deviation_now": current.deviation,
+        "games": s.games,
+        "best": s.best,
+        "last_played": crate::kernel::clock::rfc3339(s.last_at),
+        "provisional": current.provisional(system),
+    })
+}
+
+/// A rated game in the export, with each player's rating before and after it.
+fn rated_json(e: &Entry) -> Value {
+    json!({
+        "seq": e.seq,
+        "game": e.game,
+        "id": e.id,
+        "ended": crate::kernel::clock::rfc3339(e.ended),
+        "result": e.result,
+        "players": e.players.iter().map(|p| json!({
+            "id": p.id,
+            "name": p.name,
+            "side": p.side,
+            "before": rating_json(&p.before),
+            "after": rating_json(&p.after),
+        })).collect::<Vec<_>>(),
+    })
 }

@@ -18,6 +18,7 @@ mod memory;
 mod metered;
 pub mod named;
 mod postgres;
+mod postgres_schema;
 pub mod record;
 mod sled_store;
 pub mod staged;

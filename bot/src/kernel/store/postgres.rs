@@ -8,8 +8,8 @@
 //!
 //! The store's methods are synchronous, like sled's: each runs its statements on a runtime the
 //! store owns, so a caller on any thread (a blocking one, or an async one) can wait for it. The
-//! schema is created and upgraded by the migrations below, applied at start under an advisory
-//! lock, so that instances starting together apply each migration once.
+//! schema is created and upgraded by the migrations of [`super::postgres_schema`], applied at
+//! start under an advisory lock, so that instances starting together apply each migration once.
 
 use std::future::Future;
 
@@ -19,68 +19,9 @@ use tokio_postgres::types::ToSql;
 
 use super::backup::Entry;
 use super::interface::{Change, ChannelKey, GameStore, Kept, StoreError};
+use super::postgres_schema::{self, Columns, db};
 use super::record::GameRecord;
-use super::record::{SCHEMA, decode, encode};
-
-/// The schema's migrations, in order; each is applied once, in a transaction of its own.
-const MIGRATIONS: &[(i32, &str)] = &[(
-    1,
-    r#"
-CREATE TABLE live (
-    platform text COLLATE "C" NOT NULL,
-    channel text COLLATE "C" NOT NULL,
-    version bigint NOT NULL,
-    record bytea NOT NULL,
-    players text[] NOT NULL,
-    timed boolean NOT NULL,
-    bot boolean NOT NULL,
-    PRIMARY KEY (platform, channel)
-);
-CREATE INDEX live_players ON live USING gin (players);
-CREATE INDEX live_timed ON live (platform) WHERE timed;
-CREATE INDEX live_bot ON live (platform) WHERE bot;
-CREATE TABLE archive (
-    id text COLLATE "C" PRIMARY KEY,
-    record bytea NOT NULL
-);
-CREATE TABLE by_player (
-    player text COLLATE "C" NOT NULL,
-    updated bigint NOT NULL,
-    id text COLLATE "C" NOT NULL,
-    PRIMARY KEY (player, updated, id)
-);
-CREATE TABLE aside (
-    platform text COLLATE "C" NOT NULL,
-    channel text COLLATE "C" NOT NULL,
-    n bigint NOT NULL,
-    record bytea NOT NULL,
-    PRIMARY KEY (platform, channel, n)
-);
-CREATE TABLE notes (
-    platform text COLLATE "C" NOT NULL,
-    channel text COLLATE "C" NOT NULL,
-    name text COLLATE "C" NOT NULL,
-    value text NOT NULL,
-    PRIMARY KEY (platform, channel, name)
-);
-CREATE TABLE receipts (
-    platform text COLLATE "C" NOT NULL,
-    id text COLLATE "C" NOT NULL,
-    body text NOT NULL,
-    PRIMARY KEY (platform, id)
-);
-CREATE TABLE meta (
-    key text COLLATE "C" PRIMARY KEY,
-    value text NOT NULL
-);
-CREATE SEQUENCE game_ids MINVALUE 0 START 0;
-CREATE SEQUENCE aside_ids MINVALUE 0 START 0;
-"#,
-)];
-
-/// The advisory lock held while migrations are applied (any number, the same in every
-/// instance).
-const MIGRATION_LOCK: i64 = 0x6d75_7374_6572;
+use super::record::{decode, encode};
 
 /// How many connections one instance keeps open at most.
 const POOL_SIZE: usize = 16;
@@ -103,48 +44,6 @@ fn io(e: impl std::fmt::Display) -> StoreError {
 
 fn read(bytes: &[u8]) -> Result<GameRecord, StoreError> {
     decode(bytes).map_err(StoreError::Corrupt)
-}
-
-/// A database error as the store reports it: the server's own message when it sent one.
-fn db(e: tokio_postgres::Error) -> StoreError {
-    match e.as_db_error() {
-        Some(d) => StoreError::Io(format!("PostgreSQL: {}", d.message())),
-        None => StoreError::Io(format!("PostgreSQL: {e}")),
-    }
-}
-
-/// What the `live` table keeps beside a record: its version, players, and whether it has a
-/// time control or the bot at the table (what the scheduler and a restarted bot look for).
-struct Columns {
-    version: i64,
-    players: Vec<String>,
-    timed: bool,
-    bot: bool,
-}
-
-impl Columns {
-    fn of(record: &GameRecord) -> Columns {
-        let players = record.player_ids();
-        Columns {
-            version: record.version as i64,
-            bot: players.iter().any(|p| p.starts_with("bot:")),
-            timed: record.clock.is_some(),
-            players,
-        }
-    }
-
-    /// For bytes that may not be a readable record (brought over as they are).
-    fn of_bytes(bytes: &[u8]) -> Columns {
-        match decode(bytes) {
-            Ok(r) => Columns::of(&r),
-            Err(_) => Columns {
-                version: -1,
-                players: Vec::new(),
-                timed: false,
-                bot: false,
-            },
-        }
-    }
 }
 
 /// The numbered part of a game id, as PostgreSQL's sequences count (-1 for none).
@@ -296,105 +195,13 @@ impl PgStore {
     }
 
     /// Applies the migrations this database has not had yet, and checks or brings the
-    /// records' layout up to [`SCHEMA`], as sled does when it opens.
+    /// records' layout up to [`super::SCHEMA`], as sled does when it opens.
     fn migrate(&self) -> Result<(), StoreError> {
         let pool = self.pool.clone();
         self.run(async move {
             let mut client = Self::client(&pool).await?;
-            client
-                .execute("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK])
-                .await
-                .map_err(db)?;
-            let result = Self::apply_migrations(&mut client).await;
-            let _ = client
-                .execute("SELECT pg_advisory_unlock($1)", &[&MIGRATION_LOCK])
-                .await;
-            result
+            postgres_schema::migrate(&mut client).await
         })
-    }
-
-    async fn apply_migrations(client: &mut tokio_postgres::Client) -> Result<(), StoreError> {
-        client
-            .batch_execute(
-                "CREATE TABLE IF NOT EXISTS muster_migrations (
-                     version integer PRIMARY KEY,
-                     applied timestamptz NOT NULL DEFAULT now())",
-            )
-            .await
-            .map_err(db)?;
-        let done: Vec<i32> = client
-            .query("SELECT version FROM muster_migrations", &[])
-            .await
-            .map_err(db)?
-            .iter()
-            .map(|r| r.get(0))
-            .collect();
-        if let Some(newer) = done
-            .iter()
-            .find(|v| MIGRATIONS.iter().all(|(m, _)| m != *v))
-        {
-            return Err(StoreError::Io(format!(
-                "the database was set up by a newer Muster (migration {newer} is unknown here)"
-            )));
-        }
-        for (version, sql) in MIGRATIONS {
-            if done.contains(version) {
-                continue;
-            }
-            let tx = client.transaction().await.map_err(db)?;
-            tx.batch_execute(sql).await.map_err(db)?;
-            tx.execute(
-                "INSERT INTO muster_migrations (version) VALUES ($1)",
-                &[version],
-            )
-            .await
-            .map_err(db)?;
-            tx.commit().await.map_err(db)?;
-        }
-        // The records' layout, as in sled: older records are rewritten in the current one.
-        let stored: Option<String> = client
-            .query_opt("SELECT value FROM meta WHERE key = 'schema'", &[])
-            .await
-            .map_err(db)?
-            .map(|r| r.get(0));
-        let stored = stored.and_then(|v| v.parse::<u32>().ok());
-        if !super::record::needs_rewrite(stored, "the database").map_err(StoreError::Io)? {
-            return Ok(());
-        }
-        let tx = client.transaction().await.map_err(db)?;
-        for (table, key) in [("live", "platform, channel"), ("archive", "id")] {
-            let select = format!("SELECT {key}, record FROM {table} FOR UPDATE");
-            for row in tx.query(&select, &[]).await.map_err(db)? {
-                let bytes: &[u8] = row.get(row.len() - 1);
-                let Ok(record) = decode(bytes) else { continue };
-                let encoded = encode(&record);
-                if table == "live" {
-                    let (p, c): (String, String) = (row.get(0), row.get(1));
-                    tx.execute(
-                        "UPDATE live SET record = $3 WHERE platform = $1 AND channel = $2",
-                        &[&p, &c, &encoded],
-                    )
-                    .await
-                    .map_err(db)?;
-                } else {
-                    let id: String = row.get(0);
-                    tx.execute(
-                        "UPDATE archive SET record = $2 WHERE id = $1",
-                        &[&id, &encoded],
-                    )
-                    .await
-                    .map_err(db)?;
-                }
-            }
-        }
-        tx.execute(
-            "INSERT INTO meta (key, value) VALUES ('schema', $1)
-             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            &[&SCHEMA.to_string()],
-        )
-        .await
-        .map_err(db)?;
-        tx.commit().await.map_err(db)
     }
 
     /// Overwrites the stored bytes of a channel's live game (for repair tools and tests of
@@ -865,77 +672,8 @@ impl GameStore for PgStore {
             }
             let mut highest = -1_i64;
             for e in &entries {
-                let params: Vec<Box<dyn ToSql + Send + Sync>>;
-                let sql: &str = match e.tree.as_str() {
-                    "live" => {
-                        let k = parts(&e.key, 2)?;
-                        let c = Columns::of_bytes(&e.value);
-                        if let Ok(r) = decode(&e.value) {
-                            highest = highest.max(id_number(&r.id));
-                        }
-                        params = vec![
-                            boxed(k[0].clone()),
-                            boxed(k[1].clone()),
-                            boxed(c.version),
-                            boxed(e.value.clone()),
-                            boxed(c.players),
-                            boxed(c.timed),
-                            boxed(c.bot),
-                        ];
-                        "INSERT INTO live (platform, channel, version, record, players, timed,
-                           bot) VALUES ($1, $2, $3, $4, $5, $6, $7)"
-                    }
-                    "archive" => {
-                        let id = text(&e.key)?;
-                        highest = highest.max(id_number(&id));
-                        params = vec![boxed(id), boxed(e.value.clone())];
-                        "INSERT INTO archive (id, record) VALUES ($1, $2)"
-                    }
-                    "by_player" => {
-                        let k = parts(&e.key, 3)?;
-                        let updated: i64 = k[1]
-                            .parse()
-                            .map_err(|_| io(format!("a player index key is damaged: {k:?}")))?;
-                        params = vec![boxed(k[0].clone()), boxed(updated), boxed(k[2].clone())];
-                        "INSERT INTO by_player (player, updated, id) VALUES ($1, $2, $3)"
-                    }
-                    "aside" => {
-                        let k = parts(&e.key, 3)?;
-                        let n: i64 = k[2]
-                            .parse()
-                            .map_err(|_| io(format!("a set-aside key is damaged: {k:?}")))?;
-                        params = vec![
-                            boxed(k[0].clone()),
-                            boxed(k[1].clone()),
-                            boxed(n),
-                            boxed(e.value.clone()),
-                        ];
-                        "INSERT INTO aside (platform, channel, n, record) VALUES ($1, $2, $3, $4)"
-                    }
-                    "notes" => {
-                        let k = parts(&e.key, 3)?;
-                        params = vec![
-                            boxed(k[0].clone()),
-                            boxed(k[1].clone()),
-                            boxed(k[2].clone()),
-                            boxed(text(&e.value)?),
-                        ];
-                        "INSERT INTO notes (platform, channel, name, value) VALUES ($1, $2, $3, $4)"
-                    }
-                    "receipts" => {
-                        let k = parts(&e.key, 2)?;
-                        params = vec![
-                            boxed(k[0].clone()),
-                            boxed(k[1].clone()),
-                            boxed(text(&e.value)?),
-                        ];
-                        "INSERT INTO receipts (platform, id, body) VALUES ($1, $2, $3)"
-                    }
-                    // The schema and the id counters are this database's own.
-                    "meta" => continue,
-                    other => {
-                        return Err(io(format!("the store has no part called {other:?}")));
-                    }
+                let Some((sql, params)) = insert(e, &mut highest)? else {
+                    continue;
                 };
                 let st = tx.prepare_cached(sql).await.map_err(db)?;
                 let refs: Vec<&(dyn ToSql + Sync)> = params
@@ -944,22 +682,112 @@ impl GameStore for PgStore {
                     .collect();
                 tx.execute(&st, &refs).await.map_err(db)?;
             }
-            // New ids and set-aside numbers follow those brought over.
-            tx.execute(
-                "SELECT setval('game_ids', greatest($1, (SELECT last_value FROM game_ids)))",
-                &[&(highest + 1)],
-            )
-            .await
-            .map_err(db)?;
-            tx.execute(
-                "SELECT setval('aside_ids', greatest(
-                   (SELECT coalesce(max(n) + 1, 0) FROM aside),
-                   (SELECT last_value FROM aside_ids)))",
-                &[],
-            )
-            .await
-            .map_err(db)?;
+            counters_after(&tx, highest).await?;
             tx.commit().await.map_err(db)
         })
     }
+}
+
+/// A statement and its parameters.
+type Statement = (&'static str, Vec<Box<dyn ToSql + Send + Sync>>);
+
+/// The statement that inserts a backup's entry `e` into its table, raising `highest` to the
+/// number of a game id it holds; `None` for the `meta` tree (the schema and the id counters
+/// are this database's own).
+fn insert(e: &Entry, highest: &mut i64) -> Result<Option<Statement>, StoreError> {
+    Ok(Some(match e.tree.as_str() {
+        "live" => {
+            let k = parts(&e.key, 2)?;
+            let c = Columns::of_bytes(&e.value);
+            if let Ok(r) = decode(&e.value) {
+                *highest = (*highest).max(id_number(&r.id));
+            }
+            let params = vec![
+                boxed(k[0].clone()),
+                boxed(k[1].clone()),
+                boxed(c.version),
+                boxed(e.value.clone()),
+                boxed(c.players),
+                boxed(c.timed),
+                boxed(c.bot),
+            ];
+            let sql = "INSERT INTO live (platform, channel, version, record, players, timed,
+                           bot) VALUES ($1, $2, $3, $4, $5, $6, $7)";
+            (sql, params)
+        }
+        "archive" => {
+            let id = text(&e.key)?;
+            *highest = (*highest).max(id_number(&id));
+            let params = vec![boxed(id), boxed(e.value.clone())];
+            let sql = "INSERT INTO archive (id, record) VALUES ($1, $2)";
+            (sql, params)
+        }
+        "by_player" => {
+            let k = parts(&e.key, 3)?;
+            let updated: i64 = k[1]
+                .parse()
+                .map_err(|_| io(format!("a player index key is damaged: {k:?}")))?;
+            let params = vec![boxed(k[0].clone()), boxed(updated), boxed(k[2].clone())];
+            let sql = "INSERT INTO by_player (player, updated, id) VALUES ($1, $2, $3)";
+            (sql, params)
+        }
+        "aside" => {
+            let k = parts(&e.key, 3)?;
+            let n: i64 = k[2]
+                .parse()
+                .map_err(|_| io(format!("a set-aside key is damaged: {k:?}")))?;
+            let params = vec![
+                boxed(k[0].clone()),
+                boxed(k[1].clone()),
+                boxed(n),
+                boxed(e.value.clone()),
+            ];
+            let sql = "INSERT INTO aside (platform, channel, n, record) VALUES ($1, $2, $3, $4)";
+            (sql, params)
+        }
+        "notes" => {
+            let k = parts(&e.key, 3)?;
+            let (p, c, n) = (k[0].clone(), k[1].clone(), k[2].clone());
+            let params = vec![boxed(p), boxed(c), boxed(n), boxed(text(&e.value)?)];
+            let sql = "INSERT INTO notes (platform, channel, name, value) VALUES ($1, $2, $3, $4)";
+            (sql, params)
+        }
+        "receipts" => {
+            let k = parts(&e.key, 2)?;
+            let params = vec![
+                boxed(k[0].clone()),
+                boxed(k[1].clone()),
+                boxed(text(&e.value)?),
+            ];
+            let sql = "INSERT INTO receipts (platform, id, body) VALUES ($1, $2, $3)";
+            (sql, params)
+        }
+        "meta" => return Ok(None),
+        other => {
+            return Err(io(format!("the store has no part called {other:?}")));
+        }
+    }))
+}
+
+/// Sets the counters after an import: new ids follow `highest`, the number of the highest game
+/// id brought over, and new set-aside numbers those brought over.
+async fn counters_after(
+    tx: &deadpool_postgres::Transaction<'_>,
+    highest: i64,
+) -> Result<(), StoreError> {
+    tx.execute(
+        "SELECT setval('game_ids', greatest($1, (SELECT last_value FROM game_ids)))",
+        &[&(highest + 1)],
+    )
+    .await
+    .map_err(db)?;
+    tx.execute(
+        "SELECT setval('aside_ids', greatest(
+                   (SELECT coalesce(max(n) + 1, 0) FROM aside),
+                   (SELECT last_value FROM aside_ids)))",
+        &[],
+    )
+    .await
+    .map_err(db)?;
+    Ok(())
 }
