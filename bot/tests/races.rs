@@ -153,9 +153,8 @@ fn a_thousand_races_in_the_core_each_end_in_one_order() {
     }
 
     // A move and the opponent's resignation at once: the resignation ends the game and the move
-    // is refused, or the move lands and the resignation is refused (the board changed under
-    // it), or — when one was done before the other began — the move lands and then the
-    // resignation.
+    // is refused, or the move lands first and the resignation — decided again over the new
+    // board, as every command that lost its race is — ends the game after it.
     let table = Table::new("resign");
     for n in 0..300 {
         let channel = format!("r{}", n % 12);
@@ -185,18 +184,16 @@ fn a_thousand_races_in_the_core_each_end_in_one_order() {
         let after = table.now(&channel, &before.id);
         let seat = before.seat_of(&other).expect("seated");
         if let Some(why) = refusal(&b) {
-            // The move won; the resignation, read against the board before it, was refused
-            // and says so ("the board changed").
+            // The resignation lost its race three times over: refused, and it says why.
             assert!(why.contains("board changed"), "{why}");
             assert!(refusal(&a).is_none(), "both refused: {a:?} / {b:?}");
             assert_eq!(after.status, Status::Active);
             assert_eq!(after.moves.len(), before.moves.len() + 1);
-            move_first += 1;
         } else {
             assert_eq!(after.status, Status::Finished);
             assert_eq!(after.ending, Some(Ending::Resigned { seat }));
             if after.moves.len() == before.moves.len() + 1 {
-                // One after the other: the move, then the resignation on the new board.
+                // The move first, then the resignation on the new board.
                 assert!(refusal(&a).is_none(), "landed, yet refused: {a:?}");
                 in_turn += 1;
             } else {
@@ -262,6 +259,13 @@ fn a_thousand_races_in_the_core_each_end_in_one_order() {
                 after.ending
             );
             assert_eq!(announced, 1, "announced once: {a:?} / {notices:?}");
+            // A move that lost its race to the deadline says what became of the game.
+            if let Some(why) = refusal(&a).filter(|w| !w.contains("deadline")) {
+                assert!(
+                    why.contains("ended while your command") || why.contains("no game"),
+                    "{why}"
+                );
+            }
             late += 1;
         }
         after.rebuild().expect("the record replays");
@@ -271,11 +275,111 @@ fn a_thousand_races_in_the_core_each_end_in_one_order() {
     let races = two_moves + move_resign + move_deadline;
     eprintln!(
         "races in the core: {races} ({two_moves} two moves, {move_resign} move and resignation \
-         — the resignation first {resign_first} times, one after the other {in_turn} —, \
+         — the resignation first {resign_first} times, the move first {in_turn} —, \
          {move_deadline} move and deadline — late {late} times; the move first {move_first} \
          times in all)"
     );
     assert_eq!(races, 1000);
-    // The command that came second won at times: the races were real.
-    assert!(resign_first + late > 0 && move_first > 0);
+    // Both orders happened: the races were real.
+    assert!(
+        resign_first > 0 && in_turn > 0,
+        "{resign_first} / {in_turn}"
+    );
+}
+
+/// What happens to the store at a chosen moment.
+type Happening = Box<dyn FnOnce(&dyn GameStore) + Send>;
+
+/// A store that, the first time a change is committed, lets `meanwhile` happen first: a race
+/// lost at an exact moment, between the command's read and its write.
+struct Meanwhile {
+    inner: Arc<dyn GameStore>,
+    meanwhile: std::sync::Mutex<Option<Happening>>,
+}
+
+impl Meanwhile {
+    fn run(&self) {
+        let taken = self.meanwhile.lock().expect("unpoisoned").take();
+        if let Some(f) = taken {
+            f(self.inner.as_ref());
+        }
+    }
+}
+
+macro_rules! through {
+    ($($name:ident($($arg:ident: $ty:ty),*) -> $out:ty;)*) => {
+        $(fn $name(&self, $($arg: $ty),*) -> $out { self.inner.$name($($arg),*) })*
+    };
+}
+
+impl GameStore for Meanwhile {
+    fn commit(
+        &self,
+        key: &ChannelKey,
+        change: Option<&muster_bot::store::Change>,
+        receipt: Option<muster_bot::store::Kept<'_>>,
+    ) -> Result<(), muster_bot::store::StoreError> {
+        if change.is_some() {
+            self.run();
+        }
+        self.inner.commit(key, change, receipt)
+    }
+    through! {
+        next_id() -> Result<String, muster_bot::store::StoreError>;
+        load(key: &ChannelKey) -> Result<Option<GameRecord>, muster_bot::store::StoreError>;
+        set_aside(key: &ChannelKey) -> Result<(), muster_bot::store::StoreError>;
+        live_games_of(platform: &str, player: &str) -> Result<Vec<GameRecord>, muster_bot::store::StoreError>;
+        timed_games() -> Result<Vec<GameRecord>, muster_bot::store::StoreError>;
+        bot_games() -> Result<Vec<GameRecord>, muster_bot::store::StoreError>;
+        games_of(player: &str) -> Result<Vec<GameRecord>, muster_bot::store::StoreError>;
+        archived(id: &str) -> Result<Option<GameRecord>, muster_bot::store::StoreError>;
+        archive_ids() -> Result<Vec<String>, muster_bot::store::StoreError>;
+        note(key: &ChannelKey, name: &str) -> Result<Option<String>, muster_bot::store::StoreError>;
+        set_note(key: &ChannelKey, name: &str, value: Option<&str>) -> Result<(), muster_bot::store::StoreError>;
+        swap_note(key: &ChannelKey, name: &str, expected: Option<&str>, value: Option<&str>) -> Result<bool, muster_bot::store::StoreError>;
+        receipt(platform: &str, id: &str) -> Result<Option<String>, muster_bot::store::StoreError>;
+        receipts(platform: &str) -> Result<Vec<(String, String)>, muster_bot::store::StoreError>;
+        set_receipt(platform: &str, id: &str, body: Option<&str>) -> Result<(), muster_bot::store::StoreError>;
+        live_count() -> Result<usize, muster_bot::store::StoreError>;
+    }
+}
+
+#[test]
+fn a_command_that_loses_its_race_to_the_game_s_end_says_what_the_game_came_to() {
+    let inner: Arc<dyn GameStore> = Arc::new(muster_bot::store::MemoryStore::default());
+    let store = Arc::new(Meanwhile {
+        inner: Arc::clone(&inner),
+        meanwhile: std::sync::Mutex::new(None),
+    });
+    let core = Core::with_clock(
+        store.clone(),
+        "!",
+        Arc::new(ManualClock::starting_at(START)),
+    );
+    core.handle(&request("ann", "hall", "new croquet @bob"));
+    core.handle(&request("bob", "hall", "accept"));
+    // Between ann's read of the game and her write, bob resigns.
+    let key = ChannelKey::new("console", "hall");
+    *store.meanwhile.lock().expect("unpoisoned") = Some(Box::new(move |s: &dyn GameStore| {
+        let mut game = s.load(&key).expect("reads").expect("a game");
+        let expected = game.version;
+        game.version += 1;
+        game.status = Status::Finished;
+        game.ending = Some(Ending::Resigned { seat: 1 });
+        s.archive(&key, expected, &game).expect("archived");
+    }));
+    let replies = core.handle(&request("ann", "hall", "move 3"));
+    let why = refusal(&replies).expect("refused, privately");
+    assert!(
+        why.contains("ended while your command was being handled")
+            && why.contains("wins")
+            && why.contains("export g"),
+        "{why}"
+    );
+    assert!(
+        inner
+            .load(&ChannelKey::new("console", "hall"))
+            .unwrap()
+            .is_none()
+    );
 }

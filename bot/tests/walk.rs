@@ -4,145 +4,20 @@
 //! else — and replays the record once, drawing its board included.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use muster_bot::clock::ManualClock;
 use muster_bot::core::{Core, Reply};
+use muster_bot::store::MemoryStore;
+use muster_bot::store::counted::{Counted, Counts};
 use muster_bot::store::record::replays;
-use muster_bot::store::{Change, ChannelKey, GameRecord, GameStore, Kept, MemoryStore, StoreError};
 
 mod common;
 use common::request;
 
-/// What a store was asked, by kind.
-#[derive(Default)]
-struct Counts {
-    loads: AtomicUsize,
-    notes: AtomicUsize,
-    commits: AtomicUsize,
-    /// Every other write: notes, receipts, games set aside.
-    other_writes: AtomicUsize,
-    /// Every other read: the archive, lists of games, receipts.
-    other_reads: AtomicUsize,
-}
-
-impl Counts {
-    fn take(&self) -> [usize; 5] {
-        [
-            &self.loads,
-            &self.notes,
-            &self.commits,
-            &self.other_writes,
-            &self.other_reads,
-        ]
-        .map(|c| c.swap(0, Ordering::SeqCst))
-    }
-}
-
-/// A memory store that counts.
-struct Counting {
-    inner: MemoryStore,
-    counts: Arc<Counts>,
-}
-
-fn count(c: &AtomicUsize) {
-    c.fetch_add(1, Ordering::SeqCst);
-}
-
-impl GameStore for Counting {
-    fn next_id(&self) -> Result<String, StoreError> {
-        count(&self.counts.other_writes);
-        self.inner.next_id()
-    }
-    fn load(&self, key: &ChannelKey) -> Result<Option<GameRecord>, StoreError> {
-        count(&self.counts.loads);
-        self.inner.load(key)
-    }
-    fn commit(
-        &self,
-        key: &ChannelKey,
-        change: Option<&Change>,
-        receipt: Option<Kept<'_>>,
-    ) -> Result<(), StoreError> {
-        count(&self.counts.commits);
-        self.inner.commit(key, change, receipt)
-    }
-    fn set_aside(&self, key: &ChannelKey) -> Result<(), StoreError> {
-        count(&self.counts.other_writes);
-        self.inner.set_aside(key)
-    }
-    fn live_games_of(&self, platform: &str, player: &str) -> Result<Vec<GameRecord>, StoreError> {
-        count(&self.counts.other_reads);
-        self.inner.live_games_of(platform, player)
-    }
-    fn timed_games(&self) -> Result<Vec<GameRecord>, StoreError> {
-        count(&self.counts.other_reads);
-        self.inner.timed_games()
-    }
-    fn bot_games(&self) -> Result<Vec<GameRecord>, StoreError> {
-        count(&self.counts.other_reads);
-        self.inner.bot_games()
-    }
-    fn games_of(&self, player: &str) -> Result<Vec<GameRecord>, StoreError> {
-        count(&self.counts.other_reads);
-        self.inner.games_of(player)
-    }
-    fn archived(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
-        count(&self.counts.other_reads);
-        self.inner.archived(id)
-    }
-    fn archive_ids(&self) -> Result<Vec<String>, StoreError> {
-        count(&self.counts.other_reads);
-        self.inner.archive_ids()
-    }
-    fn note(&self, key: &ChannelKey, name: &str) -> Result<Option<String>, StoreError> {
-        count(&self.counts.notes);
-        self.inner.note(key, name)
-    }
-    fn set_note(
-        &self,
-        key: &ChannelKey,
-        name: &str,
-        value: Option<&str>,
-    ) -> Result<(), StoreError> {
-        count(&self.counts.other_writes);
-        self.inner.set_note(key, name, value)
-    }
-    fn swap_note(
-        &self,
-        key: &ChannelKey,
-        name: &str,
-        expected: Option<&str>,
-        value: Option<&str>,
-    ) -> Result<bool, StoreError> {
-        count(&self.counts.other_writes);
-        self.inner.swap_note(key, name, expected, value)
-    }
-    fn receipt(&self, platform: &str, id: &str) -> Result<Option<String>, StoreError> {
-        count(&self.counts.other_reads);
-        self.inner.receipt(platform, id)
-    }
-    fn receipts(&self, platform: &str) -> Result<Vec<(String, String)>, StoreError> {
-        count(&self.counts.other_reads);
-        self.inner.receipts(platform)
-    }
-    fn set_receipt(&self, platform: &str, id: &str, body: Option<&str>) -> Result<(), StoreError> {
-        count(&self.counts.other_writes);
-        self.inner.set_receipt(platform, id, body)
-    }
-    fn live_count(&self) -> Result<usize, StoreError> {
-        count(&self.counts.other_reads);
-        self.inner.live_count()
-    }
-}
-
 /// A core over a counting store, on a manual clock.
 fn counted() -> (Core, Arc<Counts>) {
     let counts = Arc::new(Counts::default());
-    let store = Counting {
-        inner: MemoryStore::default(),
-        counts: Arc::clone(&counts),
-    };
+    let store = Counted::new(Arc::new(MemoryStore::default()), Arc::clone(&counts));
     let clock = Arc::new(ManualClock::starting_at(1_800_000_000));
     let core = Core::with_clock(Arc::new(store), "!", clock);
     (core, counts)

@@ -18,6 +18,7 @@ use crate::kernel::context::Core;
 use crate::kernel::receipt::Receipt;
 use crate::kernel::reply::{Reply, not_saved};
 use crate::kernel::request::{Policy, Request, Suggestion, User};
+use crate::kernel::store::staged::Seen;
 use crate::kernel::store::{ChannelKey, GameRecord, Staged, Status, StoreError};
 use crate::players::appearance;
 use crate::players::profile::Profiles;
@@ -168,18 +169,28 @@ impl Core {
     /// again (at most twice more) when it lost a race, then followed up.
     fn run_staged(&self, req: &Request, parsed: &Result<Command, String>, kept: Kept<'_>) -> Ran {
         let (id, place) = (kept.map(|k| k.0), kept.and_then(|k| k.1));
+        let key = ChannelKey::new(&req.platform, &req.channel);
         let mut tries = 0;
+        // The game a try that lost its race saw.
+        let mut lost: Option<Seen> = None;
         loop {
             tries += 1;
             let staged = Arc::new(Staged::over(Arc::clone(&self.store)));
             let scratch = self.staged_over(&staged);
             let mut profiles = Profiles::new(self.base.as_ref());
             let mut replies = scratch.decide(req, parsed);
+            if let Some(seen) = &lost
+                && for_the_game(parsed)
+                && staged.before(&key).is_none_or(|now| now.id != seen.id)
+            {
+                replies = self.ended_meanwhile(&seen.id);
+            }
             appearance::style_boards(&mut profiles, &mut replies, Some(&req.user.id));
             let mut receipt = Receipt::new(req, place, self.clock.now(), &replies);
             let body = id.map(|_| receipt.encode());
             let result = staged.commit(&req.platform, id.zip(body.as_deref()));
             if result == Err(StoreError::Conflict) && tries < 3 {
+                lost = lost.or_else(|| staged.before(&key));
                 continue;
             }
             if let Err(e) = result {
@@ -194,6 +205,23 @@ impl Core {
                 failed: false,
             };
         }
+    }
+
+    /// The answer to a command for a game that ended while it was being handled (it lost its
+    /// race to the game's end: a resignation, a clock run out): what the game came to.
+    fn ended_meanwhile(&self, game: &str) -> Vec<Reply> {
+        let result = match self.store.archived(game) {
+            Ok(Some(record)) => match record.rebuild() {
+                Ok(played) => format!(" ({})", games::words::result(&record, &played)),
+                Err(_) => String::new(),
+            },
+            _ => String::new(),
+        };
+        vec![Reply::Private(format!(
+            "Game {game} ended while your command was being handled{result}; nothing of yours \
+             was applied. `{p}export {game}` gives the record.",
+            p = self.prefix
+        ))]
     }
 
     /// A request whose change could not be stored: its sender is told, and nothing was applied.
@@ -381,13 +409,21 @@ impl Core {
     }
 }
 
+/// Whether `parsed` is a command about the channel's game as it stands (not one that starts a
+/// game or names a finished one).
+fn for_the_game(parsed: &Result<Command, String>) -> bool {
+    match parsed {
+        Ok(Command::Game(c)) => !matches!(
+            c,
+            GameCommand::New(_) | GameCommand::Export(Some(_)) | GameCommand::Replay(Some(_))
+        ),
+        _ => false,
+    }
+}
+
 /// Counts what a command's stored change did to its game: moves played, a game set going (one
 /// created under way is counted by the store), a clock found run out.
-fn count_change(
-    command: &str,
-    before: Option<&crate::kernel::store::staged::Seen>,
-    w: &GameRecord,
-) {
+fn count_change(command: &str, before: Option<&Seen>, w: &GameRecord) {
     let same = before.filter(|b| b.id == w.id);
     let earlier = same.map_or(0, |b| b.moves);
     metrics().moves(&w.game, w.moves.len().saturating_sub(earlier) as u64);

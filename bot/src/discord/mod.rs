@@ -23,6 +23,7 @@ pub mod register;
 pub mod respond;
 pub mod serve;
 pub mod surface;
+pub mod tidy;
 pub mod words;
 
 use std::collections::HashMap;
@@ -50,6 +51,8 @@ pub struct Shared {
     handled: Mutex<HashMap<u64, Instant>>,
     /// How many interactions are being answered now.
     in_flight: tokio::sync::watch::Sender<usize>,
+    /// The bot's own user, once asked.
+    me: tokio::sync::OnceCell<serenity::UserId>,
 }
 
 /// How long an interaction's id is remembered: its token's lifetime, after which Discord
@@ -69,6 +72,22 @@ impl Shared {
             defer_after,
             handled: Mutex::new(HashMap::new()),
             in_flight: tokio::sync::watch::Sender::new(0),
+            me: tokio::sync::OnceCell::new(),
+        }
+    }
+
+    /// The bot's own user id (asked of Discord once); `None` while Discord cannot say.
+    pub async fn bot_user(&self, http: &serenity::Http) -> Option<serenity::UserId> {
+        let asked = self
+            .me
+            .get_or_try_init(|| async { http.get_current_user().await.map(|u| u.id) })
+            .await;
+        match asked {
+            Ok(id) => Some(*id),
+            Err(e) => {
+                tracing::warn!("Discord does not say who the bot is: {e}");
+                None
+            }
         }
     }
 

@@ -14,13 +14,13 @@ use serenity::{
     ButtonStyle, ChannelId, ChannelType, CommandInteraction, ComponentInteraction, CreateActionRow,
     CreateAllowedMentions, CreateAttachment, CreateButton, CreateInteractionResponse,
     CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage,
-    CreateThread, EditInteractionResponse, EditMessage, Http, MessageId,
+    CreateThread, EditInteractionResponse, Http, MessageId,
 };
 
 pub use super::outgoing::{MAX_CONTENT, Outgoing, is_public, plan, split_text};
+use super::tidy::{self, tidy};
 use super::{PLATFORM, Shared, commands, log_time, words};
 use crate::core::{Button, Reply, Request, THREAD, User, thread_name};
-use crate::kernel::store::ChannelKey;
 use crate::kernel::text::excerpt;
 
 /// Discord's most buttons on a message (five rows of five).
@@ -34,9 +34,6 @@ const DECIDE_WITHIN: Duration = Duration::from_millis(1500);
 pub const BUTTON_PREFIX: &str = "muster:";
 /// The answer to a button that is not (or no longer) one of Muster's.
 pub const STALE_BUTTON: &str = "This button is no longer valid (it is from an older message). Type `/board` to see this channel's game.";
-/// The channel note naming the newest message with buttons (`channel/message`).
-const BUTTONS_NOTE: &str = "discord.buttons";
-
 fn style(command: &str) -> ButtonStyle {
     if command.ends_with("accept") || command == "join" {
         ButtonStyle::Success
@@ -268,9 +265,15 @@ async fn run_core(
 
 /// Sends the replies to `target`, acknowledged as `ack` so far: the first message is the
 /// response (or replaces the "thinking…" of a deferral of the same visibility), the others
-/// follow it. Remembers the newest message with buttons in the channel and takes the buttons
-/// off the one before.
-async fn send(shared: &Shared, http: &Http, target: &Target<'_>, replies: Vec<Reply>, ack: Ack) {
+/// follow it. After a board or buttons, the channel's older messages lose their buttons
+/// ([`tidy`]); the messages that did.
+async fn send(
+    shared: &Shared,
+    http: &Http,
+    target: &Target<'_>,
+    replies: Vec<Reply>,
+    ack: Ack,
+) -> Vec<MessageId> {
     let mut outgoing = plan(replies);
     if outgoing.is_empty() {
         outgoing.push(Outgoing {
@@ -281,6 +284,7 @@ async fn send(shared: &Shared, http: &Http, target: &Target<'_>, replies: Vec<Re
     }
     let channel = target.channel();
     let shown = |out: &Outgoing| !out.ephemeral && (out.board || !out.buttons.is_empty());
+    let mut cleared = Vec::new();
     for (i, out) in outgoing.iter().enumerate() {
         let sent = match (i, ack) {
             (0, Ack::None) => {
@@ -309,78 +313,17 @@ async fn send(shared: &Shared, http: &Http, target: &Target<'_>, replies: Vec<Re
             _ => target.follow(http, followup(out)).await.map(Some),
         };
         match sent {
-            Ok(Some(m)) if shown(out) => {
-                newest_buttons(shared, http, channel, m.id, !out.buttons.is_empty()).await;
-            }
+            Ok(Some(m)) if shown(out) => cleared.extend(tidy(shared, http, channel, m.id).await),
             Ok(_) => {}
             Err(e) => tracing::warn!("a reply could not be sent: {e}"),
         }
     }
+    cleared
 }
 
 /// Answers `target` with one private message (no core involved).
 async fn tell(shared: &Shared, http: &Http, target: &Target<'_>, text: String) {
     send(shared, http, target, vec![Reply::Private(text)], Ack::None).await;
-}
-
-/// Takes the buttons off the channel's previous message with buttons, and remembers `message`
-/// if it has some. The note changes by compare-and-swap, so of two boards posted at once in a
-/// channel the newer (by Discord's message id, which grows with time) keeps its buttons and
-/// the other loses them, whichever finishes first.
-async fn newest_buttons(
-    shared: &Shared,
-    http: &Http,
-    channel: ChannelId,
-    message: MessageId,
-    has_buttons: bool,
-) {
-    let key = ChannelKey::new(PLATFORM, channel.to_string());
-    let store = shared.core.store();
-    let value = has_buttons.then(|| format!("{channel}/{message}"));
-    loop {
-        let noted = match store.note(&key, BUTTONS_NOTE) {
-            Ok(n) => n,
-            Err(e) => {
-                tracing::warn!("cannot read the board message of {channel}: {e}");
-                return;
-            }
-        };
-        let previous = noted.as_deref().and_then(parse_note);
-        if previous.is_some_and(|p| p.1 > message) {
-            // A newer board holds the buttons: this one gives its own up.
-            if has_buttons {
-                clear_buttons(http, channel, message).await;
-            }
-            return;
-        }
-        match store.swap_note(&key, BUTTONS_NOTE, noted.as_deref(), value.as_deref()) {
-            Ok(true) => {
-                if let Some(prev) = previous.filter(|p| *p != (channel, message)) {
-                    clear_buttons(http, prev.0, prev.1).await;
-                }
-                return;
-            }
-            // Another board changed the note meanwhile: look again.
-            Ok(false) => {}
-            Err(e) => {
-                tracing::error!("cannot remember the board message: {e}");
-                return;
-            }
-        }
-    }
-}
-
-fn parse_note(note: &str) -> Option<(ChannelId, MessageId)> {
-    let (c, m) = note.split_once('/')?;
-    let id = |s: &str| s.parse::<u64>().ok().filter(|&n| n != 0);
-    Some((ChannelId::new(id(c)?), MessageId::new(id(m)?)))
-}
-
-async fn clear_buttons(http: &Http, channel: ChannelId, message: MessageId) {
-    let edit = EditMessage::new().components(vec![]);
-    if let Err(e) = channel.edit_message(http, message, edit).await {
-        tracing::warn!("could not remove the buttons of message {message}: {e}");
-    }
 }
 
 /// A slash command: translate, run, reply.
@@ -465,33 +408,19 @@ pub async fn component(shared: &Shared, http: &Http, interaction: &ComponentInte
     };
     let (replies, ack) = run_core(shared, http, &target, request).await;
     let public = replies.iter().any(is_public);
-    let key = ChannelKey::new(PLATFORM, interaction.channel_id.to_string());
-    let noted = || {
-        let note = shared.core.store().note(&key, BUTTONS_NOTE).ok().flatten();
-        note.as_deref().and_then(parse_note)
-    };
-    let pressed = (interaction.channel_id, interaction.message.id);
-    let before = noted();
-    send(shared, http, &target, replies, ack).await;
+    let cleared = send(shared, http, &target, replies, ack).await;
+    let pressed = interaction.message.id;
     let ephemeral = interaction
         .message
         .flags
         .is_some_and(|f| f.contains(serenity::MessageFlags::EPHEMERAL));
-    if public && !ephemeral && !interaction.message.components.is_empty() {
-        // A newer message with buttons has already taken them off the pressed one if it was
-        // the channel's newest; otherwise they come off here.
-        let after = noted();
-        if before != Some(pressed) {
-            clear_buttons(http, pressed.0, pressed.1).await;
-        } else if after == Some(pressed) {
-            clear_buttons(http, pressed.0, pressed.1).await;
-            let noted = format!("{}/{}", pressed.0, pressed.1);
-            // Forgotten only if no newer board has taken the note meanwhile.
-            let _ = shared
-                .core
-                .store()
-                .swap_note(&key, BUTTONS_NOTE, Some(&noted), None);
-        }
+    // A public answer takes the buttons off the pressed message, if a newer board has not.
+    if public
+        && !ephemeral
+        && !interaction.message.components.is_empty()
+        && !cleared.contains(&pressed)
+    {
+        tidy::clear(http, interaction.channel_id, pressed).await;
     }
     log_time("button", command, started);
 }
@@ -561,8 +490,8 @@ async fn thread(
 }
 
 /// Posts `out` in `channel` as a message of the bot's own (not an answer to an interaction):
-/// text, pings, the board with its alt text, buttons. A board or buttons make it the
-/// channel's newest message with buttons. Discord's "too many requests" is waited out.
+/// text, pings, the board with its alt text, buttons. After a board or buttons, the channel's
+/// older messages lose their buttons ([`tidy`]). Discord's "too many requests" is waited out.
 pub async fn post(
     shared: &Shared,
     http: &Http,
@@ -573,7 +502,7 @@ pub async fn post(
         patiently(|| channel.send_message(http, built!(CreateMessage::new(), out, add_file)))
             .await?;
     if out.board || !out.buttons.is_empty() {
-        newest_buttons(shared, http, channel, sent.id, !out.buttons.is_empty()).await;
+        tidy(shared, http, channel, sent.id).await;
     }
     Ok(sent)
 }

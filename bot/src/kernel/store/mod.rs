@@ -11,6 +11,7 @@
 
 pub mod backup;
 pub mod contract;
+pub mod counted;
 pub mod fault;
 pub mod interface;
 pub mod lease;

@@ -1,0 +1,77 @@
+//! Only the channel's newest message of the bot that shows a board or buttons keeps its buttons.
+//! After each such message the bot reads the channel's recent history from Discord and takes the
+//! buttons off its older messages: nothing is kept in the store for it, so it holds across
+//! restarts and beside other instances, and of two boards posted at once the newer (by Discord's
+//! message id, which grows with time) keeps its buttons, whichever is posted last. A button
+//! pressed on an older message still answers (the core tells the presser what holds now).
+
+use serenity::all as serenity;
+use serenity::{ChannelId, EditMessage, GetMessages, Http, Message, MessageId};
+
+use super::Shared;
+
+/// How far back the history is read: further than any board's buttons outlive it.
+const LOOKBACK: u8 = 25;
+
+/// Whether `m` shows a board (an image) or has buttons.
+fn shown(m: &Message) -> bool {
+    !m.components.is_empty()
+        || m.attachments.iter().any(|a| {
+            a.content_type
+                .as_deref()
+                .is_some_and(|t| t.starts_with("image/"))
+                || a.filename.ends_with(".png")
+                || a.filename.ends_with(".gif")
+        })
+}
+
+/// Takes the buttons off every message of the bot in `channel` but the newest that shows a
+/// board or buttons (at least as new as `sent`, just posted); the messages it took them off.
+pub async fn tidy(
+    shared: &Shared,
+    http: &Http,
+    channel: ChannelId,
+    sent: MessageId,
+) -> Vec<MessageId> {
+    let Some(me) = shared.bot_user(http).await else {
+        return Vec::new();
+    };
+    let recent = match channel
+        .messages(http, GetMessages::new().limit(LOOKBACK))
+        .await
+    {
+        Ok(recent) => recent,
+        Err(e) => {
+            tracing::warn!(
+                %channel,
+                "the channel's history cannot be read to take older buttons off ({e}); Muster \
+                 needs the Read Message History permission there"
+            );
+            return Vec::new();
+        }
+    };
+    let mine: Vec<&Message> = recent.iter().filter(|m| m.author.id == me).collect();
+    let newest = mine
+        .iter()
+        .filter(|m| shown(m))
+        .map(|m| m.id)
+        .chain([sent])
+        .max()
+        .unwrap_or(sent);
+    let mut cleared = Vec::new();
+    for m in mine {
+        if m.id != newest && !m.components.is_empty() {
+            clear(http, channel, m.id).await;
+            cleared.push(m.id);
+        }
+    }
+    cleared
+}
+
+/// Takes the buttons off `message`.
+pub async fn clear(http: &Http, channel: ChannelId, message: MessageId) {
+    let edit = EditMessage::new().components(vec![]);
+    if let Err(e) = channel.edit_message(http, message, edit).await {
+        tracing::warn!("could not remove the buttons of message {message}: {e}");
+    }
+}
