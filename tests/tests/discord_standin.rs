@@ -1,6 +1,8 @@
 //! The Discord stand-ins (`muster_tests::discord`) against real serenity, no bot needed: the
 //! fixtures are complete interactions, the REST stand-in answers what serenity sends as Discord
-//! does, and a serenity client connects to the gateway stand-in and receives dispatches.
+//! does, and a serenity client connects to the gateway stand-in and receives dispatches. Signed
+//! HTTP interactions are tests/tests/discord_standin_endpoint.rs's; a bare gateway client,
+//! tests/tests/discord_standin_gateway.rs's.
 
 use std::future::{Future, IntoFuture};
 use std::sync::Arc;
@@ -17,7 +19,6 @@ use serenity::all::{
     GuildId, Http, HttpBuilder, Interaction, MessageFlags, MessageId, Ready, UserId,
 };
 use serenity::gateway::ShardManager;
-use serenity::interactions_endpoint::Verifier;
 use tokio::sync::mpsc;
 
 /// Not the fixtures' application id: the stand-in puts its own in what it dispatches.
@@ -149,28 +150,6 @@ fn fixtures_and_builders_are_interactions_serenity_accepts() {
     assert_eq!(b.message.attachments[0].filename, "board.png");
     assert_eq!(b.user.id.to_string(), bruno.id);
     assert!(matches!(parse(&discord::ping()), Interaction::Ping(_)));
-}
-
-#[test]
-fn signatures_verify_with_serenity() {
-    let key = discord::public_key_hex();
-    let bytes: Vec<u8> = (0..32)
-        .map(|i| u8::from_str_radix(&key[2 * i..2 * i + 2], 16).expect("hex"))
-        .collect();
-    let verifier = Verifier::try_new(bytes.try_into().expect("32 bytes")).expect("a valid key");
-    let body = discord::ping().to_string();
-    let signature = discord::sign(body.as_bytes(), "1717000000");
-    assert!(
-        verifier
-            .verify(&signature, "1717000000", body.as_bytes())
-            .is_ok()
-    );
-    assert!(
-        verifier
-            .verify(&signature, "1717000001", body.as_bytes())
-            .is_err()
-    );
-    assert!(verifier.verify(&signature, "1717000000", b"{}").is_err());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -696,190 +675,4 @@ async fn a_serenity_client_connects_and_receives_dispatches() {
     };
     assert_eq!(interaction.token(), v["token"].as_str().expect("a token"));
     stop(shards, task).await;
-}
-
-/// A one-request-per-connection HTTP interactions endpoint, as a bot in HTTP mode has: checks
-/// Discord's signature (401 if bad), answers PING with PONG and anything else inline.
-async fn endpoint() -> String {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let url = format!(
-        "http://{}/interactions",
-        listener.local_addr().expect("address")
-    );
-    let key = discord::public_key_hex();
-    let key: Vec<u8> = (0..32)
-        .map(|i| u8::from_str_radix(&key[2 * i..2 * i + 2], 16).expect("hex"))
-        .collect();
-    let verifier = Verifier::try_new(key.try_into().expect("32 bytes")).expect("a key");
-    tokio::spawn(async move {
-        while let Ok((mut stream, _)) = listener.accept().await {
-            let mut request = Vec::new();
-            let mut buffer = [0u8; 4096];
-            let (head, body) = loop {
-                let n = stream.read(&mut buffer).await.unwrap_or(0);
-                if n == 0 {
-                    break (String::new(), Vec::new());
-                }
-                request.extend_from_slice(&buffer[..n]);
-                let Some(end) = request.windows(4).position(|w| w == b"\r\n\r\n") else {
-                    continue;
-                };
-                let head = String::from_utf8_lossy(&request[..end]).to_lowercase();
-                let length: usize = head
-                    .lines()
-                    .find_map(|l| l.strip_prefix("content-length:"))
-                    .map_or(0, |v| v.trim().parse().unwrap_or(0));
-                if request.len() >= end + 4 + length {
-                    break (head, request[end + 4..end + 4 + length].to_vec());
-                }
-            };
-            let header = |name: &str| {
-                head.lines()
-                    .find_map(|l| l.strip_prefix(name))
-                    .map(str::trim)
-                    .unwrap_or_default()
-                    .to_owned()
-            };
-            let signature = header("x-signature-ed25519:");
-            let timestamp = header("x-signature-timestamp:");
-            let (status, answer) = if verifier.verify(&signature, &timestamp, &body).is_err() {
-                ("401 Unauthorized", json!({ "error": "bad signature" }))
-            } else {
-                let interaction: serde_json::Value = serde_json::from_slice(&body).expect("JSON");
-                if interaction["type"] == 1 {
-                    ("200 OK", json!({ "type": 1 }))
-                } else {
-                    (
-                        "200 OK",
-                        json!({ "type": 4, "data": { "content": "Hello", "flags": 64 } }),
-                    )
-                }
-            };
-            let answer = answer.to_string();
-            let response = format!(
-                "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{answer}",
-                answer.len()
-            );
-            let _ = stream.write_all(response.as_bytes()).await;
-        }
-    });
-    url
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn interactions_posted_to_an_http_endpoint_are_signed_and_inline_answers_count() {
-    let standin = StandIn::start(APP).await;
-    let url = endpoint().await;
-    let (status, body) = within("ping", standin.post_interaction(&url, discord::ping())).await;
-    assert_eq!((status, body.as_str()), (200, r#"{"type":1}"#));
-    let forged = discord::ping().to_string();
-    let bad = discord::sign(b"something else", "1717000000");
-    let (status, _) = within(
-        "forged",
-        discord::post_with_signature(&url, forged.as_bytes(), &bad, "1717000000"),
-    )
-    .await;
-    assert_eq!(status, 401);
-
-    let ada = Person::new("ada");
-    let v = discord::command("help", serde_json::Value::Null, &ada, DM, None);
-    let (status, _) = within("command", standin.post_interaction(&url, v.clone())).await;
-    assert_eq!(status, 200);
-    let token = v["token"].as_str().expect("a token");
-    let inline = standin
-        .wait_for("the inline answer", |r| r.callback_type() == Some(4), WAIT)
-        .await;
-    assert_eq!(
-        (inline.query.as_str(), inline.authorization.as_deref()),
-        ("inline", None)
-    );
-    assert!(inline.path.ends_with(&format!("/{token}/callback")));
-    let original = standin
-        .original(token)
-        .expect("the answer is the original response");
-    assert_eq!(
-        (
-            original.content.as_str(),
-            original.channel_id.as_str(),
-            original.flags
-        ),
-        ("Hello", DM, 64)
-    );
-    // No PONG was recorded.
-    assert_eq!(standin.requests().len(), 1);
-}
-
-type Socket = tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>;
-
-/// The next text frame from the gateway, as JSON.
-async fn frame(ws: &mut Socket) -> serde_json::Value {
-    use futures_util::StreamExt;
-    use tokio_tungstenite::tungstenite::Message as Frame;
-    loop {
-        match within("a gateway frame", ws.next()).await {
-            Some(Ok(Frame::Text(text))) => return serde_json::from_str(&text).expect("JSON"),
-            Some(Ok(_)) => {}
-            other => panic!("the gateway closed: {other:?}"),
-        }
-    }
-}
-
-/// Sends `value`, returns the next frame.
-async fn exchange(ws: &mut Socket, value: serde_json::Value) -> serde_json::Value {
-    use futures_util::SinkExt;
-    let text = tokio_tungstenite::tungstenite::Message::Text(value.to_string());
-    within("sending a frame", ws.send(text))
-        .await
-        .expect("sent");
-    frame(ws).await
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_gateway_greets_acknowledges_and_refuses_resumes() {
-    let standin = StandIn::start(APP).await;
-    let address = standin.gateway_url().trim_start_matches("ws://").to_owned();
-    let tcp = within("connect", tokio::net::TcpStream::connect(&address))
-        .await
-        .expect("connected");
-    let request = format!("{}/?v=10&encoding=json", standin.gateway_url());
-    let handshake = tokio_tungstenite::client_async(request, tcp);
-    let (mut ws, _) = within("handshake", handshake).await.expect("a websocket");
-    let hello = frame(&mut ws).await;
-    let interval = hello["d"]["heartbeat_interval"].as_u64();
-    assert_eq!((hello["op"].as_u64(), interval), (Some(10), Some(41_250)));
-
-    assert_eq!(
-        exchange(&mut ws, json!({ "op": 1, "d": null })).await["op"],
-        11
-    );
-    let resume =
-        json!({ "op": 6, "d": { "token": "Bot test-token", "session_id": "old", "seq": 7 } });
-    let refused = exchange(&mut ws, resume).await;
-    assert_eq!(
-        refused,
-        json!({ "op": 9, "d": false, "s": null, "t": null })
-    );
-    let identify =
-        json!({ "op": 2, "d": { "token": "Bot test-token", "intents": 1, "properties": {} } });
-    let ready = exchange(&mut ws, identify).await;
-    let kind = (
-        ready["op"].as_u64(),
-        ready["t"].as_str(),
-        ready["s"].as_u64(),
-    );
-    assert_eq!(kind, (Some(0), Some("READY"), Some(1)));
-    assert_eq!(ready["d"]["application"]["id"], APP.to_string());
-    let parsed: Ready = serde_json::from_value(ready["d"].clone()).expect("serenity accepts READY");
-    assert_eq!(parsed.user.id.get(), APP);
-    standin.wait_ready(WAIT).await;
-    assert_eq!(standin.connections(), 1);
-
-    standin.dispatch(discord::fixture("guild-command")).await;
-    let dispatched = frame(&mut ws).await;
-    let kind = (dispatched["t"].as_str(), dispatched["s"].as_u64());
-    assert_eq!(kind, (Some("INTERACTION_CREATE"), Some(2)));
-    assert_eq!(dispatched["d"]["application_id"], APP.to_string());
 }

@@ -423,3 +423,36 @@ async fn callbacks_can_be_held_in_flight() {
     let original = standin.original(&token).expect("the response");
     assert_eq!(original.content, "Hello");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_gateway_greets_acknowledges_and_refuses_resumes() {
+    let standin = StandIn::start(APP).await;
+    let (mut ws, hello) = connect(&standin.gateway_url()).await;
+    assert_eq!(hello["d"]["heartbeat_interval"].as_u64(), Some(41_250));
+    send(&mut ws, json!({ "op": 1, "d": null })).await;
+    assert_eq!(next(&mut ws).await["op"], 11);
+    send(&mut ws, resume("old", 7)).await;
+    assert_eq!(
+        next(&mut ws).await,
+        json!({ "op": 9, "d": false, "s": null, "t": null })
+    );
+    send(&mut ws, identify()).await;
+    let ready = next(&mut ws).await;
+    let kind = (
+        ready["op"].as_u64(),
+        ready["t"].as_str(),
+        ready["s"].as_u64(),
+    );
+    assert_eq!(kind, (Some(0), Some("READY"), Some(1)));
+    assert_eq!(ready["d"]["application"]["id"], APP.to_string());
+    let parsed: serenity::all::Ready =
+        serde_json::from_value(ready["d"].clone()).expect("serenity accepts READY");
+    assert_eq!(parsed.user.id.get(), APP);
+    standin.wait_ready(WAIT).await;
+    assert_eq!(standin.connections(), 1);
+    standin.dispatch(discord::fixture("guild-command")).await;
+    let dispatched = next(&mut ws).await;
+    let kind = (dispatched["t"].as_str(), dispatched["s"].as_u64());
+    assert_eq!(kind, (Some("INTERACTION_CREATE"), Some(2)));
+    assert_eq!(dispatched["d"]["application_id"], APP.to_string());
+}
