@@ -64,13 +64,14 @@ fn console(
         Err(code) => return code,
     };
     let (mut input, end_input) = crate::ops::service::Input::new(source);
+    // Ready before the listener opens, so that nobody asking it sees the console missing.
+    crate::telemetry::health::ready("console");
     if let Err(why) =
         crate::ops::service::beside_console(store, backups, settings.ops.clone(), end_input)
     {
         let _ = writeln!(err, "muster console: {why}");
         return 1;
     }
-    crate::telemetry::health::ready("console");
     let result = if script.is_some() {
         console.run_script(&mut input, out)
     } else {
