@@ -287,38 +287,63 @@ async fn send(
     let mut cleared = Vec::new();
     for (i, out) in outgoing.iter().enumerate() {
         let sent = match (i, ack) {
-            (0, Ack::None) => {
-                let r = target
-                    .respond(http, CreateInteractionResponse::Message(message(out)))
-                    .await;
-                match r {
-                    Ok(()) if shown(out) => target.original(http).await.map(Some),
-                    Ok(()) => Ok(None),
-                    Err(e) => Err(e),
-                }
-            }
-            (0, Ack::Public) if !out.ephemeral => {
-                target.edit_original(http, edit(out)).await.map(Some)
-            }
-            (0, Ack::Private) if out.ephemeral => {
-                target.edit_original(http, edit(out)).await.map(Some)
-            }
+            (0, Ack::None) => target
+                .respond(http, CreateInteractionResponse::Message(message(out)))
+                .await
+                .map(|()| Sent::Response),
+            (0, Ack::Public) if !out.ephemeral => target
+                .edit_original(http, edit(out))
+                .await
+                .map(|m| Sent::Posted(m.id)),
+            (0, Ack::Private) if out.ephemeral => target
+                .edit_original(http, edit(out))
+                .await
+                .map(|m| Sent::Posted(m.id)),
             (0, _) => {
                 // The "thinking…" has the other visibility: it goes, and the answer follows.
                 if let Err(e) = target.delete_original(http).await {
                     tracing::warn!("the deferred response could not be removed: {e}");
                 }
-                target.follow(http, followup(out)).await.map(Some)
+                target
+                    .follow(http, followup(out))
+                    .await
+                    .map(|m| Sent::Posted(m.id))
             }
-            _ => target.follow(http, followup(out)).await.map(Some),
+            _ => target
+                .follow(http, followup(out))
+                .await
+                .map(|m| Sent::Posted(m.id)),
         };
         match sent {
-            Ok(Some(m)) if shown(out) => cleared.extend(tidy(shared, http, channel, m.id).await),
+            Ok(sent) if shown(out) => {
+                // The response's id is asked of Discord while the channel's history is read.
+                let id = async {
+                    match sent {
+                        Sent::Posted(id) => Some(id),
+                        Sent::Response => match target.original(http).await {
+                            Ok(m) => Some(m.id),
+                            Err(e) => {
+                                tracing::warn!("the response just sent cannot be read: {e}");
+                                None
+                            }
+                        },
+                    }
+                };
+                cleared.extend(tidy(shared, http, channel, id).await);
+            }
             Ok(_) => {}
             Err(e) => tracing::warn!("a reply could not be sent: {e}"),
         }
     }
     cleared
+}
+
+/// What sending one reply gave back.
+enum Sent {
+    /// The interaction's response, whose message Discord gives only when asked.
+    Response,
+    /// A message whose id Discord gave back.
+    Posted(MessageId),
 }
 
 /// Answers `target` with one private message (no core involved).
@@ -502,7 +527,7 @@ pub async fn post(
         patiently(|| channel.send_message(http, built!(CreateMessage::new(), out, add_file)))
             .await?;
     if out.board || !out.buttons.is_empty() {
-        tidy(shared, http, channel, sent.id).await;
+        tidy(shared, http, channel, std::future::ready(Some(sent.id))).await;
     }
     Ok(sent)
 }

@@ -26,20 +26,23 @@ fn shown(m: &Message) -> bool {
 }
 
 /// Takes the buttons off every message of the bot in `channel` but the newest that shows a
-/// board or buttons (at least as new as `sent`, just posted); the messages it took them off.
+/// board or buttons (at least as new as the one just posted, whose id `sent` gives when it is
+/// known); the messages it took them off. The history is read while `sent` is asked for.
 pub async fn tidy(
     shared: &Shared,
     http: &Http,
     channel: ChannelId,
-    sent: MessageId,
+    sent: impl Future<Output = Option<MessageId>>,
 ) -> Vec<MessageId> {
-    let Some(me) = shared.bot_user(http).await else {
+    let (me, sent, recent) = tokio::join!(
+        shared.bot_user(http),
+        sent,
+        channel.messages(http, GetMessages::new().limit(LOOKBACK))
+    );
+    let Some(me) = me else {
         return Vec::new();
     };
-    let recent = match channel
-        .messages(http, GetMessages::new().limit(LOOKBACK))
-        .await
-    {
+    let recent = match recent {
         Ok(recent) => recent,
         Err(e) => {
             tracing::warn!(
@@ -51,13 +54,15 @@ pub async fn tidy(
         }
     };
     let mine: Vec<&Message> = recent.iter().filter(|m| m.author.id == me).collect();
-    let newest = mine
+    let Some(newest) = mine
         .iter()
         .filter(|m| shown(m))
         .map(|m| m.id)
-        .chain([sent])
+        .chain(sent)
         .max()
-        .unwrap_or(sent);
+    else {
+        return Vec::new();
+    };
     let mut cleared = Vec::new();
     for m in mine {
         if m.id != newest && !m.components.is_empty() {
