@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use muster_bot::core::{Core, Request, User};
+use muster_bot::core::{Core, Reply, Request, User};
 use muster_bot::store::{
     ChannelKey, GameRecord, GameStore, Player, SCHEMA, SeatEntry, SledStore, Status,
 };
@@ -75,7 +75,7 @@ fn command_path(c: &mut Criterion) {
     let text = format!("move {}", all[BEFORE]);
     let mut n = 0u64;
     c.bench_function(
-        "command/move: parse, replay 40 moves, play, CAS + flush, render",
+        "command/move: parse, replay 40 moves, play, CAS + flush, replies (board not drawn)",
         |b| {
             b.iter_batched(
                 || {
@@ -105,6 +105,40 @@ fn command_path(c: &mut Criterion) {
             )
         },
     );
+    // The same, with the board drawn as the adapter draws it before sending: the whole path a
+    // player waits on (the board is drawn from the game as played, replaying nothing).
+    c.bench_function("command/move, its board drawn", |b| {
+        b.iter_batched(
+            || {
+                n += 1;
+                let channel = format!("d{n}");
+                store
+                    .create(
+                        &ChannelKey::new("bench", &channel),
+                        &record(&format!("e{n}"), &channel, all[..BEFORE].to_vec()),
+                    )
+                    .expect("create");
+                Request {
+                    platform: "bench".into(),
+                    channel,
+                    user: User::named(mover),
+                    text: text.clone(),
+                    mentions: vec![],
+                    policy: Default::default(),
+                }
+            },
+            |req| {
+                let replies = core.handle(&req);
+                for r in &replies {
+                    if let Reply::Board(board) = r {
+                        board.drawn().expect("the board draws");
+                    }
+                }
+                replies
+            },
+            BatchSize::SmallInput,
+        )
+    });
     let key = ChannelKey::new("bench", "store-only");
     let mut r = record("s", "store-only", all[..BEFORE].to_vec());
     store.create(&key, &r).expect("create");
