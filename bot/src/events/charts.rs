@@ -7,7 +7,11 @@ use super::{Event, Score, System, report};
 use crate::kernel::board::{Board, Chart, ChartKind, ChartMatch};
 use crate::kernel::reply::Reply;
 
-/// The standings table after the completed rounds.
+/// How many of the leaders a standings image's description names.
+const SAID: usize = 8;
+
+/// The standings table after the completed rounds; its description names the leaders and says
+/// how many more there are.
 pub(super) fn standings(event: &Event) -> Reply {
     let rounds = report::completed(event);
     let table = report::table(event);
@@ -51,9 +55,9 @@ pub(super) fn standings(event: &Event) -> Reply {
         System::Swiss => "BhC1 Buchholz cut-1 · Bh Buchholz · SB Sonneborn-Berger",
         _ => "SB Sonneborn-Berger · DE direct encounter",
     };
-    let top: Vec<String> = lines
+    let mut top: Vec<String> = lines
         .iter()
-        .take(8)
+        .take(SAID)
         .map(|l| {
             format!(
                 "{}. {} {}",
@@ -63,6 +67,13 @@ pub(super) fn standings(event: &Event) -> Reply {
             )
         })
         .collect();
+    if lines.len() > SAID {
+        top.push(format!(
+            "and {} more (the command tournament standings {} lists everyone)",
+            lines.len() - SAID,
+            event.name
+        ));
+    }
     Reply::Board(Box::new(Board::chart(Chart {
         name: format!("{}-standings-{rounds}.png", event.name),
         alt: format!(
