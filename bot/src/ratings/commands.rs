@@ -162,6 +162,10 @@ fn ranked(
     all
 }
 
+/// Under the leaderboard's image, which ranks established players only: provisional ratings are
+/// not in its table, so it promises no mark for them.
+const LEADERBOARD_FOOTER: &str = "Established ratings only; provisional ones are not ranked";
+
 fn leaderboard(core: &Core, req: &Request, game: GameId) -> Vec<Reply> {
     let system = system_of(game);
     let all = ranked(core, req, game);
@@ -227,7 +231,7 @@ fn leaderboard(core: &Core, req: &Request, game: GameId) -> Vec<Reply> {
                     ("Games".into(), true),
                 ],
                 rows,
-                footer: Some("Established players only; provisional ratings are marked ?".into()),
+                footer: Some(LEADERBOARD_FOOTER.into()),
             },
         }))));
     }
@@ -347,4 +351,16 @@ fn rated_json(e: &Entry) -> Value {
             "after": rating_json(&p.after),
         })).collect::<Vec<_>>(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_leaderboard_footer_promises_no_mark_its_table_cannot_show() {
+        // The table holds established players only, whose ratings are shown without `?`.
+        assert!(!LEADERBOARD_FOOTER.contains('?'), "{LEADERBOARD_FOOTER}");
+        assert!(LEADERBOARD_FOOTER.contains("not ranked"));
+    }
 }
