@@ -253,6 +253,38 @@ fn the_channels_game_is_exported_by_its_id_as_without_one() {
 }
 
 #[test]
+fn a_player_exports_and_replays_his_running_game_from_another_channel_and_no_one_else_can() {
+    let core = started(Arc::new(MemoryStore::default()));
+    say(&core, "alice", "move a8");
+    let file = |replies: &[Reply]| {
+        replies.iter().find_map(|r| match r {
+            Reply::File { content, .. } => Some(content.clone()),
+            _ => None,
+        })
+    };
+    // In the game's channel, and by its id from another: the same record, the result still open.
+    let here = file(&say(&core, "carol", "export g1")).expect("exported in its channel");
+    let elsewhere = core.handle(&request("bob", "lounge", "export g1"));
+    assert_eq!(
+        file(&elsewhere).as_deref(),
+        Some(here.as_str()),
+        "{elsewhere:?}"
+    );
+    assert!(here.contains("# Result: *"), "{here}");
+    assert!(here.contains("a8"), "{here}");
+    let replayed = texts(&core.handle(&request("alice", "lounge", "replay g1")));
+    assert!(replayed.contains("The replay of g1"), "{replayed}");
+    // Someone who does not play in it sees it only in its channel (which may be private).
+    for text in ["export g1", "replay g1"] {
+        let refused = texts(&core.handle(&request("carol", "lounge", text)));
+        assert!(
+            refused.starts_with("P:There is no finished game `g1`, nor a game of yours"),
+            "{text}: {refused}"
+        );
+    }
+}
+
+#[test]
 fn resigning_ends_the_game() {
     let core = started(Arc::new(MemoryStore::default()));
     say(&core, "alice", "move a8");

@@ -32,8 +32,8 @@ pub fn run(
 ) -> Replies {
     match &command {
         GameCommand::New(new) => return table::new(core, req, key, record.as_ref(), new),
-        GameCommand::Export(Some(id)) => return view::export_by_id(core, record.as_ref(), id),
-        GameCommand::Replay(Some(id)) => return view::replay_by_id(core, record.as_ref(), id),
+        GameCommand::Export(Some(id)) => return view::export_by_id(core, req, record.as_ref(), id),
+        GameCommand::Replay(Some(id)) => return view::replay_by_id(core, req, record.as_ref(), id),
         _ => {}
     }
     let Some(record) = record else {

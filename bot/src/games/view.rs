@@ -113,38 +113,52 @@ pub fn export(record: &GameRecord, game: &AnyGame) -> Replies {
     ]
 }
 
-/// `export <id>`: this channel's game by its id (as `export` without one gives it), or a finished
-/// game.
-pub fn export_by_id(core: &Core, live: Option<&GameRecord>, id: &str) -> Replies {
-    match live.filter(|r| r.id == id) {
-        Some(live) => match live.rebuild() {
-            Ok(g) => export(live, &g),
-            Err(e) => private(format!("Game {id} does not replay: {}", e.0)),
+/// `export <id>`: this channel's game by its id (as `export` without one gives it), a game the
+/// asker plays in elsewhere (while it runs, its result `*`), or a finished game.
+pub fn export_by_id(core: &Core, req: &Request, live: Option<&GameRecord>, id: &str) -> Replies {
+    let found = match live.filter(|r| r.id == id) {
+        Some(live) => live.clone(),
+        None => match seen(core, req, id) {
+            Ok(r) => r,
+            Err(refusal) => return refusal,
         },
-        None => export_archived(core, id),
+    };
+    match found.rebuild() {
+        Ok(g) => export(&found, &g),
+        Err(e) => private(format!("Game {id} does not replay: {}", e.0)),
     }
 }
 
-/// `replay <id>`: this channel's game by its id, or a finished game.
-pub fn replay_by_id(core: &Core, live: Option<&GameRecord>, id: &str) -> Replies {
+/// `replay <id>`: this channel's game by its id, a game the asker plays in elsewhere, or a
+/// finished game.
+pub fn replay_by_id(core: &Core, req: &Request, live: Option<&GameRecord>, id: &str) -> Replies {
     match live.filter(|r| r.id == id) {
         Some(live) => replay(core, live),
-        None => replay_archived(core, id),
+        None => match seen(core, req, id) {
+            Ok(r) => replay(core, &r),
+            Err(refusal) => refusal,
+        },
     }
 }
 
-fn export_archived(core: &Core, id: &str) -> Replies {
-    match core.store.archived(id) {
-        Ok(Some(r)) => match r.rebuild() {
-            Ok(g) => export(&r, &g),
-            Err(e) => private(format!("Game {id} does not replay: {}", e.0)),
-        },
-        Ok(None) => private(format!(
-            "There is no finished game `{}`; `games` lists yours.",
-            excerpt(id, 24)
-        )),
-        Err(e) => private(format!("The game store is not available ({e}).")),
+/// The game `id` as the asker may see it from anywhere: a finished game, or a live one he plays
+/// in on this platform (a live game of others is seen only in its own channel, which may be
+/// private). `Err` is the refusal to give.
+fn seen(core: &Core, req: &Request, id: &str) -> Result<GameRecord, Replies> {
+    let unavailable = |e| private(format!("The game store is not available ({e})."));
+    if let Some(r) = core.store.archived(id).map_err(unavailable)? {
+        return Ok(r);
     }
+    let live = core
+        .store
+        .live_games_of(&req.platform, &req.user.id)
+        .map_err(unavailable)?;
+    live.into_iter().find(|r| r.id == id).ok_or_else(|| {
+        private(format!(
+            "There is no finished game `{}`, nor a game of yours by that id; `games` lists yours.",
+            excerpt(id, 24)
+        ))
+    })
 }
 
 /// A game's replay, for `replay`: the game so far, or a finished one.
@@ -178,17 +192,6 @@ pub fn replay(core: &Core, record: &GameRecord) -> Replies {
     ]
 }
 
-fn replay_archived(core: &Core, id: &str) -> Replies {
-    match core.store.archived(id) {
-        Ok(Some(r)) => replay(core, &r),
-        Ok(None) => private(format!(
-            "There is no finished game `{}`; `games` lists yours.",
-            excerpt(id, 24)
-        )),
-        Err(e) => private(format!("The game store is not available ({e}).")),
-    }
-}
-
 pub fn replay_last(core: &Core, req: &Request) -> Replies {
     match core.store.games_of(&req.user.id) {
         Ok(games) => match games.first() {
@@ -202,7 +205,10 @@ pub fn replay_last(core: &Core, req: &Request) -> Replies {
 pub fn export_last(core: &Core, req: &Request) -> Replies {
     match core.store.games_of(&req.user.id) {
         Ok(games) => match games.first() {
-            Some(r) => export_archived(core, &r.id),
+            Some(r) => match r.rebuild() {
+                Ok(g) => export(r, &g),
+                Err(e) => private(format!("Game {} does not replay: {}", r.id, e.0)),
+            },
             None => no_game(core),
         },
         Err(e) => private(format!("The game store is not available ({e}).")),
