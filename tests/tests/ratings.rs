@@ -190,6 +190,20 @@ fn rated_games_update_both_players_as_glicko2_says_and_the_rest_are_not_rated() 
         3,
         "three rated games:\n{out}"
     );
+    // Each game that is not rated says so, with the reason: when it begins if that is known
+    // then, and when it ends; a game called off, never played, says nothing of ratings.
+    for line in [
+        "[b] The game begins: alice (White) vs bob (Black). Casual — not rated.",
+        "[b] Casual game — not rated.",
+        "Not rated: the bot plays.",
+        "[c] Not rated: the bot played.",
+        "[e] Not rated: a player made fewer than two moves.",
+        "[f] Not rated: it was forfeited before a move.",
+    ] {
+        assert!(out.contains(line), "{line}:\n{out}");
+    }
+    assert!(!out.contains("[d] Not rated"), "{out}");
+    assert!(!out.contains("[a] Not rated"), "{out}");
     let x = export(&out);
     let games = x["games"].as_array().unwrap();
     assert_eq!(games.len(), 3, "{x}");

@@ -71,6 +71,14 @@ pub fn level_of(id: &str) -> Option<Level> {
     }
 }
 
+/// Whether the bot holds a seat of `record`'s game (such a game is not rated).
+pub fn at_table(record: &GameRecord) -> bool {
+    record
+        .seats
+        .iter()
+        .any(|s| s.player.as_ref().is_some_and(|p| level_of(&p.id).is_some()))
+}
+
 /// Whether the bot decides `game` by search (after the move before it has been answered),
 /// not at once from a table.
 pub fn searches(game: GameId) -> bool {

@@ -356,8 +356,16 @@ fn start_if_ready(
         let clock = record
             .clock
             .map_or_else(String::new, |c| format!(" Clock: {c}."));
+        // What the ratings will not count, said before the first move (docs/ratings.md).
+        let unrated = if record.casual {
+            " Casual — not rated."
+        } else if bot::at_table(&record) {
+            " Not rated: the bot plays."
+        } else {
+            ""
+        };
         out.push(Reply::Text(format!(
-            "The game begins: {}.{clock}",
+            "The game begins: {}.{clock}{unrated}",
             table.join(" vs ")
         )));
         out.extend(said(&record, &game, &bot_events));

@@ -167,12 +167,7 @@ pub fn unrated_because(record: &GameRecord) -> Option<&'static str> {
     if record.casual {
         return Some("it was casual");
     }
-    let bot = record.seats.iter().any(|s| {
-        s.player
-            .as_ref()
-            .is_some_and(|p| bot::level_of(&p.id).is_some())
-    });
-    if bot {
+    if bot::at_table(record) {
         return Some("the bot played");
     }
     let (decisions, _) = match record.own_decisions() {
@@ -222,8 +217,9 @@ fn sides(record: &GameRecord) -> Option<(Sides, maths::Result)> {
 /// logged with its id, and taken at the next start.
 pub fn take(core: &Core, record: &GameRecord) -> Vec<Reply> {
     match take_once(core.base.as_ref(), record) {
-        Ok(Some((entry, system))) => vec![Reply::Text(changes(&entry, system))],
-        Ok(None) => Vec::new(),
+        Ok(Taken::Rated(entry, system)) => vec![Reply::Text(changes(&entry, system))],
+        Ok(Taken::Unrated(why)) => not_rated(record, why).into_iter().collect(),
+        Ok(Taken::Before) => Vec::new(),
         Err(e) => {
             tracing::warn!(
                 game = %record.id,
@@ -234,11 +230,31 @@ pub fn take(core: &Core, record: &GameRecord) -> Vec<Reply> {
     }
 }
 
-/// [`take`]'s work: the entry the game made in its table (`None`: not rated, or taken before).
-fn take_once(
-    store: &dyn GameStore,
-    record: &GameRecord,
-) -> Result<Option<(Entry, System)>, String> {
+/// What taking a finished game into its table came to.
+enum Taken {
+    /// The entry the game made in its table.
+    Rated(Entry, System),
+    /// Not rated, for this reason.
+    Unrated(&'static str),
+    /// Taken before (a second call, or after a restart).
+    Before,
+}
+
+/// The line that says a finished game is not rated, and why; none for a game called off (it
+/// was never played).
+fn not_rated(record: &GameRecord, why: &str) -> Option<Reply> {
+    if record.ending == Some(Ending::Aborted) {
+        return None;
+    }
+    Some(Reply::Text(if record.casual {
+        "Casual game — not rated.".into()
+    } else {
+        format!("Not rated: {why}.")
+    }))
+}
+
+/// [`take`]'s work.
+fn take_once(store: &dyn GameStore, record: &GameRecord) -> Result<Taken, String> {
     let platform = &record.platform;
     let mark = mark_name(&record.id);
     if store
@@ -246,15 +262,17 @@ fn take_once(
         .map_err(|e| e.to_string())?
         .is_some()
     {
-        return Ok(None);
+        return Ok(Taken::Before);
     }
     let game = record.game_id().map_err(|e| e.0)?;
-    let rated = unrated_because(record).is_none();
-    let Some((sides, result)) = rated.then(|| sides(record)).flatten() else {
+    let unrated = unrated_because(record);
+    let Some((sides, result)) = unrated.is_none().then(|| sides(record)).flatten() else {
         store
             .set_note(&home(platform), &mark, Some("-"))
             .map_err(|e| e.to_string())?;
-        return Ok(None);
+        return Ok(Taken::Unrated(
+            unrated.unwrap_or("its record does not replay"),
+        ));
     };
     let system = system_of(game);
     let community = record.community.clone().unwrap_or_default();
@@ -285,7 +303,7 @@ fn take_once(
     store
         .set_note(&home(platform), &mark, Some("1"))
         .map_err(|e| e.to_string())?;
-    Ok(taken.map(|entry| (entry, system)))
+    Ok(taken.map_or(Taken::Before, |entry| Taken::Rated(entry, system)))
 }
 
 /// The table after `record`'s game, and the game's log entry.
