@@ -373,6 +373,21 @@ fn a_lanko_game_rates_each_side_with_weng_lin() {
             .map(|p| p["after"]["rating"].as_f64().unwrap())
             .unwrap()
     };
+    // Each player's side is named by its seats, as the game's record names it.
+    for (id, side) in [
+        ("ann", "S+N"),
+        ("cid", "S+N"),
+        ("ben", "W+E"),
+        ("dot", "W+E"),
+    ] {
+        let p = game["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["id"] == id)
+            .unwrap();
+        assert_eq!(p["side"], side, "{id}: {p}");
+    }
     assert!((after("ann") - after("cid")).abs() < 1e-9);
     assert!((after("ben") - after("dot")).abs() < 1e-9);
     assert!(after("ben") > 25.0 && after("ann") < 25.0);

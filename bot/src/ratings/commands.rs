@@ -1,6 +1,6 @@
 //! `rating`, `leaderboard` and `ratings export`.
 
-use muster_rules::GameId;
+use muster_rules::{AnyGame, GameId, Seat};
 use serde_json::{Value, json};
 
 use super::maths::{self, System};
@@ -346,16 +346,47 @@ fn rated_json(e: &Entry) -> Value {
         "players": e.players.iter().map(|p| json!({
             "id": p.id,
             "name": p.name,
-            "side": p.side,
+            "side": side_shown(&e.game, &p.side),
             "before": rating_json(&p.before),
             "after": rating_json(&p.after),
         })).collect::<Vec<_>>(),
     })
 }
 
+/// A player's side as the export names it: `white` or `black`, as the log keeps it (the first
+/// seat's side, the other); in a game of more than two seats (Lanko) the side's seats, `S+N` or
+/// `W+E`, as a Lanko record's result names them.
+fn side_shown(game: &str, side: &str) -> String {
+    let Ok(id) = game.parse::<GameId>() else {
+        return side.to_string();
+    };
+    let table = AnyGame::new(id).table();
+    let Some(first) = Seat::new(0).map(|s| table.team_of(s)) else {
+        return side.to_string();
+    };
+    if table.len() <= 2 {
+        return side.to_string();
+    }
+    let mine = |s: &Seat| (table.team_of(*s) == first) == (side == "white");
+    table
+        .all()
+        .filter(mine)
+        .map(|s| table.seat_name(s).to_uppercase())
+        .collect::<Vec<_>>()
+        .join("+")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lanko_sides_are_named_by_their_seats_and_the_others_white_and_black() {
+        assert_eq!(side_shown("lanko88", "white"), "S+N");
+        assert_eq!(side_shown("lanko68", "black"), "W+E");
+        assert_eq!(side_shown("lanrick", "black"), "black");
+        assert_eq!(side_shown("croquet", "white"), "white");
+    }
 
     #[test]
     fn the_leaderboard_footer_promises_no_mark_its_table_cannot_show() {
