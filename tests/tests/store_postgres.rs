@@ -326,11 +326,25 @@ fn timeouts_and_reminders_fire_once_across_instances() {
     // Each game's reminder (to alice, whose move it is) and its timeout went out once,
     // whichever instance sent it. (Reminders due together are one message per instance that
     // sends some of them.)
-    let sent: Vec<String> = instances
+    // Each game forfeited (no move made) is said once not to be rated, after its timeout.
+    let (unrated, sent): (Vec<_>, Vec<_>) = instances
         .iter()
         .flat_map(|(core, _)| core.notices("discord"))
-        .map(|n| format!("{:?}", n.replies))
+        .map(|n| (format!("{:?}", n.target), format!("{:?}", n.replies)))
+        .partition(|(_, text)| text.contains("Not rated"));
+    assert_eq!(unrated.len(), 20, "{unrated:?}");
+    let unrated: std::collections::BTreeSet<String> = unrated
+        .iter()
+        .map(|(target, text)| {
+            assert!(
+                text.contains("Not rated: it was forfeited before a move."),
+                "{text}"
+            );
+            target.clone()
+        })
         .collect();
+    assert_eq!(unrated.len(), 20, "{unrated:?}");
+    let sent: Vec<String> = sent.into_iter().map(|(_, text)| text).collect();
     assert_eq!(sent.len(), notices);
     let mut reminded = std::collections::BTreeMap::new();
     let mut timed_out = std::collections::BTreeMap::new();
@@ -378,7 +392,16 @@ fn an_announcement_a_dead_instance_never_posted_is_posted_once_by_another() {
     // posting it.
     dead.load_agenda();
     assert_eq!(dead.fire_due(), 1);
-    assert_eq!(dead.notices("discord").len(), 1);
+    // Taken from the outbox, never posted: the announcement, and the line saying that the game
+    // (forfeited) is not rated, which is not kept.
+    let taken: Vec<String> = dead
+        .notices("discord")
+        .iter()
+        .map(|n| format!("{:?}", n.replies))
+        .collect();
+    assert_eq!(taken.len(), 2, "{taken:?}");
+    assert!(taken[0].contains("time ran out"), "{taken:?}");
+    assert!(taken[1].contains("Not rated"), "{taken:?}");
     let (second, third) = (&instances[1].0, &instances[2].0);
     // Not at once: the instance that stored it may be posting it.
     assert_eq!(second.recover_notices("discord", 60), 0);
