@@ -55,6 +55,14 @@ impl GameId {
         }
     }
 
+    /// The game's seats and sides (as a game of this kind gives them, without making one).
+    pub fn table(self) -> &'static Table {
+        match self {
+            GameId::Lanrick | GameId::Croquet | GameId::Lanrick1880 => &Table::TWO_PLAYERS,
+            GameId::Lanko88 | GameId::Lanko68 | GameId::Lanko103 => &crate::lanko::TABLE,
+        }
+    }
+
     /// The game's full name.
     pub fn title(self) -> &'static str {
         match self {

@@ -169,6 +169,16 @@ impl Table {
         self.teams.get(seat.index()).copied().unwrap_or(Team::WHITE)
     }
 
+    /// The team's seats by name, in turn order: `S+N`, `W+E` (a Lanko side, as its records
+    /// give a result); `WHITE` for a team of one seat.
+    pub fn team_seats(&self, team: Team) -> String {
+        self.all()
+            .filter(|s| self.team_of(*s) == team)
+            .map(|s| self.seat_name(s).to_uppercase())
+            .collect::<Vec<_>>()
+            .join("+")
+    }
+
     /// The team's name.
     pub fn team_name(&self, team: Team) -> &'static str {
         self.team_names[team.index()]
@@ -203,6 +213,17 @@ mod tests {
         assert_eq!(*counts.get(Seat::WHITE), 0);
         assert_eq!(*counts.get(Seat::BLACK), 11);
         assert_eq!(counts.map(|c| c * 2).0, [0, 22]);
+    }
+
+    #[test]
+    fn each_kind_of_game_has_the_table_its_games_have_and_names_its_sides_by_their_seats() {
+        for id in GameId::ALL {
+            assert_eq!(id.table().seats, AnyGame::new(id).table().seats, "{id:?}");
+        }
+        let lanko = GameId::Lanko103.table();
+        assert_eq!(lanko.team_seats(Team::WHITE), "S+N");
+        assert_eq!(lanko.team_seats(Team::BLACK), "W+E");
+        assert_eq!(GameId::Croquet.table().team_seats(Team::BLACK), "BLACK");
     }
 
     #[test]

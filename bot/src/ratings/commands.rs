@@ -1,6 +1,6 @@
 //! `rating`, `leaderboard` and `ratings export`.
 
-use muster_rules::{AnyGame, GameId, Seat};
+use muster_rules::{GameId, Seat};
 use serde_json::{Value, json};
 
 use super::maths::{self, System};
@@ -357,23 +357,18 @@ fn rated_json(e: &Entry) -> Value {
 /// seat's side, the other); in a game of more than two seats (Lanko) the side's seats, `S+N` or
 /// `W+E`, as a Lanko record's result names them.
 fn side_shown(game: &str, side: &str) -> String {
-    let Ok(id) = game.parse::<GameId>() else {
-        return side.to_string();
-    };
-    let table = AnyGame::new(id).table();
-    let Some(first) = Seat::new(0).map(|s| table.team_of(s)) else {
+    let Some(table) = game.parse::<GameId>().ok().map(GameId::table) else {
         return side.to_string();
     };
     if table.len() <= 2 {
         return side.to_string();
     }
-    let mine = |s: &Seat| (table.team_of(*s) == first) == (side == "white");
-    table
-        .all()
-        .filter(mine)
-        .map(|s| table.seat_name(s).to_uppercase())
-        .collect::<Vec<_>>()
-        .join("+")
+    let first = table.team_of(Seat::WHITE);
+    table.team_seats(if side == "white" {
+        first
+    } else {
+        first.other()
+    })
 }
 
 #[cfg(test)]

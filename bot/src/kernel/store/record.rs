@@ -404,12 +404,7 @@ impl GameRecord {
         match game.outcome() {
             None => "*".into(),
             Some(Outcome::Draw { .. }) => "1/2-1/2".into(),
-            Some(Outcome::Winner { team, .. }) if table.len() > 2 => table
-                .all()
-                .filter(|s| table.team_of(*s) == team)
-                .map(|s| table.seat_name(s).to_uppercase())
-                .collect::<Vec<_>>()
-                .join("+"),
+            Some(Outcome::Winner { team, .. }) if table.len() > 2 => table.team_seats(team),
             Some(Outcome::Winner { team, .. }) => {
                 let first = Seat::new(0).map(|s| table.team_of(s));
                 if first == Some(team) { "1-0" } else { "0-1" }.into()
