@@ -116,16 +116,20 @@ pub fn export(record: &GameRecord, game: &AnyGame) -> Replies {
 /// `export <id>`: this channel's game by its id (as `export` without one gives it), a game the
 /// asker plays in elsewhere (while it runs, its result `*`), or a finished game.
 pub fn export_by_id(core: &Core, req: &Request, live: Option<&GameRecord>, id: &str) -> Replies {
-    let found = match live.filter(|r| r.id == id) {
-        Some(live) => live.clone(),
+    match live.filter(|r| r.id == id) {
+        Some(live) => export_replayed(live),
         None => match seen(core, req, id) {
-            Ok(r) => r,
-            Err(refusal) => return refusal,
+            Ok(r) => export_replayed(&r),
+            Err(refusal) => refusal,
         },
-    };
-    match found.rebuild() {
-        Ok(g) => export(&found, &g),
-        Err(e) => private(format!("Game {id} does not replay: {}", e.0)),
+    }
+}
+
+/// [`export`] of a record read from the store, replayed first.
+fn export_replayed(record: &GameRecord) -> Replies {
+    match record.rebuild() {
+        Ok(g) => export(record, &g),
+        Err(e) => private(format!("Game {} does not replay: {}", record.id, e.0)),
     }
 }
 
@@ -205,10 +209,7 @@ pub fn replay_last(core: &Core, req: &Request) -> Replies {
 pub fn export_last(core: &Core, req: &Request) -> Replies {
     match core.store.games_of(&req.user.id) {
         Ok(games) => match games.first() {
-            Some(r) => match r.rebuild() {
-                Ok(g) => export(r, &g),
-                Err(e) => private(format!("Game {} does not replay: {}", r.id, e.0)),
-            },
+            Some(r) => export_replayed(r),
             None => no_game(core),
         },
         Err(e) => private(format!("The game store is not available ({e}).")),
