@@ -73,29 +73,31 @@ fn command_path(c: &mut Criterion) {
         "bob"
     };
     let text = format!("move {}", all[BEFORE]);
+    // A channel with the game 40 moves in, and the request that plays move 41 there.
     let mut n = 0u64;
+    let mut fresh = || {
+        n += 1;
+        let channel = format!("c{n}");
+        store
+            .create(
+                &ChannelKey::new("bench", &channel),
+                &record(&format!("b{n}"), &channel, all[..BEFORE].to_vec()),
+            )
+            .expect("create");
+        Request {
+            platform: "bench".into(),
+            channel,
+            user: User::named(mover),
+            text: text.clone(),
+            mentions: vec![],
+            policy: Default::default(),
+        }
+    };
     c.bench_function(
         "command/move: parse, replay 40 moves, play, CAS + flush, replies (board not drawn)",
         |b| {
             b.iter_batched(
-                || {
-                    n += 1;
-                    let channel = format!("c{n}");
-                    store
-                        .create(
-                            &ChannelKey::new("bench", &channel),
-                            &record(&format!("b{n}"), &channel, all[..BEFORE].to_vec()),
-                        )
-                        .expect("create");
-                    Request {
-                        platform: "bench".into(),
-                        channel,
-                        user: User::named(mover),
-                        text: text.clone(),
-                        mentions: vec![],
-                        policy: Default::default(),
-                    }
-                },
+                &mut fresh,
                 |req| {
                     let replies = core.handle(&req);
                     assert!(replies.len() >= 3, "{replies:?}");
@@ -109,24 +111,7 @@ fn command_path(c: &mut Criterion) {
     // player waits on (the board is drawn from the game as played, replaying nothing).
     c.bench_function("command/move, its board drawn", |b| {
         b.iter_batched(
-            || {
-                n += 1;
-                let channel = format!("d{n}");
-                store
-                    .create(
-                        &ChannelKey::new("bench", &channel),
-                        &record(&format!("e{n}"), &channel, all[..BEFORE].to_vec()),
-                    )
-                    .expect("create");
-                Request {
-                    platform: "bench".into(),
-                    channel,
-                    user: User::named(mover),
-                    text: text.clone(),
-                    mentions: vec![],
-                    policy: Default::default(),
-                }
-            },
+            &mut fresh,
             |req| {
                 let replies = core.handle(&req);
                 for r in &replies {
