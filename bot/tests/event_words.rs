@@ -2,25 +2,10 @@
 
 use std::sync::Arc;
 
-use muster_bot::core::{Core, Reply, Target};
+use muster_bot::core::{Core, Reply};
 use muster_bot::store::MemoryStore;
 
 mod common;
-
-/// Opens the places the core asked for (as the console does), so that paired games start.
-fn open_places(core: &Core) {
-    loop {
-        let notices = core.notices("console");
-        if notices.is_empty() {
-            return;
-        }
-        for n in notices {
-            if let Target::Open(o) = &n.target {
-                core.place_opened(o, &o.name);
-            }
-        }
-    }
-}
 
 /// A Swiss event of Croquet in `#hall` with `entrants` players, started.
 fn started(entrants: usize) -> Core {
@@ -34,7 +19,7 @@ fn started(entrants: usize) -> Core {
         say(&format!("p{n}"), "tournament join cup");
     }
     say("olive", "tournament start cup");
-    open_places(&core);
+    common::open_places(&core);
     core
 }
 

@@ -17,7 +17,7 @@
 
 use std::sync::Arc;
 
-use muster_bot::core::{Core, Policy, Reply, Request, Target, User};
+use muster_bot::core::{Core, Policy, Reply, Request, User};
 use muster_bot::store::MemoryStore;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -156,21 +156,6 @@ fn say(core: &Core, user: &str, channel: &str, text: &str) -> Vec<Reply> {
     ))
 }
 
-/// Opens the places the core asked for (as the console does), so that paired games start.
-fn open_places(core: &Core) {
-    loop {
-        let notices = core.notices("console");
-        if notices.is_empty() {
-            return;
-        }
-        for n in notices {
-            if let Target::Open(o) = &n.target {
-                core.place_opened(o, &o.name);
-            }
-        }
-    }
-}
-
 fn world(state: State) -> Core {
     let store = Arc::new(MemoryStore::default());
     let core = Core::new(store, "!");
@@ -199,7 +184,7 @@ fn world(state: State) -> Core {
             out.iter().all(|r| !matches!(r, Reply::Private(_))),
             "{text}: {out:?}"
         );
-        open_places(&core);
+        common::open_places(&core);
     }
     core
 }
@@ -220,7 +205,7 @@ fn check(command: &str, role: Role, state: State, expected: Outcome) -> Result<(
     let before = event(&core);
     let (user, policy) = actor(role);
     let replies = core.handle(&request(user, policy, "hall", command));
-    open_places(&core);
+    common::open_places(&core);
     let private = common::privates(&replies);
     let public = replies.iter().any(|r| !matches!(r, Reply::Private(_)));
     for t in &private {

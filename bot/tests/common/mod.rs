@@ -1,7 +1,7 @@
 //! What the bot's test suites share (each uses a part of it).
 #![allow(dead_code)]
 
-use muster_bot::core::{Core, Reply, Request, User};
+use muster_bot::core::{Core, Reply, Request, Target, User};
 use muster_bot::store::{ChannelKey, Ending, GameRecord, GameStore, Status};
 
 /// A console command by `user` in `channel`.
@@ -106,4 +106,20 @@ pub fn croquet_ended(
     game.ending = Some(Ending::Resigned { seat: 0 });
     store.archive(&key, expected, &game).unwrap();
     game
+}
+
+/// Opens the places the core asked for (as the console does: a place is the channel of its
+/// name), until the outbox is empty, so that paired games start.
+pub fn open_places(core: &Core) {
+    loop {
+        let notices = core.notices("console");
+        if notices.is_empty() {
+            return;
+        }
+        for n in notices {
+            if let Target::Open(o) = &n.target {
+                core.place_opened(o, &o.name);
+            }
+        }
+    }
 }
