@@ -167,9 +167,16 @@ pub async fn challenge(t: &Table, room: &str, game: &str) -> Seen {
             .send_with_mentions(room, &format!("!new {game} {bob}"), &[&bob])
             .await
     };
-    let said = answer(&t.bob, room, &t.bot.user_id, &ev).await;
-    assert!(said.body.contains("challenges you"), "{said:?}");
+    let (said, board) = accepted(t, room, &ev).await;
     assert!(said.mentions.contains(&bob), "bob is notified: {said:?}");
+    board
+}
+
+/// The bot's answer to alice's challenge `challenge` in `room`, and the first board once bob
+/// has accepted it.
+async fn accepted(t: &Table, room: &str, challenge: &str) -> (Seen, Seen) {
+    let said = answer(&t.bob, room, &t.bot.user_id, challenge).await;
+    assert!(said.body.contains("challenges you"), "{said:?}");
     let ev = t.bob.send_text(room, "!accept").await;
     let board = t
         .alice
@@ -178,7 +185,7 @@ pub async fn challenge(t: &Table, room: &str, game: &str) -> Seen {
         })
         .await;
     assert_board(&board);
-    board
+    (said, board)
 }
 
 /// When the games on a manual clock begin.
@@ -192,16 +199,7 @@ pub async fn timed_challenge(t: &Table, room: &str, clock: &str) -> Seen {
         .alice
         .send_with_mentions(room, &format!("!new lanrick {bob} clock {clock}"), &[&bob])
         .await;
-    let said = answer(&t.bob, room, &t.bot.user_id, &ev).await;
-    assert!(said.body.contains("challenges you"), "{said:?}");
-    let ev = t.bob.send_text(room, "!accept").await;
-    let board = t
-        .alice
-        .wait_for(room, WAIT, |s| {
-            s.in_reply_to.as_deref() == Some(ev.as_str()) && s.msgtype == "m.image"
-        })
-        .await;
-    assert_board(&board);
+    let (_, board) = accepted(t, room, &ev).await;
     assert!(
         board.mentions.contains(&t.alice.user_id()),
         "alice moves first: {board:?}"
