@@ -48,6 +48,16 @@ pub use state::{Ending, GatewayConnection, Handshake, Listener, Outcome, Recorde
 
 use state::{Interaction, State};
 
+/// How long the stand-in suites wait for one step of a stand-in.
+pub const STEP: Duration = Duration::from_secs(10);
+
+/// `fut`, or a panic naming `what` after [`STEP`].
+pub async fn within<T>(what: &str, fut: impl Future<Output = T>) -> T {
+    tokio::time::timeout(STEP, fut)
+        .await
+        .unwrap_or_else(|_| panic!("timed out: {what}"))
+}
+
 /// What the server threads and the suite share.
 pub(crate) struct Shared {
     state: Mutex<State>,

@@ -4,11 +4,10 @@
 //! HTTP interactions are tests/tests/discord_standin_endpoint.rs's; a bare gateway client,
 //! tests/tests/discord_standin_gateway.rs's.
 
-use std::future::{Future, IntoFuture};
+use std::future::IntoFuture;
 use std::sync::Arc;
-use std::time::Duration;
 
-use muster_tests::discord::{self, Person, StandIn};
+use muster_tests::discord::{self, Person, STEP, StandIn, within};
 use serde_json::json;
 use serenity::all::{
     ApplicationId, AutocompleteChoice, ButtonStyle, ChannelId, ChannelType, ClientBuilder, Command,
@@ -26,14 +25,6 @@ const APP: u64 = 1_400_000_000_000_000_001;
 const GUILD: &str = "1400000000000000100";
 const CHANNEL: &str = "1400000000000000200";
 const DM: &str = "1400000000000000250";
-const WAIT: Duration = Duration::from_secs(10);
-
-/// `fut`, or a panic naming `what` after [`WAIT`].
-async fn within<T>(what: &str, fut: impl Future<Output = T>) -> T {
-    tokio::time::timeout(WAIT, fut)
-        .await
-        .unwrap_or_else(|_| panic!("timed out: {what}"))
-}
 
 fn http(standin: &StandIn) -> Http {
     HttpBuilder::new("Bot test-token")
@@ -211,7 +202,7 @@ async fn rest_stand_in_answers_serenity_as_discord_does() {
         .wait_for(
             "PUT commands",
             |r| r.is("PUT", &format!("/applications/{APP}/commands")),
-            WAIT,
+            STEP,
         )
         .await;
     assert_eq!(put.json[0]["name"], "new");
@@ -247,7 +238,7 @@ async fn rest_stand_in_answers_serenity_as_discord_does() {
     .await
     .expect("the callback is accepted");
     let callback = standin
-        .wait_for("the callback", |r| r.callback_type() == Some(4), WAIT)
+        .wait_for("the callback", |r| r.callback_type() == Some(4), STEP)
         .await;
     assert!(
         callback
@@ -394,7 +385,7 @@ async fn rest_stand_in_answers_serenity_as_discord_does() {
         .wait_for(
             "GET channel",
             |r| r.is("GET", &format!("/channels/{CHANNEL}")),
-            WAIT,
+            STEP,
         )
         .await;
     assert_eq!(recorded.status, 404);
@@ -534,7 +525,7 @@ async fn rest_stand_in_answers_serenity_as_discord_does() {
     .await
     .expect("choices");
     let answered = standin
-        .wait_for("choices", |r| r.callback_type() == Some(8), WAIT)
+        .wait_for("choices", |r| r.callback_type() == Some(8), STEP)
         .await;
     assert_eq!(answered.json["data"]["choices"][0]["name"], "c1-c3");
 
@@ -560,7 +551,7 @@ async fn rest_stand_in_answers_serenity_as_discord_does() {
     .await;
     assert_eq!(status, 401);
     let posted = standin
-        .wait_for("the signed post", |r| r.path.ends_with("/endpoint"), WAIT)
+        .wait_for("the signed post", |r| r.path.ends_with("/endpoint"), STEP)
         .await;
     assert_eq!(posted.json, ping);
 }
@@ -604,7 +595,7 @@ async fn next(events: &mut Events) -> Result<Interaction, Ready> {
 
 async fn stop(shards: Arc<ShardManager>, task: tokio::task::JoinHandle<()>) {
     within("shutting the shards down", shards.shutdown_all()).await;
-    if tokio::time::timeout(WAIT, task).await.is_err() {
+    if tokio::time::timeout(STEP, task).await.is_err() {
         panic!("the client did not stop");
     }
 }
@@ -613,7 +604,7 @@ async fn stop(shards: Arc<ShardManager>, task: tokio::task::JoinHandle<()>) {
 async fn a_serenity_client_connects_and_receives_dispatches() {
     let standin = StandIn::start(APP).await;
     let (mut events, shards, task) = client(&standin).await;
-    standin.wait_ready(WAIT).await;
+    standin.wait_ready(STEP).await;
     let Err(ready) = next(&mut events).await else {
         panic!("READY comes first")
     };
@@ -627,7 +618,7 @@ async fn a_serenity_client_connects_and_receives_dispatches() {
         GatewayIntents::GUILDS.bits()
     );
     standin
-        .wait_for("GET gateway", |r| r.is("GET", "/api/v10/gateway"), WAIT)
+        .wait_for("GET gateway", |r| r.is("GET", "/api/v10/gateway"), STEP)
         .await;
 
     let ada = Person::new("ada");
@@ -666,7 +657,7 @@ async fn a_serenity_client_connects_and_receives_dispatches() {
     // A restarted bot makes a second session, which gets the dispatches.
     stop(shards, task).await;
     let (mut events, shards, task) = client(&standin).await;
-    standin.wait_connections(2, WAIT).await;
+    standin.wait_connections(2, STEP).await;
     assert!(next(&mut events).await.is_err(), "READY comes first");
     let v = discord::command("board", serde_json::Value::Null, &ada, CHANNEL, Some(GUILD));
     standin.dispatch(v.clone()).await;

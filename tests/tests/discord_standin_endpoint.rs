@@ -2,23 +2,12 @@
 //! serenity's verifier, and the stand-in posts interactions to an HTTP endpoint as Discord does,
 //! counting the answer the endpoint gives inline as the interaction's response.
 
-use std::future::Future;
-use std::time::Duration;
-
-use muster_tests::discord::{self, Person, StandIn};
+use muster_tests::discord::{self, Person, STEP, StandIn, within};
 use serde_json::json;
 use serenity::interactions_endpoint::Verifier;
 
 const APP: u64 = 1_400_000_000_000_000_001;
 const DM: &str = "1400000000000000250";
-const WAIT: Duration = Duration::from_secs(10);
-
-/// `fut`, or a panic naming `what` after [`WAIT`].
-async fn within<T>(what: &str, fut: impl Future<Output = T>) -> T {
-    tokio::time::timeout(WAIT, fut)
-        .await
-        .unwrap_or_else(|_| panic!("timed out: {what}"))
-}
 
 #[test]
 fn signatures_verify_with_serenity() {
@@ -134,7 +123,7 @@ async fn interactions_posted_to_an_http_endpoint_are_signed_and_inline_answers_c
     assert_eq!(status, 200);
     let token = v["token"].as_str().expect("a token");
     let inline = standin
-        .wait_for("the inline answer", |r| r.callback_type() == Some(4), WAIT)
+        .wait_for("the inline answer", |r| r.callback_type() == Some(4), STEP)
         .await;
     assert_eq!(
         (inline.query.as_str(), inline.authorization.as_deref()),

@@ -4,11 +4,10 @@
 //! stalled connection neither acknowledges nor delivers; resets, close codes and a revoked
 //! token end connections as Discord ends them; callbacks can be held in flight.
 
-use std::future::Future;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use muster_tests::discord::{self, Ending, Listener, Outcome, Person, StandIn};
+use muster_tests::discord::{self, Ending, Listener, Outcome, Person, STEP, StandIn, within};
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message as Frame;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
@@ -16,16 +15,8 @@ use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 const APP: u64 = 1_400_000_000_000_000_001;
 const GUILD: &str = "1400000000000000100";
 const CHANNEL: &str = "1400000000000000200";
-const WAIT: Duration = Duration::from_secs(10);
 
 type Socket = tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>;
-
-/// `fut`, or a panic naming `what` after [`WAIT`].
-async fn within<T>(what: &str, fut: impl Future<Output = T>) -> T {
-    tokio::time::timeout(WAIT, fut)
-        .await
-        .unwrap_or_else(|_| panic!("timed out: {what}"))
-}
 
 /// A connection to the gateway address `url` as Discord's clients make it, and its HELLO.
 async fn connect(url: &str) -> (Socket, Value) {
@@ -164,12 +155,12 @@ async fn sessions_resume_on_the_second_address_with_what_they_missed() {
     // A heartbeat carries the last sequence number; it is acknowledged and recorded.
     send(&mut ws, json!({ "op": 1, "d": 3 })).await;
     assert_eq!(next(&mut ws).await["op"], 11);
-    assert_eq!(standin.wait_heartbeats(1, 1, WAIT).await, vec![json!(3)]);
+    assert_eq!(standin.wait_heartbeats(1, 1, STEP).await, vec![json!(3)]);
 
     // Closed with a code other than 1000 or 1001: the session stays, and keeps what is
     // dispatched meanwhile.
     close_with(&mut ws, 4000).await;
-    let first = standin.wait_ended(1, WAIT).await;
+    let first = standin.wait_ended(1, STEP).await;
     assert_eq!(first.ending, Some(Ending::ClientClosed(Some(4000))));
     assert_eq!((first.listener, first.last_seq), (Listener::Main, Some(3)));
     let missed: Vec<(Value, String)> = (0..2).map(|_| interaction()).collect();
@@ -214,7 +205,7 @@ async fn sessions_resume_on_the_second_address_with_what_they_missed() {
         json!({ "op": 9, "d": false, "s": null, "t": null })
     );
     close_with(&mut ws, 1000).await;
-    let ended = standin.wait_ended(2, WAIT).await;
+    let ended = standin.wait_ended(2, STEP).await;
     assert_eq!(ended.ending, Some(Ending::ClientClosed(Some(1000))));
     send(&mut other, resume(&session, 7)).await;
     assert_eq!(next(&mut other).await["op"], 9);
@@ -294,7 +285,7 @@ async fn a_stalled_connection_neither_acknowledges_nor_delivers() {
     let (v, token) = interaction();
     standin.dispatch(v).await;
     send(&mut ws, json!({ "op": 1, "d": 1 })).await;
-    standin.wait_heartbeats(1, 2, WAIT).await;
+    standin.wait_heartbeats(1, 2, STEP).await;
     // Neither the ACK nor the dispatch comes. (Anything the stand-in sent would be here at
     // once; the wait only gives it the chance.)
     let quiet = tokio::time::timeout(Duration::from_millis(500), ws.next()).await;
@@ -309,7 +300,7 @@ async fn a_stalled_connection_neither_acknowledges_nor_delivers() {
     delivered(&mut fresh, 2, &token).await;
     resumed(&mut fresh, 3).await;
     drop(ws);
-    let ended = standin.wait_ended(1, WAIT).await;
+    let ended = standin.wait_ended(1, STEP).await;
     assert_eq!(ended.ending, Some(Ending::Dropped));
     // The new connection is not stalled.
     send(&mut fresh, json!({ "op": 1, "d": 3 })).await;
@@ -327,7 +318,7 @@ async fn resets_close_codes_heartbeat_requests_duplicates_and_a_revoked_token() 
     assert_eq!(standin.reset().await, 1);
     assert_eq!(closed(&mut ws).await, None);
     assert_eq!(
-        standin.wait_ended(1, WAIT).await.ending,
+        standin.wait_ended(1, STEP).await.ending,
         Some(Ending::Reset)
     );
     let (mut ws, _) = connect(&standin.resume_url()).await;
@@ -356,7 +347,7 @@ async fn resets_close_codes_heartbeat_requests_duplicates_and_a_revoked_token() 
     assert_eq!(standin.close_connection(4009).await, 3);
     assert_eq!(closed(&mut ws).await, Some(4009));
     assert_eq!(
-        standin.wait_ended(3, WAIT).await.ending,
+        standin.wait_ended(3, STEP).await.ending,
         Some(Ending::ServerClosed(4009))
     );
     let (mut ws, _) = connect(&standin.resume_url()).await;
@@ -412,7 +403,7 @@ async fn callbacks_can_be_held_in_flight() {
             .status()
             .as_u16()
     });
-    standin.wait_held_callbacks(1, WAIT).await;
+    standin.wait_held_callbacks(1, STEP).await;
     assert!(standin.requests().is_empty(), "held, not answered yet");
     assert!(!call.is_finished());
     standin.release_callbacks();
@@ -448,7 +439,7 @@ async fn the_gateway_greets_acknowledges_and_refuses_resumes() {
     let parsed: serenity::all::Ready =
         serde_json::from_value(ready["d"].clone()).expect("serenity accepts READY");
     assert_eq!(parsed.user.id.get(), APP);
-    standin.wait_ready(WAIT).await;
+    standin.wait_ready(STEP).await;
     assert_eq!(standin.connections(), 1);
     standin.dispatch(discord::fixture("guild-command")).await;
     let dispatched = next(&mut ws).await;
