@@ -3,40 +3,33 @@
 //! and floaters and colour rules come into play.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use muster_rules::tournament::Round;
-use muster_rules::tournament::swiss;
+use muster_rules::tournament::{Field, swiss};
 
 const PLAYERS: usize = 64;
 
-fn event(rounds: usize) -> (Vec<Round>, Vec<u32>) {
-    let (mut history, mut points) = (Vec::new(), vec![0u32; PLAYERS]);
+fn event(rounds: usize) -> Field {
+    let mut field = Field::new(PLAYERS, 7);
     let mut seed = 0x9e37_79b9_u64;
     for _ in 0..rounds {
-        let round = swiss::pair(PLAYERS, &[false; PLAYERS], &history, &points)
-            .expect("pairs")
-            .round;
-        for p in &round.pairings {
+        let round = swiss::pair(&field).expect("pairs").round;
+        field.push(&round, |white, black| {
             seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-            let better = p.white.min(p.black);
-            let worse = p.white.max(p.black);
-            match (seed >> 33) % 10 {
-                0..=5 => points[better] += 2,
-                6 | 7 => points[worse] += 2,
-                _ => {
-                    points[better] += 1;
-                    points[worse] += 1;
-                }
-            }
-        }
-        history.push(round);
+            let better_is_white = white < black;
+            let points = match (seed >> 33) % 10 {
+                0..=5 => 2,
+                6 | 7 => 0,
+                _ => return (1, false),
+            };
+            (if better_is_white { points } else { 2 - points }, false)
+        });
     }
-    (history, points)
+    field
 }
 
 fn swiss_round(c: &mut Criterion) {
-    let (history, points) = event(4);
+    let field = event(4);
     c.bench_function("tournament/swiss: pair round 5 of 64 players", |b| {
-        b.iter(|| swiss::pair(PLAYERS, &[false; PLAYERS], &history, &points).expect("pairs"))
+        b.iter(|| swiss::pair(&field).expect("pairs"))
     });
 }
 

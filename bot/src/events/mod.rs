@@ -16,6 +16,7 @@
 
 pub mod charts;
 pub mod command;
+mod field;
 pub mod manage;
 pub mod places;
 pub mod play;

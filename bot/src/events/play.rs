@@ -232,24 +232,7 @@ fn pair_next(event: &Event) -> Result<RoundRecord, NoPairing> {
     let r = event.played.len();
     let (round, relaxed, gave_up) = match event.system {
         System::Swiss => {
-            let history: Vec<Round> = event
-                .played
-                .iter()
-                .map(|p| Round {
-                    pairings: p
-                        .boards
-                        .iter()
-                        .map(|b| Pairing {
-                            white: b.white,
-                            black: b.black,
-                        })
-                        .collect(),
-                    rest: p.byes.first().copied(),
-                })
-                .collect();
-            let points = super::report::points(event);
-            let out: Vec<bool> = (0..n).map(|e| withdrawn(event, e, r)).collect();
-            let paired = swiss::pair(n, &out, &history, &points)?;
+            let paired = swiss::pair(&super::field::field(event))?;
             (paired.round, paired.colours_relaxed, paired.gave_up)
         }
         System::RoundRobin | System::Double => {

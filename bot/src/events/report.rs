@@ -87,11 +87,6 @@ pub(super) fn table(event: &Event) -> Vec<standings::Entrant> {
     all
 }
 
-/// Each entrant's score in half points over the completed rounds.
-pub(super) fn points(event: &Event) -> Vec<u32> {
-    table(event).iter().map(standings::Entrant::score).collect()
-}
-
 pub(super) fn half(points: u32) -> String {
     if points.is_multiple_of(2) {
         format!("{}", points / 2)

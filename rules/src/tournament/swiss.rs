@@ -23,7 +23,7 @@
 //! gives up too, the answer is [`NoPairing::GaveUp`], which is not a proof that no pairing
 //! exists: an event must not end on it.
 
-use super::{Pairing, Round};
+use super::{Field, Pairing, Round};
 
 /// Why no round could be paired.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -84,58 +84,39 @@ impl Past {
     }
 }
 
-/// Pairs the next round of a Swiss event: `entrants` numbered by initial rank (0 the best),
-/// `withdrawn` those no longer paired, `history` the rounds played so far (byes as rests), and
-/// `points` each entrant's score in half points.
-pub fn pair(
-    entrants: usize,
-    withdrawn: &[bool],
-    history: &[Round],
-    points: &[u32],
-) -> Result<Paired, NoPairing> {
-    pair_with(entrants, withdrawn, history, points, None, [BUDGET; 2])
+/// Pairs the next round of a Swiss event.
+pub fn pair(field: &Field) -> Result<Paired, NoPairing> {
+    pair_with(field, None, [BUDGET; 2])
 }
 
 /// [`pair`], with `rest` given the bye (in an odd field).
-pub fn pair_resting(
-    entrants: usize,
-    withdrawn: &[bool],
-    history: &[Round],
-    points: &[u32],
-    rest: usize,
-) -> Result<Paired, NoPairing> {
-    pair_with(
-        entrants,
-        withdrawn,
-        history,
-        points,
-        Some(rest),
-        [BUDGET; 2],
-    )
+pub fn pair_resting(field: &Field, rest: usize) -> Result<Paired, NoPairing> {
+    pair_with(field, Some(rest), [BUDGET; 2])
 }
 
-fn pair_with(
-    entrants: usize,
-    withdrawn: &[bool],
-    history: &[Round],
-    points: &[u32],
-    forced: Option<usize>,
-    budgets: [u32; 2],
-) -> Result<Paired, NoPairing> {
-    let mut past = vec![Past::default(); entrants];
-    for round in history {
-        for p in &round.pairings {
-            if p.white < entrants && p.black < entrants {
-                past[p.white].met.push(p.black);
-                past[p.black].met.push(p.white);
-                past[p.white].colours.push(true);
-                past[p.black].colours.push(false);
+/// What each entrant has had so far, as the pairing rules count it: only games played over the
+/// board are meetings and give colours; a pairing-allocated bye, and any round scored as a win
+/// without playing (a forfeit won), rule out another bye (C.04.1, C.04.3 C.2).
+fn pasts(field: &Field) -> Vec<Past> {
+    let mut past = vec![Past::default(); field.entrants()];
+    for round in &field.rounds {
+        for (e, entry) in round.iter().enumerate().take(past.len()) {
+            if let Some((opponent, white)) = entry.played() {
+                past[e].met.push(opponent);
+                past[e].colours.push(white);
+            } else if entry.points() >= 2 {
+                past[e].bye = true;
             }
         }
-        if let Some(r) = round.rest.filter(|r| *r < entrants) {
-            past[r].bye = true;
-        }
     }
+    past
+}
+
+fn pair_with(field: &Field, forced: Option<usize>, budgets: [u32; 2]) -> Result<Paired, NoPairing> {
+    let entrants = field.entrants();
+    let past = pasts(field);
+    let points: Vec<u32> = (0..entrants).map(|e| field.points(e)).collect();
+    let withdrawn = &field.out;
     let score = |e: usize| points.get(e).copied().unwrap_or(0);
     // The order of the field: score, then initial rank.
     let mut order: Vec<usize> = (0..entrants)
@@ -145,7 +126,8 @@ fn pair_with(
     if order.len() < 2 {
         return Err(NoPairing::Impossible);
     }
-    let first = history.is_empty();
+    // The first round: nobody has a colour yet.
+    let first = past.iter().all(|p| p.colours.is_empty());
     let mut gave_up = false;
     for (strict, budget) in [true, false].into_iter().zip(budgets) {
         let search = Search {
@@ -327,9 +309,28 @@ mod tests {
         }
     }
 
+    fn round(pairs: &[(usize, usize)], rest: Option<usize>) -> Round {
+        Round {
+            pairings: pairs
+                .iter()
+                .map(|&(white, black)| Pairing { white, black })
+                .collect(),
+            rest,
+        }
+    }
+
+    /// A field of `n` after `rounds`, each game won by White.
+    fn field(n: usize, rounds: &[Round]) -> Field {
+        let mut field = Field::new(n, 9);
+        for r in rounds {
+            field.push(r, |_, _| (2, false));
+        }
+        field
+    }
+
     #[test]
     fn the_first_round_pairs_the_top_half_against_the_bottom_half_with_alternating_colours() {
-        let paired = pair(8, &[false; 8], &[], &[0; 8]).unwrap();
+        let paired = pair(&field(8, &[])).unwrap();
         let games: Vec<(usize, usize)> = paired
             .round
             .pairings
@@ -339,24 +340,15 @@ mod tests {
         assert_eq!(games, [(0, 4), (5, 1), (2, 6), (7, 3)]);
         assert_eq!(paired.round.rest, None);
         // An odd field: the lowest seed rests.
-        let odd = pair(7, &[false; 7], &[], &[0; 7]).unwrap();
+        let odd = pair(&field(7, &[])).unwrap();
         assert_eq!(odd.round.rest, Some(6));
         assert_eq!(odd.round.pairings[0], Pairing { white: 0, black: 3 });
     }
 
     #[test]
     fn score_groups_pair_within_themselves_and_the_odd_one_floats_down() {
-        // After round 1 of six: 0, 1, 2 won (2 points), 3, 4, 5 lost.
-        let history = vec![Round {
-            pairings: vec![
-                Pairing { white: 0, black: 3 },
-                Pairing { white: 4, black: 1 },
-                Pairing { white: 2, black: 5 },
-            ],
-            rest: None,
-        }];
-        let points = [2, 2, 2, 0, 0, 0];
-        let paired = pair(6, &[false; 6], &history, &points).unwrap();
+        // After round 1 of six: 0, 4 (White) and 2 won, 3, 1, 5 lost.
+        let paired = pair(&field(6, &[round(&[(0, 3), (4, 1), (2, 5)], None)])).unwrap();
         let meets = |a: usize, b: usize| {
             paired
                 .round
@@ -364,11 +356,39 @@ mod tests {
                 .iter()
                 .any(|p| (p.white, p.black) == (a, b) || (p.white, p.black) == (b, a))
         };
-        // Winners: 0 v 1 (top half v bottom half of three: 0 v 1), 2 floats down to meet 3
-        // (its first possible opponent below, not met before), 4 v 5.
-        assert!(meets(0, 1), "{paired:?}");
-        assert!(meets(2, 3) || meets(2, 4), "{paired:?}");
+        // Winners 0, 2, 4: 0 v 4 would repeat nothing; the odd one floats down.
+        assert!(meets(0, 4) || meets(0, 2), "{paired:?}");
         assert!(!paired.colours_relaxed);
+    }
+
+    #[test]
+    fn a_forfeit_is_no_meeting_and_gives_no_colour() {
+        // C.04.1: a game not played does not count as played; 0 won by forfeit against 1.
+        let mut f = Field::new(2, 3);
+        f.push(&round(&[(0, 1)], None), |_, _| (2, true));
+        let paired = pair(&f).expect("the two may meet again");
+        assert_eq!(paired.round.pairings.len(), 1);
+        assert!(!paired.colours_relaxed);
+        // Played over the board, they may not.
+        let mut f = Field::new(2, 3);
+        f.push(&round(&[(0, 1)], None), |_, _| (2, false));
+        assert_eq!(pair(&f), Err(NoPairing::Impossible));
+    }
+
+    #[test]
+    fn no_bye_for_a_player_who_won_a_round_without_playing() {
+        // C.04.3 C.2: round 1, 0 beat 3, 4 won by forfeit against 1, 2 had the bye; 1 and 3
+        // then withdraw. 0, 2 and 4 have a point each: 4, the lowest, won without playing and
+        // 2 has had the bye, so the bye goes to 0.
+        let mut f = Field::new(5, 3);
+        f.push(&round(&[(0, 3), (1, 4)], Some(2)), |w, _| {
+            if w == 0 { (2, false) } else { (0, true) }
+        });
+        f.out[1] = true;
+        f.out[3] = true;
+        let paired = pair(&f).unwrap();
+        assert_eq!(paired.round.rest, Some(0), "{paired:?}");
+        assert_eq!(paired.round.pairings.len(), 1);
     }
 
     #[test]
@@ -385,139 +405,94 @@ mod tests {
         let mut rng = Rng(0x2545_f491_4f6c_dd1d);
         for _ in 0..300 {
             let n = 2 + rng.below(29) as usize;
-            let mut withdrawn = vec![false; n];
-            let mut points = vec![0u32; n];
-            let mut history: Vec<Round> = Vec::new();
+            let mut f = Field::new(n, default_rounds(n));
             let mut relaxed = false;
             for _ in 0..default_rounds(n) {
                 if rng.below(10) == 0 {
                     let w = rng.below(n as u64) as usize;
-                    withdrawn[w] = true;
+                    f.out[w] = true;
                 }
-                let Ok(paired) = pair(n, &withdrawn, &history, &points) else {
+                let Ok(paired) = pair(&f) else {
                     // Only a field too small for another round without a rematch stops.
-                    let active = withdrawn.iter().filter(|w| !**w).count();
+                    let active = f.out.iter().filter(|w| !**w).count();
                     assert!(active < 2 || active <= 6, "n={n}: no pairing for {active}");
                     break;
                 };
+                let past = pasts(&f);
                 let round = paired.round;
                 let mut seen = vec![false; n];
                 for p in &round.pairings {
                     for e in [p.white, p.black] {
-                        assert!(!withdrawn[e], "a withdrawn player was paired");
+                        assert!(!f.out[e], "a withdrawn player was paired");
                         assert!(!seen[e], "paired twice");
                         seen[e] = true;
                     }
-                    let met = history.iter().flat_map(|r| &r.pairings).any(|q| {
-                        (q.white, q.black) == (p.white, p.black)
-                            || (q.white, q.black) == (p.black, p.white)
-                    });
-                    assert!(!met, "n={n}: a rematch {p:?}");
+                    // C.1: no two players meet twice over the board.
+                    assert!(
+                        !past[p.white].met.contains(&p.black),
+                        "n={n}: a rematch {p:?}"
+                    );
                 }
                 if let Some(r) = round.rest {
-                    assert!(!seen[r] && !withdrawn[r]);
+                    assert!(!seen[r] && !f.out[r]);
                     seen[r] = true;
-                    assert!(
-                        !history.iter().any(|h| h.rest == Some(r)),
-                        "n={n}: a second bye for {r}"
-                    );
+                    // C.2: no second bye, nor one after a point won without playing.
+                    assert!(!past[r].bye, "n={n}: a second bye for {r}");
                     // The bye goes to the lowest-ranked player who may have it and leaves a
                     // field that can be paired: nobody lower could have had it.
-                    let lower = (0..n).filter(|e| {
-                        !withdrawn[*e]
-                            && !history.iter().any(|h| h.rest == Some(*e))
-                            && (points[*e], std::cmp::Reverse(*e))
-                                < (points[r], std::cmp::Reverse(r))
-                    });
+                    let key = |e: usize| (f.points(e), std::cmp::Reverse(e));
+                    let lower = (0..n).filter(|e| !f.out[*e] && !past[*e].bye && key(*e) < key(r));
                     for e in lower {
-                        let with = pair_resting(n, &withdrawn, &history, &points, e);
+                        let with = pair_resting(&f, e);
                         assert!(
                             with.is_err()
                                 || with.is_ok_and(|p| p.colours_relaxed) && !paired.colours_relaxed,
                             "n={n}: the bye went to {r}, though {e} could have had it"
                         );
                     }
-                    points[r] += 2;
                 }
                 assert!(
-                    (0..n).all(|e| withdrawn[e] || seen[e]),
+                    (0..n).all(|e| f.out[e] || seen[e]),
                     "n={n}: someone left out"
                 );
-                // Colours: never three in a row, never two apart by more than two.
-                history.push(round.clone());
+                f.push(&round, |_, _| match rng.below(7) {
+                    0 => (2, true),
+                    1 | 2 => (2, false),
+                    3 | 4 => (0, false),
+                    _ => (1, false),
+                });
                 relaxed |= paired.colours_relaxed;
                 if !relaxed {
-                    for e in 0..n {
-                        let colours: Vec<bool> = history
-                            .iter()
-                            .flat_map(|r| &r.pairings)
-                            .filter_map(|p| {
-                                (p.white == e)
-                                    .then_some(true)
-                                    .or((p.black == e).then_some(false))
-                            })
-                            .collect();
-                        let d: i32 = colours.iter().map(|&w| if w { 1 } else { -1 }).sum();
-                        assert!(d.abs() <= 2, "n={n}: {e} has {colours:?}");
+                    // Colours: never three in a row, never two apart by more than two.
+                    for (e, p) in pasts(&f).iter().enumerate() {
+                        assert!(p.difference().abs() <= 2, "n={n}: {e} has {:?}", p.colours);
                         assert!(
-                            !colours.windows(3).any(|w| w[0] == w[1] && w[1] == w[2]),
-                            "n={n}: {e} has {colours:?}"
+                            !p.colours.windows(3).any(|w| w[0] == w[1] && w[1] == w[2]),
+                            "n={n}: {e} has {:?}",
+                            p.colours
                         );
-                    }
-                }
-                for p in &round.pairings {
-                    match rng.below(3) {
-                        0 => points[p.white] += 2,
-                        1 => points[p.black] += 2,
-                        _ => {
-                            points[p.white] += 1;
-                            points[p.black] += 1;
-                        }
                     }
                 }
             }
         }
     }
 
-    /// Two rounds of six players, colours as the first round gives them.
-    fn two_rounds() -> Vec<Round> {
-        let round = |pairs: &[(usize, usize)]| Round {
-            pairings: pairs
-                .iter()
-                .map(|&(white, black)| Pairing { white, black })
-                .collect(),
-            rest: None,
-        };
-        vec![
-            round(&[(0, 3), (4, 1), (2, 5)]),
-            round(&[(3, 2), (1, 0), (5, 4)]),
-        ]
-    }
-
     #[test]
     fn a_search_that_gives_up_is_told_from_one_that_finds_no_pairing() {
-        let history = two_rounds();
-        let points = [2, 2, 2, 2, 0, 0];
-        let none = [false; 6];
+        let mut f = Field::new(6, 9);
+        f.push(&round(&[(0, 3), (4, 1), (2, 5)], None), |w, _| {
+            if w == 4 { (0, false) } else { (2, false) }
+        });
+        f.push(&round(&[(3, 2), (1, 0), (5, 4)], None), |w, _| {
+            if w == 5 { (0, false) } else { (2, false) }
+        });
         // With its budget the search pairs the round, keeping the colour rules.
-        let paired = pair_with(6, &none, &history, &points, None, [BUDGET; 2]).expect("pairs");
+        let paired = pair_with(&f, None, [BUDGET; 2]).expect("pairs");
         assert!(!paired.colours_relaxed && !paired.gave_up);
         // The strict search gives up at once: the relaxed pairing stands, and says why.
-        let relaxed = pair_with(6, &none, &history, &points, None, [1, BUDGET]).expect("pairs");
+        let relaxed = pair_with(&f, None, [1, BUDGET]).expect("pairs");
         assert!(relaxed.colours_relaxed && relaxed.gave_up);
         // Both give up: not a proof that no pairing exists.
-        assert_eq!(
-            pair_with(6, &none, &history, &points, None, [1, 1]),
-            Err(NoPairing::GaveUp)
-        );
-        // Two players who have met have no pairing, whatever the budget.
-        let met = vec![Round {
-            pairings: vec![Pairing { white: 0, black: 1 }],
-            rest: None,
-        }];
-        assert_eq!(
-            pair(2, &[false; 2], &met, &[1, 0]),
-            Err(NoPairing::Impossible)
-        );
+        assert_eq!(pair_with(&f, None, [1, 1]), Err(NoPairing::GaveUp));
     }
 }
