@@ -142,13 +142,17 @@ fn pair_with(field: &Field, forced: Option<usize>, budgets: [u32; 2]) -> Result<
         let byes: Vec<Option<usize>> = if order.len() % 2 == 1 && forced.is_some() {
             vec![forced.filter(|f| order.contains(f))]
         } else if order.len() % 2 == 1 {
-            order
+            // The lowest score first; in a score group, the one with the fewest rounds
+            // unplayed (C.04.3 as from 2026), then the lowest ranked.
+            let mut byes: Vec<usize> = order
                 .iter()
                 .rev()
                 .copied()
                 .filter(|e| !past[*e].bye)
-                .map(Some)
-                .collect()
+                .collect();
+            let unplayed = |e: usize| field.rounds.len() - past[e].colours.len();
+            byes.sort_by_key(|e| (score(*e), unplayed(*e)));
+            byes.into_iter().map(Some).collect()
         } else {
             vec![None]
         };
@@ -392,6 +396,20 @@ mod tests {
     }
 
     #[test]
+    fn the_bye_goes_to_the_one_with_fewest_rounds_unplayed_in_the_lowest_group() {
+        // C.04.3 (as from 2026), the pairing-allocated bye: in the lowest score group, the
+        // player with the fewest unplayed rounds. Round 1: 2 beat 0 over the board, 3 won by
+        // forfeit against 1, and 4 entered late (absent). 0, 1 and 4 have nothing; only 0 has
+        // played every round, so he rests, though he is the highest ranked of the three.
+        let mut f = Field::new(5, 3);
+        f.push(&round(&[(0, 2), (3, 1)], None), |w, _| {
+            if w == 0 { (0, false) } else { (2, true) }
+        });
+        let paired = pair(&f).unwrap();
+        assert_eq!(paired.round.rest, Some(0), "{paired:?}");
+    }
+
+    #[test]
     fn default_rounds_separate_the_field() {
         assert_eq!(default_rounds(2), 2);
         assert_eq!(default_rounds(7), 4);
@@ -438,9 +456,11 @@ mod tests {
                     seen[r] = true;
                     // C.2: no second bye, nor one after a point won without playing.
                     assert!(!past[r].bye, "n={n}: a second bye for {r}");
-                    // The bye goes to the lowest-ranked player who may have it and leaves a
-                    // field that can be paired: nobody lower could have had it.
-                    let key = |e: usize| (f.points(e), std::cmp::Reverse(e));
+                    // The bye goes to the player of the lowest score, then fewest rounds
+                    // unplayed, then lowest rank, who may have it and leaves a field that can
+                    // be paired: nobody before him in that order could have had it.
+                    let unplayed = |e: usize| f.rounds.len() - past[e].colours.len();
+                    let key = |e: usize| (f.points(e), unplayed(e), std::cmp::Reverse(e));
                     let lower = (0..n).filter(|e| !f.out[*e] && !past[*e].bye && key(*e) < key(r));
                     for e in lower {
                         let with = pair_resting(&f, e);
