@@ -72,7 +72,11 @@ fn round_field(entry: &Entry) -> String {
         Entry::Bye => (0, '-', 'U'),
         Entry::Absent => (0, '-', 'Z'),
     };
-    format!("  {opponent:>4} {colour} {result}")
+    let opponent = match opponent {
+        0 => "0000".to_string(),
+        o => format!("{o:>4}"),
+    };
+    format!("  {opponent} {colour} {result}")
 }
 
 /// The report as TRF-16 text, one line each, ending with a newline.
@@ -307,10 +311,10 @@ mod tests {
         assert_eq!(&alice[89..99], "     2 w =");
         assert_eq!(&alice[99..109], "     3 b +");
         let carol = lines.iter().find(|l| l.contains("carol")).unwrap();
-        assert_eq!(&carol[89..], "     0 - U     1 w -");
+        assert_eq!(&carol[89..], "  0000 - U     1 w -");
         // Bob withdrew: absent from round 2, and out of the next.
         let bob = lines.iter().find(|l| l.contains("bob")).unwrap();
-        assert_eq!(&bob[89..], "     1 b =     0 - Z     0 - Z");
+        assert_eq!(&bob[89..], "     1 b =  0000 - Z  0000 - Z");
     }
 
     #[test]
