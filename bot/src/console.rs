@@ -291,8 +291,8 @@ impl Console {
         Ok(())
     }
 
-    /// Writes a file reply under `exports` (a record as `.txt`, an event's export as `.json`)
-    /// and prints its path and its lines, each after `| `.
+    /// Writes a file reply under `exports` (a record as `.txt`, an event's export as `.json` or
+    /// `.trf`) and prints its path and its lines, each after `| `.
     fn print_file(
         &self,
         tag: &str,
@@ -302,9 +302,9 @@ impl Console {
     ) -> std::io::Result<()> {
         let dir = self.data.join("exports");
         std::fs::create_dir_all(&dir)?;
-        // A record stays `.txt`; an event's export keeps `.json`.
+        // A record stays `.txt`; an event's export keeps `.json` or `.trf`.
         let (stem, ext) = match name.rsplit_once('.') {
-            Some((stem, "json")) => (stem, "json"),
+            Some((stem, ext @ ("json" | "trf"))) => (stem, ext),
             _ => (name.trim_end_matches(".txt"), "txt"),
         };
         let path = dir.join(format!("{}.{ext}", safe(stem)));

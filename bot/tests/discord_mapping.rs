@@ -368,11 +368,26 @@ fn tournament_subcommands_become_the_core_s_words_with_the_event_s_name_first() 
     );
     assert_eq!(one(&d), "tournament pairings 3");
     assert_eq!(one(&sub("list", serde_json::json!([]))), "tournament list");
+    // The export's format is the word after the event's name, or alone where it is left out.
+    let d = sub(
+        "export",
+        serde_json::json!([
+            {"name": "name", "type": 3, "value": "spring"},
+            {"name": "format", "type": 4, "value": 1}
+        ]),
+    );
+    assert_eq!(one(&d), "tournament export spring trf");
+    let d = sub(
+        "export",
+        serde_json::json!([{"name": "format", "type": 4, "value": 0}]),
+    );
+    assert_eq!(one(&d), "tournament export json");
     // Each subcommand reads as the core's parser expects.
     for text in [
         "tournament new spring lanko88 knockout clock 3d pairs",
         "tournament result spring 2 forfeit black",
         "tournament pairings 3",
+        "tournament export spring trf",
     ] {
         assert!(muster_bot::core::command::parse(text).is_ok(), "{text}");
     }

@@ -162,6 +162,23 @@ fn a_swiss_of_seven_is_paired_played_and_ranked_as_the_rules_say_across_restarts
     let out = console(&dir, "ann hall tournament export spring\n");
     let x = export(&out);
     check_swiss(&x, &played);
+    // FIDE's report file, written beside the JSON, ranks and scores everyone as it does.
+    let out = console(&dir, "ann hall tournament export spring trf\n");
+    let path = out
+        .lines()
+        .find_map(|l| l.strip_prefix("[hall] file: "))
+        .unwrap_or_else(|| panic!("no file:\n{out}"));
+    assert!(path.ends_with("exports/spring.trf"), "{path}");
+    let text = std::fs::read_to_string(path).unwrap();
+    let report = muster_rules::tournament::trf::read(&text).unwrap();
+    assert_eq!(report.field.rounds.len(), 4);
+    for line in x["standings"].as_array().unwrap() {
+        let e = line["seed"].as_u64().unwrap() as usize - 1;
+        assert_eq!(report.players[e].name, line["name"].as_str().unwrap());
+        assert_eq!(report.ranks[e], line["rank"].as_u64().unwrap() as usize);
+        let points = f64::from(report.field.points(e)) / 2.0;
+        assert_eq!(points, line["points"].as_f64().unwrap(), "{text}");
+    }
 }
 
 /// Checks a Swiss event's export against the results played and the pairing rules.

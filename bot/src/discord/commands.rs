@@ -267,6 +267,15 @@ const RESULTS: &[(&str, &str)] = &[
     ("Black forfeits", "forfeit black"),
 ];
 
+/// The formats of an event's export.
+const EXPORT_FORMATS: &[(&str, &str)] = &[
+    ("JSON: the whole event", "json"),
+    (
+        "TRF: FIDE's Tournament Report File (not for a knockout)",
+        "trf",
+    ),
+];
+
 /// A seat's name, as every game names its seats.
 const SEAT: u16 = 16;
 /// A clock, such as `10d+1d`.
@@ -556,7 +565,15 @@ const TOURNAMENT: Command = Command {
             options: &[EVENT_NAME, integer("round", "Which round", 1, 60)],
             subcommands: &[],
         },
-        on_the_event("export", "The whole event as a JSON file"),
+        Command {
+            name: "export",
+            description: "The whole event as a file: JSON, or FIDE's Tournament Report File (TRF)",
+            options: &[
+                EVENT_NAME,
+                choice("format", "JSON (the default) or TRF-16", EXPORT_FORMATS),
+            ],
+            subcommands: &[],
+        },
         Command {
             name: "add",
             description: "Organisers: enter a player (or a Lanko pair)",

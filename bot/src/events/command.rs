@@ -25,7 +25,7 @@ pub enum Action {
     Standings,
     /// A round's pairings (the current one unless a number is given).
     Pairings,
-    /// The event as a JSON file.
+    /// The event as a file: JSON, or FIDE's Tournament Report File (`trf` after the name).
     Export,
     /// Enter someone else (organiser).
     Add,
@@ -123,9 +123,12 @@ pub const ACTIONS: [&str; 14] = [
     "cancel",
 ];
 
+/// The formats of `tournament export`, the first the default.
+pub const FORMATS: [&str; 2] = ["json", "trf"];
+
 const USAGE: &str = "say `tournament new <name> <game> swiss|roundrobin|double|knockout`, or \
-                     `tournament join|leave|start|standings|pairings|export [name]`; \
-                     `help tournament` lists them all";
+                     `tournament join|leave|start|standings|pairings|export [name]` \
+                     (`export [name] trf`: FIDE's report file); `help tournament` lists them all";
 
 /// Whether `name` is a valid event name: 2 to 24 lowercase letters, digits and hyphens,
 /// beginning with a letter.
@@ -136,6 +139,13 @@ pub fn is_slug(name: &str) -> bool {
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
         && !name.ends_with('-')
+}
+
+/// Whether `word`, naming no event, is taken for a mistyped name rather than left for the
+/// command: a possible name that is not an export's format (`tournament export trf`).
+pub fn may_name(word: &str) -> bool {
+    let word = word.to_ascii_lowercase();
+    is_slug(&word) && !FORMATS.contains(&word.as_str())
 }
 
 /// Parses the words after `tournament`.
@@ -316,5 +326,17 @@ mod tests {
         assert_eq!(c.action, Action::Result);
         assert_eq!(c.args, vec!["spring", "3", "1/2-1/2"]);
         assert!(Action::Kick.organisers_only() && !Action::Join.organisers_only());
+        // The format is the word after the name (or alone, the name left out); the core reads it.
+        for (text, args) in [
+            ("export spring trf", vec!["spring", "trf"]),
+            ("export trf", vec!["trf"]),
+            ("export spring", vec!["spring"]),
+        ] {
+            let c = parse(&words(text)).unwrap();
+            assert_eq!(c.action, Action::Export, "{text}");
+            assert_eq!(c.args, args, "{text}");
+        }
+        // `trf` where no event is found is not taken for a mistyped name; `trfx` is.
+        assert!(!may_name("trf") && !may_name("JSON") && may_name("trfx") && !may_name("3"));
     }
 }

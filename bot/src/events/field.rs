@@ -1,12 +1,14 @@
 //! An event as the Swiss pairing rules and FIDE's report file read it: every completed round's
 //! games with their results (a forfeit as unplayed), byes and absences
-//! (`muster_rules::tournament::Field`), and the event as a TRF-16 file.
+//! (`muster_rules::tournament::Field`), and the event as a TRF-16 file; `tournament export`'s
+//! file in either format.
 
 use muster_rules::tournament::trf::{self, Player, Report};
 use muster_rules::tournament::{Entry, Field};
 
-use super::report::{completed, lines};
+use super::report::{self, completed, lines};
 use super::{Event, Score, State, System, withdrawn};
+use crate::kernel::reply::Reply;
 
 /// The event's completed rounds as the pairing rules read them, with who is out of the next.
 pub(super) fn field(event: &Event) -> Field {
@@ -51,7 +53,6 @@ pub(super) fn field(event: &Event) -> Field {
 
 /// The event as FIDE's Tournament Report File (TRF-16): its completed rounds, points and
 /// ranks; a knockout's matches do not fit it (`None`).
-#[allow(dead_code)] // the export command uses it next
 pub(super) fn trf(event: &Event, start: Option<String>) -> Option<String> {
     let kind = match event.system {
         System::Swiss => "Swiss (FIDE Dutch system)",
@@ -81,4 +82,57 @@ pub(super) fn trf(event: &Event, start: Option<String>) -> Option<String> {
         field,
     };
     Some(trf::write(&report))
+}
+
+/// `tournament export <name> [json|trf]`: the event `name` as a file, JSON unless the word
+/// after the name is `trf`; `p` is the command prefix. Refusals are the `Err`.
+pub(super) fn export(
+    event: &Event,
+    name: &str,
+    rest: &[String],
+    p: &str,
+) -> Result<Vec<Reply>, String> {
+    let word = match rest {
+        [] => "json".to_string(),
+        [w] => w.to_ascii_lowercase(),
+        _ => rest.join(" "),
+    };
+    let json = format!("`{p}tournament export {name}` gives the event as JSON");
+    let knockout = format!(
+        "{name} is a knockout: its matches (replays, byes, a higher seed going through on draws) \
+         do not fit FIDE's report file (TRF). {json}."
+    );
+    let content = match word.as_str() {
+        "json" => {
+            serde_json::to_string_pretty(&report::export(event)).map_err(|e| e.to_string())?
+        }
+        "trf" if event.knockout() => return Err(knockout),
+        "trf" if event.played.is_empty() => {
+            return Err(format!(
+                "{name} has no round paired yet: its report file would have nothing in it. {json}."
+            ));
+        }
+        "trf" => trf(event, Some(day(event.created))).ok_or(knockout)?,
+        _ => {
+            return Err(format!(
+                "`{}` is not an export format: say `json` (the default: `{p}tournament export \
+                 {name}`) or `trf`, FIDE's Tournament Report File (`{p}tournament export {name} \
+                 trf`).",
+                crate::kernel::text::excerpt(&word, 24)
+            ));
+        }
+    };
+    Ok(vec![Reply::File {
+        name: format!("{name}.{word}"),
+        content,
+    }])
+}
+
+/// The day of `at` (seconds since the Unix epoch) in UTC, as the report file dates: `2026/11/25`.
+fn day(at: u64) -> String {
+    let at = i64::try_from(at).unwrap_or(i64::MAX);
+    chrono::DateTime::from_timestamp(at, 0)
+        .unwrap_or_default()
+        .format("%Y/%m/%d")
+        .to_string()
 }

@@ -1,6 +1,6 @@
 //! The commands of `tournament …` that read or change one event.
 
-use super::command::{Action, NewEvent, TournamentCommand, is_slug};
+use super::command::{Action, NewEvent, TournamentCommand, is_slug, may_name};
 use super::places::say;
 use super::{
     Board, Entrant, Event, Listed, SCHEMA, Score, State, System, change, charts, index, load, play,
@@ -137,7 +137,7 @@ fn resolve(core: &Core, req: &Request, args: &[String]) -> Result<(String, Vec<S
     }
     let p = &core.prefix;
     match (args.first(), here.is_empty()) {
-        (Some(first), _) if is_slug(&first.to_ascii_lowercase()) => Err(format!(
+        (Some(first), _) if may_name(first) => Err(format!(
             "There is no event named `{}`. `{p}tournament list` shows the events here.",
             first.to_ascii_lowercase()
         )),
@@ -224,11 +224,7 @@ fn act(
     match action {
         Action::Standings => Ok(standings(event)),
         Action::Pairings => pairings(core, event, rest),
-        Action::Export => Ok(vec![Reply::File {
-            name: format!("{name}.json"),
-            content: serde_json::to_string_pretty(&report::export(event))
-                .map_err(|e| e.to_string())?,
-        }]),
+        Action::Export => super::field::export(event, name, rest, p),
         Action::Join => {
             let partner = partner(req, event, rest)?;
             enter(core, req, event, req.user.clone(), partner, false)
