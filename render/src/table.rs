@@ -22,8 +22,10 @@ pub struct Column {
 }
 
 /// A table such as a tournament's standings: a title, a header row, rows of cells, and an
-/// optional footer line. An empty title is not drawn; a row may have fewer cells than there are
-/// columns (the rest are blank), not more; at most 64 rows.
+/// optional footer (a line for each `\n`-separated part). An empty title is not drawn; a row may
+/// have fewer cells than there are columns (the rest are blank), not more; at most 64 rows. A
+/// mark `*` ending a right-aligned cell hangs in the column's padding, so that the numbers
+/// above and below it stay aligned.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Table {
     pub title: String,
@@ -86,6 +88,7 @@ const PAD: f32 = 12.0;
 const HEAD_H: f32 = 40.0;
 const ROW_H: f32 = 38.0;
 const FOOTER_BAND: f32 = 46.0;
+const FOOTER_LINE: f32 = 26.0;
 const MAX_ROWS: usize = 64;
 
 const LINE_H: f32 = 32.0;
@@ -143,15 +146,32 @@ fn shorten(text: &str, size: f32, room: f32) -> String {
         .unwrap_or_default()
 }
 
-/// Draws `text` at baseline `y`, shortened to `room` and aligned in the span from `x`.
+/// The mark that hangs past a right-aligned cell's edge.
+const HANGING: char = '*';
+
+/// Draws `text` at baseline `y`, shortened to `room` and aligned in the span from `x`; a
+/// right-aligned text's final [`HANGING`] mark goes past the span's right edge, into the
+/// padding.
 fn put(c: &mut Canvas, text: &str, span: (f32, f32, Align), y: f32, style: Style) {
     let ((x, room, al), (size, ink)) = (span, style);
-    let s = shorten(text, size, room);
+    let hang = match al {
+        Align::Right if text.ends_with(HANGING) => width(&HANGING.to_string(), size).min(PAD),
+        _ => 0.0,
+    };
+    let s = shorten(text, size, room + hang);
     let left = match al {
         Align::Left => x,
+        Align::Right if s.ends_with(HANGING) => x + room + hang - width(&s, size),
         Align::Right => x + room - width(&s, size),
     };
     c.text(&s, left, y, size, Place::Left, ink);
+}
+
+/// The footer's lines.
+fn footer_lines(t: &Table) -> Vec<&str> {
+    t.footer
+        .as_deref()
+        .map_or(Vec::new(), |f| f.split('\n').collect())
 }
 
 /// A canvas `w` by `h` with `text` centred at the top (shrunk to 18 px, then shortened to fit).
@@ -252,7 +272,10 @@ fn table_layout(t: &Table) -> Result<TableLayout, String> {
     let total: f32 = natural.iter().sum();
     let w = (total + 2.0 * MARGIN).clamp(MIN_WIDTH, MAX_WIDTH).ceil();
     let top = top_band(&t.title);
-    let bottom = t.footer.as_ref().map_or(MARGIN, |_| FOOTER_BAND);
+    let bottom = match footer_lines(t).len() {
+        0 => MARGIN,
+        n => FOOTER_BAND + FOOTER_LINE * (n - 1) as f32,
+    };
     Ok(TableLayout {
         width: w,
         height: top + HEAD_H + ROW_H * rows as f32 + bottom,
@@ -287,9 +310,15 @@ fn draw_table(t: &Table) -> Result<(Canvas, TableLayout), String> {
     let end = l.row_top(t.rows.len());
     let edge = (MARGIN + 0.5, l.top + 0.5);
     c.frame(edge.0, edge.1, inner - 1.0, end - l.top - 1.0, 1.0, RULE);
-    if let Some(footer) = &t.footer {
-        let (span, y) = ((MARGIN, inner, Align::Left), end + FOOTER_BAND - 16.0);
-        put(&mut c, footer, span, y, (SMALL_SIZE, SOFT_INK));
+    for (i, line) in footer_lines(t).into_iter().enumerate() {
+        let y = end + FOOTER_BAND - 16.0 + FOOTER_LINE * i as f32;
+        put(
+            &mut c,
+            line,
+            (MARGIN, inner, Align::Left),
+            y,
+            (SMALL_SIZE, SOFT_INK),
+        );
     }
     Ok((c, l))
 }
@@ -556,6 +585,71 @@ mod tests {
         (bare.title, bare.footer) = (String::new(), None);
         let (_, h) = size(table_png(&bare));
         assert_eq!(h as f32, MARGIN + HEAD_H + 3.0 * ROW_H + MARGIN);
+    }
+
+    #[test]
+    fn each_footer_line_makes_the_table_taller_and_shows() {
+        let one = standings(3);
+        let mut two = standings(3);
+        two.footer = Some("* points won without playing: alice 1\nBh Buchholz".into());
+        let (canvas, l) = draw_table(&two).expect("drawn");
+        let (_, h1) = size(table_png(&one));
+        assert_eq!(l.height as u32, h1 + FOOTER_LINE as u32);
+        let (w, _, px) = decode_rgb(&encode(&canvas).expect("encoded")).expect("decodes");
+        let paper = &PAPER[..3];
+        let end = l.row_top(3) as u32;
+        for line in 0..2 {
+            let base = end + FOOTER_BAND as u32 - 16 + FOOTER_LINE as u32 * line;
+            let inked = (base - 12..base)
+                .flat_map(|y| (MARGIN as u32..w / 2).map(move |x| (x, y)))
+                .filter(|&(x, y)| px[((y * w + x) * 3) as usize..][..3] != *paper)
+                .count();
+            assert!(
+                inked > 100,
+                "footer line {line}: only {inked} pixels of text"
+            );
+        }
+    }
+
+    #[test]
+    fn a_mark_ending_a_number_hangs_past_its_column_and_keeps_the_digits_aligned() {
+        let t = Table {
+            title: String::new(),
+            columns: vec![Column {
+                head: "Pts".into(),
+                align: Align::Right,
+            }],
+            rows: vec![vec!["1".into()], vec!["1*".into()]],
+            footer: None,
+        };
+        let (canvas, l) = draw_table(&t).expect("drawn");
+        let (w, _, px) = decode_rgb(&encode(&canvas).expect("encoded")).expect("decodes");
+        // The digit's foot (below the asterisk, which sits high): the same pixels in both rows.
+        let foot = |i: usize| -> Vec<u32> {
+            let (base, fill) = (
+                baseline(l.row_top(i), ROW_H, TEXT_SIZE) as u32,
+                ROW_FILL[i % 2],
+            );
+            (MARGIN as u32 + 2..w - MARGIN as u32 - 2)
+                .filter(|&x| {
+                    (base - 3..base).any(|y| px[((y * w + x) * 3) as usize..][..3] != fill[..3])
+                })
+                .collect()
+        };
+        assert!(!foot(0).is_empty());
+        assert_eq!(foot(0), foot(1));
+        // The mark is drawn, right of the digit.
+        let top = |i: usize| -> Vec<u32> {
+            let (y0, fill) = (l.row_top(i) as u32, ROW_FILL[i % 2]);
+            (MARGIN as u32 + 2..w - MARGIN as u32 - 2)
+                .filter(|&x| {
+                    (y0 + 4..y0 + ROW_H as u32 / 2)
+                        .any(|y| px[((y * w + x) * 3) as usize..][..3] != fill[..3])
+                })
+                .collect()
+        };
+        let digit_right = *foot(0).last().expect("a digit");
+        assert!(top(1).iter().any(|&x| x > digit_right), "{:?}", top(1));
     }
 
     #[test]

@@ -10,6 +10,11 @@ use crate::kernel::reply::Reply;
 /// How many of the leaders a standings image's description names.
 const SAID: usize = 8;
 
+/// The longest line of the image's note on scores won without playing, in characters (about
+/// 560 px of its small text, within the narrowest image), and the longest name in it.
+const NOTE_WIDTH: usize = 60;
+const NOTE_NAME: usize = 20;
+
 /// The standings table after the completed rounds; its description names the leaders and says
 /// how many more there are.
 pub(super) fn standings(event: &Event) -> Reply {
@@ -39,7 +44,7 @@ pub(super) fn standings(event: &Event) -> Reply {
             let mut row = vec![
                 l.rank.to_string(),
                 name,
-                report::half(l.score),
+                report::marked(l.score, report::unplayed(&table[l.entrant])),
                 report::games(&table[l.entrant]).to_string(),
             ];
             row.extend(
@@ -55,15 +60,25 @@ pub(super) fn standings(event: &Event) -> Reply {
         System::Swiss => "BhC1 Buchholz cut-1 · Bh Buchholz · SB Sonneborn-Berger",
         _ => "SB Sonneborn-Berger · DE direct encounter",
     };
+    // The note on marked scores (a line each, as in the text), then the legend.
+    let marked = report::marked_entrants(event, &lines, &table, NOTE_NAME);
+    let mut footer = report::unplayed_note(&marked, NOTE_WIDTH);
+    footer.push(legend.to_string());
     let mut top: Vec<String> = lines
         .iter()
         .take(SAID)
         .map(|l| {
+            let unplayed = report::unplayed(&table[l.entrant]);
             format!(
-                "{}. {} {}",
+                "{}. {} {}{}",
                 l.rank,
                 event.entrants[l.entrant].name(),
-                report::half(l.score)
+                report::half(l.score),
+                if unplayed > 0 {
+                    format!(" ({} without playing)", report::half(unplayed))
+                } else {
+                    String::new()
+                }
             )
         })
         .collect();
@@ -91,7 +106,7 @@ pub(super) fn standings(event: &Event) -> Reply {
             ),
             columns,
             rows,
-            footer: Some(legend.to_string()),
+            footer: Some(footer.join("\n")),
         },
     })))
 }

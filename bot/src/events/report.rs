@@ -151,6 +151,77 @@ pub(super) fn games(entrant: &standings::Entrant) -> usize {
         .count()
 }
 
+/// Half points an entrant won without playing: pairing byes and forfeits won.
+pub(super) fn unplayed(entrant: &standings::Entrant) -> u32 {
+    entrant
+        .rounds
+        .iter()
+        .map(|r| match r {
+            RoundResult::Unplayed { points, .. } => *points,
+            _ => 0,
+        })
+        .sum()
+}
+
+/// The mark beside a score that includes points won without playing.
+pub(super) const UNPLAYED_MARK: char = '*';
+
+/// A score (half points) as the standings image shows it: `2½*` when `unplayed` half points of
+/// it were won without playing.
+pub(super) fn marked(score: u32, unplayed: u32) -> String {
+    let mut text = half(score);
+    if unplayed > 0 {
+        text.push(UNPLAYED_MARK);
+    }
+    text
+}
+
+/// The note under standings whose scores carry the mark: the `marked` entrants (name and half
+/// points won without playing, in the standings' order), in lines of at most `width`
+/// characters; nothing when no score is marked.
+pub(super) fn unplayed_note(marked: &[(String, u32)], width: usize) -> Vec<String> {
+    if marked.is_empty() {
+        return Vec::new();
+    }
+    let items: Vec<String> = marked
+        .iter()
+        .map(|(name, u)| format!("{name} {}", half(*u)))
+        .collect();
+    let head = format!("{UNPLAYED_MARK} points won without playing (bye or forfeit):");
+    let mut lines = vec![head];
+    let last = items.len() - 1;
+    for (i, item) in items.into_iter().enumerate() {
+        let item = if i < last { format!("{item},") } else { item };
+        let line = lines.last_mut().expect("a line");
+        if line.chars().count() + 1 + item.chars().count() <= width {
+            line.push(' ');
+            line.push_str(&item);
+        } else {
+            lines.push(format!("  {item}"));
+        }
+    }
+    lines
+}
+
+/// The entrants whose scores carry the mark, in the standings' order: each one's name, cut to
+/// `cut` characters, and his half points won without playing.
+pub(super) fn marked_entrants(
+    event: &Event,
+    lines: &[Line],
+    table: &[standings::Entrant],
+    cut: usize,
+) -> Vec<(String, u32)> {
+    lines
+        .iter()
+        .map(|l| (l.entrant, unplayed(&table[l.entrant])))
+        .filter(|(_, u)| *u > 0)
+        .map(|(e, u)| (event.entrants[e].name().chars().take(cut).collect(), u))
+        .collect()
+}
+
+/// How wide the standings' text and notes are, in characters (a code block on a phone).
+const TEXT_WIDTH: usize = 60;
+
 /// The standings' lines.
 pub(super) fn lines(event: &Event) -> Vec<Line> {
     let system = match event.system {
@@ -160,7 +231,9 @@ pub(super) fn lines(event: &Event) -> Vec<Line> {
     standings::standings(&table(event), system)
 }
 
-/// The standings as text: rank, name, points, games, tie-breaks.
+/// The standings as text: rank, name, points, games, tie-breaks, in at most [`TEXT_WIDTH`]
+/// characters a line; a score that includes points won without playing is marked, and a note
+/// under the table says whose and how many.
 pub(super) fn standings_text(event: &Event) -> String {
     if event.knockout() {
         return bracket_text(event);
@@ -169,8 +242,9 @@ pub(super) fn standings_text(event: &Event) -> String {
     let table = table(event);
     let names = tiebreak_names(event.system);
     let heads: Vec<&str> = names.iter().map(|n| tiebreak_head(n)).collect();
+    // The mark sits right of the points, in the space before the games.
     let mut text = format!(
-        "Standings of {} after round {rounds} of {}:\n```\n{:>3}  {:<20} {:>5} {:>5}",
+        "Standings of {} after round {rounds} of {}:\n```\n{:>3} {:<20} {:>4}  {:>5}",
         event.name,
         event.total_rounds(),
         "#",
@@ -179,10 +253,11 @@ pub(super) fn standings_text(event: &Event) -> String {
         "Games"
     );
     for h in &heads {
-        text.push_str(&format!(" {h:>6}"));
+        text.push_str(&format!(" {h:>5}"));
     }
     text.push('\n');
-    for line in lines(event) {
+    let lines = lines(event);
+    for line in &lines {
         let e = &event.entrants[line.entrant];
         let games = games(&table[line.entrant]);
         let mut name = e.name();
@@ -190,16 +265,26 @@ pub(super) fn standings_text(event: &Event) -> String {
             name.push_str(" (w)");
         }
         let name: String = name.chars().take(20).collect();
+        let mark = if unplayed(&table[line.entrant]) > 0 {
+            UNPLAYED_MARK
+        } else {
+            ' '
+        };
         text.push_str(&format!(
-            "{:>3}  {:<20} {:>5} {:>5}",
+            "{:>3} {:<20} {:>4}{mark} {:>5}",
             line.rank,
             name,
             half(line.score),
             games
         ));
         for (n, v) in names.iter().zip(&line.tiebreaks) {
-            text.push_str(&format!(" {:>6}", tiebreak_text(n, *v)));
+            text.push_str(&format!(" {:>5}", tiebreak_text(n, *v)));
         }
+        text.push('\n');
+    }
+    let marked = marked_entrants(event, &lines, &table, 20);
+    for note in unplayed_note(&marked, TEXT_WIDTH) {
+        text.push_str(&note);
         text.push('\n');
     }
     text.push_str("```");
@@ -494,11 +579,13 @@ fn matches_json(round: &RoundRecord) -> Value {
         .collect()
 }
 
-/// The standings in the export (none for a knockout), each line with its tie-breaks `names`.
+/// The standings in the export (none for a knockout), each line with its tie-breaks `names`
+/// and the points of its score won without playing.
 fn standings_json(event: &Event, names: &[&str]) -> Vec<Value> {
     if event.knockout() {
         return Vec::new();
     }
+    let table = table(event);
     lines(event)
         .iter()
         .map(|l| {
@@ -512,6 +599,7 @@ fn standings_json(event: &Event, names: &[&str]) -> Vec<Value> {
                 "seed": l.entrant + 1,
                 "name": event.entrants[l.entrant].name(),
                 "points": f64::from(l.score) / 2.0,
+                "unplayed_points": f64::from(unplayed(&table[l.entrant])) / 2.0,
                 "tiebreaks": tiebreaks,
             })
         })
@@ -525,4 +613,36 @@ pub fn names(core: &Core, platform: &str, community: &str, typed: &str) -> Vec<S
         .filter(|l| l.community == community && l.name.starts_with(typed))
         .map(|l| l.name)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_note_on_unplayed_points_wraps_within_its_width_and_names_everyone() {
+        assert!(unplayed_note(&[], TEXT_WIDTH).is_empty());
+        let one = unplayed_note(&[("gus".into(), 2)], TEXT_WIDTH);
+        assert_eq!(
+            one,
+            ["* points won without playing (bye or forfeit): gus 1"]
+        );
+        let many: Vec<(String, u32)> = (0..7)
+            .map(|i| (format!("{i}-featherstonehaugh-x"), 1 + i))
+            .collect();
+        let note = unplayed_note(&many, TEXT_WIDTH);
+        assert!(note.len() > 2, "{note:?}");
+        for line in &note {
+            assert!(line.chars().count() <= TEXT_WIDTH, "{line}");
+        }
+        assert!(note[1..].iter().all(|l| l.starts_with("  ")), "{note:?}");
+        let all = note.join(" ");
+        for (i, (name, u)) in many.iter().enumerate() {
+            let comma = if i + 1 < many.len() { "," } else { "" };
+            assert!(
+                all.contains(&format!("{name} {}{comma}", half(*u))),
+                "{all}"
+            );
+        }
+    }
 }

@@ -79,7 +79,7 @@ pub enum ChartKind {
         columns: Vec<(String, bool)>,
         /// The cells.
         rows: Vec<Vec<String>>,
-        /// A line under the table.
+        /// Lines under the table, separated by `\n`.
         footer: Option<String>,
     },
     /// A knockout bracket: each round's title and its matches (top, bottom, their results,
