@@ -85,16 +85,18 @@ fn line(s: &Standing, system: System, now: u64) -> String {
         System::WengLin => format!("{:+.1}", s.last_change),
     }
     .replace('-', "−");
-    let best = match system {
-        System::Glicko2 => format!("{}", s.best.round() as i64),
-        System::WengLin => format!("{:.1}", s.best),
+    // Established ratings only: a newcomer's first wins are no best.
+    let best = match (s.best_established, system) {
+        (None, _) => "no best yet while provisional".to_string(),
+        (Some(b), System::Glicko2) => format!("best {}", b.round() as i64),
+        (Some(b), System::WengLin) => format!("best {b:.1}"),
     };
     let deviation = match system {
         System::Glicko2 => format!("deviation {}", r.deviation.round() as i64),
         System::WengLin => format!("uncertainty {:.1}", r.deviation),
     };
     format!(
-        "{} ({deviation}), {} game{}, best {best}, last change {delta}",
+        "{} ({deviation}), {} game{}, {best}, last change {delta}",
         r.shown(system),
         s.games,
         if s.games == 1 { "" } else { "s" }
@@ -330,6 +332,7 @@ fn player_json(g: GameId, system: System, id: &str, s: &Standing, now: u64) -> V
         "deviation_now": current.deviation,
         "games": s.games,
         "best": s.best,
+        "best_established": s.best_established,
         "last_played": crate::kernel::clock::rfc3339(s.last_at),
         "provisional": current.provisional(system),
     })

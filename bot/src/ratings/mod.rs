@@ -36,8 +36,15 @@ pub struct Standing {
     pub rating: Rating,
     /// Rated games played.
     pub games: u32,
-    /// His best rating.
+    /// His highest rating after any game, provisional ones included: what Muster kept as his
+    /// best before it counted established ratings only. Still kept, so that the table reads the
+    /// same to older code; the ratings export gives it as `best`.
     pub best: f64,
+    /// His best rating: the highest a game left established, none while none has
+    /// (docs/ratings.md). Missing from a table written by older code, which [`table`] recounts
+    /// from the log.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_established: Option<f64>,
     /// His last change.
     pub last_change: f64,
     /// When his last rated game ended (seconds since the Unix epoch).
@@ -62,6 +69,10 @@ pub struct Table {
     pub last: Option<String>,
     /// The players, by id.
     pub players: BTreeMap<String, Standing>,
+    /// Whether its players' `best_established` are kept: false in a table last written by code
+    /// that did not keep them (it drops this field too), whose bests [`table`] recounts.
+    #[serde(default)]
+    pub bests_kept: bool,
 }
 
 /// One player of a rated game, as the log keeps him.
@@ -121,7 +132,9 @@ pub fn system_of(game: GameId) -> System {
     }
 }
 
-/// A table and its text (the compare-and-swap token).
+/// A table and its text (the compare-and-swap token). A table written by code that did not
+/// keep each player's best established rating has them recounted from its log (written back
+/// with the table's next change).
 pub(crate) fn table(
     store: &dyn GameStore,
     platform: &str,
@@ -132,11 +145,61 @@ pub(crate) fn table(
         .note(&home(platform), &table_name(community, game))
         .ok()
         .flatten();
-    let table = text
+    let mut table: Table = text
         .as_deref()
         .and_then(|t| serde_json::from_str(t).ok())
         .unwrap_or_default();
+    if !table.bests_kept {
+        recount_bests(store, platform, community, game, &mut table);
+    }
     (table, text)
+}
+
+/// A player's best established rating once `after` (his rating after a game) is taken.
+fn best_after(best: Option<f64>, after: &Rating, system: System) -> Option<f64> {
+    if after.provisional(system) {
+        return best;
+    }
+    Some(best.map_or(after.rating, |b| b.max(after.rating)))
+}
+
+/// Each player's best established rating, from the table's log: the highest rating after a
+/// game that left it established. A player whose log entries cannot be read but whose last
+/// rating is established has at least that.
+fn recount_bests(
+    store: &dyn GameStore,
+    platform: &str,
+    community: &str,
+    game: &str,
+    table: &mut Table,
+) {
+    let Ok(system) = game.parse::<GameId>().map(system_of) else {
+        return;
+    };
+    table
+        .players
+        .values_mut()
+        .for_each(|s| s.best_established = None);
+    for seq in 1..=table.seq {
+        let Some(e) = entry(store, platform, community, game, seq) else {
+            tracing::warn!(
+                community,
+                game,
+                seq,
+                "a rated game's log entry cannot be read to recount the best ratings"
+            );
+            continue;
+        };
+        for p in &e.players {
+            if let Some(s) = table.players.get_mut(&p.id) {
+                s.best_established = best_after(s.best_established, &p.after, system);
+            }
+        }
+    }
+    for s in table.players.values_mut() {
+        s.best_established = best_after(s.best_established, &s.rating, system);
+    }
+    table.bests_kept = true;
 }
 
 /// The log entry `seq` of a table.
@@ -344,6 +407,7 @@ fn apply(
                 rating: *before,
                 games: 0,
                 best: after.rating,
+                best_established: None,
                 last_change: 0.0,
                 last_at: ended,
             });
@@ -352,6 +416,7 @@ fn apply(
             standing.last_change = after.rating - before.rating;
             standing.rating = *after;
             standing.best = standing.best.max(after.rating);
+            standing.best_established = best_after(standing.best_established, after, system);
             standing.last_at = ended;
             players.push(Rated {
                 id: id.clone(),
