@@ -569,17 +569,24 @@ fn bad_tournament_input_is_refused_privately_and_changes_nothing() {
     ] {
         assert!(out.contains(says), "missing {says:?} in:\n{out}");
     }
-    // The organiser gives a result; the event is then over and refuses changes.
+    // The organiser gives a result by forfeit. A forfeit is no game played (FIDE C.04.1), so
+    // the two are paired again in round 2; once that is decided over the board the event is
+    // over and refuses changes.
     let out = console(
         &dir,
         "org hall tournament result spring 1 forfeit bob\n\
          ann hall tournament standings spring\n\
+         org hall tournament result spring 1 1-0\n\
          org hall tournament result spring 1 1-0\n",
     );
     assert!(out.contains("[spring-1-1] The organiser gave this board's result (1-0, by forfeit); the game is closed."), "{out}");
     assert!(
         out.contains("spring · round 1 · board 1: ann 1-0 bob (forfeit), as org gave it."),
         "{out}"
+    );
+    assert!(
+        out.contains("[spring-2-1]"),
+        "round 2 pairs them again:\n{out}"
     );
     assert!(
         out.contains("(to org) spring is over: nothing about it can change any more."),

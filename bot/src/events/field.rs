@@ -78,7 +78,8 @@ pub(super) fn trf(event: &Event, start: Option<String>) -> Option<String> {
             })
             .collect(),
         ranks,
-        running: event.state != State::Finished && field.rounds.len() < event.total_rounds(),
+        running: matches!(event.state, State::Running | State::Paused)
+            && field.rounds.len() < event.total_rounds(),
         field,
     };
     Some(trf::write(&report))
