@@ -32,7 +32,7 @@ pub(super) fn standings(event: &Event) -> Reply {
             .iter()
             .map(|n| (report::tiebreak_head(n).to_string(), true)),
     );
-    let lines = report::lines(event);
+    let lines = report::lines(event, &table);
     let rows: Vec<Vec<String>> = lines
         .iter()
         .map(|l| {

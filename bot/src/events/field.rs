@@ -4,10 +4,10 @@
 //! file in either format.
 
 use muster_rules::tournament::trf::{self, Player, Report};
-use muster_rules::tournament::{Entry, Field};
+use muster_rules::tournament::{Field, Pairing, Round};
 
 use super::report::{self, completed, lines};
-use super::{Event, Score, State, System, withdrawn};
+use super::{Event, State, System, withdrawn};
 use crate::kernel::reply::Reply;
 
 /// The event's completed rounds as the pairing rules read them, with who is out of the next.
@@ -16,36 +16,36 @@ pub(super) fn field(event: &Event) -> Field {
     let rounds = completed(event);
     let mut field = Field::new(n, event.total_rounds());
     for round in &event.played[..rounds] {
-        let mut entries = vec![Entry::Absent; n];
-        for board in &round.boards {
-            let Some(result) = board.result() else {
-                continue;
-            };
-            let white = match result {
-                Score::White => 2,
-                Score::Black => 0,
-                Score::Draw => 1,
-            };
-            let forfeit = board.forfeit();
-            entries[board.white] = Entry::Game {
-                opponent: board.black,
-                white: true,
-                points: white,
-                forfeit,
-            };
-            entries[board.black] = Entry::Game {
-                opponent: board.white,
-                white: false,
-                points: 2 - white,
-                forfeit,
-            };
-        }
-        if event.system == System::Swiss {
-            for &e in &round.byes {
-                entries[e] = Entry::Bye;
-            }
-        }
-        field.rounds.push(entries);
+        // The decided boards (all of a completed round's), with White's points and whether
+        // each was a forfeit; a Swiss bye (a round robin's rest is no bye: absent).
+        let decided: Vec<(Pairing, (u32, bool))> = round
+            .boards
+            .iter()
+            .filter_map(|b| {
+                let result = (b.result()?.white_points(), b.forfeit());
+                Some((
+                    Pairing {
+                        white: b.white,
+                        black: b.black,
+                    },
+                    result,
+                ))
+            })
+            .collect();
+        let paired = Round {
+            pairings: decided.iter().map(|(p, _)| *p).collect(),
+            rest: round
+                .byes
+                .first()
+                .copied()
+                .filter(|_| event.system == System::Swiss),
+        };
+        field.push(&paired, |white, black| {
+            decided
+                .iter()
+                .find(|(p, _)| (p.white, p.black) == (white, black))
+                .map_or((0, false), |(_, result)| *result)
+        });
     }
     field.out = (0..n).map(|e| withdrawn(event, e, rounds)).collect();
     field
@@ -62,7 +62,7 @@ pub(super) fn trf(event: &Event, start: Option<String>) -> Option<String> {
     };
     let field = field(event);
     let mut ranks = vec![0; event.entrants.len()];
-    for line in lines(event) {
+    for line in lines(event, &report::table(event)) {
         ranks[line.entrant] = line.rank;
     }
     let report = Report {

@@ -125,6 +125,15 @@ impl Score {
         }
     }
 
+    /// The first seat's points, in half points: 2 a win, 1 a draw, 0 a loss.
+    pub fn white_points(self) -> u32 {
+        match self {
+            Score::White => 2,
+            Score::Black => 0,
+            Score::Draw => 1,
+        }
+    }
+
     /// The same result seen from the other side.
     pub fn flipped(self) -> Score {
         match self {

@@ -42,11 +42,8 @@ pub(super) fn table(event: &Event) -> Vec<standings::Entrant> {
             let Some(result) = board.result() else {
                 continue;
             };
-            let (w, b) = match result {
-                Score::White => (2, 0),
-                Score::Black => (0, 2),
-                Score::Draw => (1, 1),
-            };
+            let w = result.white_points();
+            let b = 2 - w;
             for (me, other, points) in
                 [(board.white, board.black, w), (board.black, board.white, b)]
             {
@@ -222,13 +219,13 @@ pub(super) fn marked_entrants(
 /// How wide the standings' text and notes are, in characters (a code block on a phone).
 const TEXT_WIDTH: usize = 60;
 
-/// The standings' lines.
-pub(super) fn lines(event: &Event) -> Vec<Line> {
+/// The standings' lines from the event's `table` ([`table`]).
+pub(super) fn lines(event: &Event, table: &[standings::Entrant]) -> Vec<Line> {
     let system = match event.system {
         System::Swiss => standings::System::Swiss,
         _ => standings::System::RoundRobin,
     };
-    standings::standings(&table(event), system)
+    standings::standings(table, system)
 }
 
 /// The standings as text: rank, name, points, games, tie-breaks, in at most [`TEXT_WIDTH`]
@@ -256,7 +253,7 @@ pub(super) fn standings_text(event: &Event) -> String {
         text.push_str(&format!(" {h:>5}"));
     }
     text.push('\n');
-    let lines = lines(event);
+    let lines = lines(event, &table);
     for line in &lines {
         let e = &event.entrants[line.entrant];
         let games = games(&table[line.entrant]);
@@ -362,7 +359,7 @@ pub(super) fn winner_line(event: &Event) -> String {
             _ => String::new(),
         };
     }
-    let lines = lines(event);
+    let lines = lines(event, &table(event));
     let first: Vec<String> = lines
         .iter()
         .filter(|l| l.rank == 1)
@@ -586,7 +583,7 @@ fn standings_json(event: &Event, names: &[&str]) -> Vec<Value> {
         return Vec::new();
     }
     let table = table(event);
-    lines(event)
+    lines(event, &table)
         .iter()
         .map(|l| {
             let tiebreaks: serde_json::Map<String, Value> = names
