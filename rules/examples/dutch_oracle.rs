@@ -13,19 +13,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use muster_rules::search::Rng;
 use muster_rules::tournament::trf::{self, Player, Report};
 use muster_rules::tournament::{Entry, Field, Round, swiss};
-
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n.max(1)
-    }
-}
 
 /// A round as a set of games `(white, black)` and the bye.
 #[derive(PartialEq, Eq, Debug, Clone)]
@@ -196,14 +186,10 @@ struct Tally {
 }
 
 fn event(rng: &mut Rng, bin: &Path, dir: &Path, out: Option<&Path>, id: usize, t: &mut Tally) {
-    let n = 5 + rng.below(60) as usize;
-    let rounds = (3 + rng.below(7) as usize).min(n - 1);
+    let n = 5 + rng.below(60);
+    let rounds = (3 + rng.below(7)).min(n - 1);
     // Some entrants join late, before round 2 or 3.
-    let late = if rng.below(4) == 0 {
-        rng.below(4) as usize
-    } else {
-        0
-    };
+    let late = if rng.below(4) == 0 { rng.below(4) } else { 0 };
     let mut field = Field::new(n - late, rounds);
     for r in 0..rounds {
         if r > 0 && r <= 2 && late > 0 && field.entrants() < n {
@@ -221,7 +207,7 @@ fn event(rng: &mut Rng, bin: &Path, dir: &Path, out: Option<&Path>, id: usize, t
         }
         // Now and then someone withdraws (never more than a few).
         if r > 0 && rng.below(6) == 0 {
-            let w = rng.below(field.entrants() as u64) as usize;
+            let w = rng.below(field.entrants());
             field.out[w] = true;
         }
         if field.out.iter().filter(|o| !**o).count() < 2 {
@@ -277,15 +263,12 @@ fn event(rng: &mut Rng, bin: &Path, dir: &Path, out: Option<&Path>, id: usize, t
             }
             (Err(_), Err(_)) => break,
         };
-        field.push(&round, |white, black| {
-            let _ = (white, black);
-            match rng.below(20) {
-                0 => (2, true),
-                1 => (0, true),
-                2..=8 => (2, false),
-                9..=14 => (0, false),
-                _ => (1, false),
-            }
+        field.push(&round, |_, _| match rng.below(20) {
+            0 => (2, true),
+            1 => (0, true),
+            2..=8 => (2, false),
+            9..=14 => (0, false),
+            _ => (1, false),
         });
     }
 }
@@ -305,7 +288,7 @@ fn main() {
     }
     let dir = std::env::temp_dir().join(format!("muster-oracle-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a scratch directory");
-    let mut rng = Rng(seed.max(1));
+    let mut rng = Rng::new(seed);
     let mut t = Tally::default();
     for id in 0..events {
         event(&mut rng, &bin, &dir, out.as_deref(), id, &mut t);
