@@ -1,4 +1,5 @@
-//! Pairing a Swiss round of 64 players: the fifth round, after four rounds of varied results
+//! Pairing a Swiss round of 64 players by the Dutch system: the fifth round of seven, and the
+//! ninth of nine (the most score groups, the widest weights), after rounds of varied results
 //! (wins for the higher seed mostly, some upsets and draws), so that score groups are uneven
 //! and floaters and colour rules come into play.
 
@@ -7,8 +8,8 @@ use muster_rules::tournament::{Field, swiss};
 
 const PLAYERS: usize = 64;
 
-fn event(rounds: usize) -> Field {
-    let mut field = Field::new(PLAYERS, 7);
+fn event(rounds: usize, total: usize) -> Field {
+    let mut field = Field::new(PLAYERS, total);
     let mut seed = 0x9e37_79b9_u64;
     for _ in 0..rounds {
         let round = swiss::pair(&field).expect("pairs").round;
@@ -27,8 +28,12 @@ fn event(rounds: usize) -> Field {
 }
 
 fn swiss_round(c: &mut Criterion) {
-    let field = event(4);
+    let field = event(4, 7);
     c.bench_function("tournament/swiss: pair round 5 of 64 players", |b| {
+        b.iter(|| swiss::pair(&field).expect("pairs"))
+    });
+    let field = event(8, 9);
+    c.bench_function("tournament/swiss: pair round 9 of 9, 64 players", |b| {
         b.iter(|| swiss::pair(&field).expect("pairs"))
     });
 }

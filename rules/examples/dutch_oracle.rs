@@ -180,6 +180,7 @@ struct Tally {
     identical: usize,
     same_pairs: usize,
     engine_none: usize,
+    neither: usize,
     muster_none: usize,
     broken: usize,
     kinds: std::collections::BTreeMap<String, usize>,
@@ -247,8 +248,13 @@ fn event(rng: &mut Rng, bin: &Path, dir: &Path, out: Option<&Path>, id: usize, t
                 }
                 ours.round
             }
-            (Err(_), Ok(_)) => {
+            (Err(_), Ok(theirs)) => {
                 t.muster_none += 1;
+                if let Some(out) = out {
+                    let mut s = text.clone();
+                    let _ = writeln!(s, "### engine {:?}", theirs);
+                    let _ = std::fs::write(out.join(format!("e{id:04}-r{}-none.trf", r + 1)), s);
+                }
                 break;
             }
             (Ok(ours), Err(e)) => {
@@ -261,7 +267,10 @@ fn event(rng: &mut Rng, bin: &Path, dir: &Path, out: Option<&Path>, id: usize, t
                 eprintln!("event {id} round {}: engine: {e}", r + 1);
                 break;
             }
-            (Err(_), Err(_)) => break,
+            (Err(_), Err(_)) => {
+                t.neither += 1;
+                break;
+            }
         };
         field.push(&round, |_, _| match rng.below(20) {
             0 => (2, true),
@@ -294,8 +303,12 @@ fn main() {
         event(&mut rng, &bin, &dir, out.as_deref(), id, &mut t);
     }
     let _ = std::fs::remove_dir_all(&dir);
-    let pct = |k: usize| 100.0 * k as f64 / t.rounds.max(1) as f64;
-    println!("events: {events}, rounds compared: {}", t.rounds);
+    // Shares of the rounds that were paired (by either).
+    let pct = |k: usize| 100.0 * k as f64 / (t.rounds - t.neither).max(1) as f64;
+    println!(
+        "events: {events}, rounds compared: {} (neither could pair: {})",
+        t.rounds, t.neither
+    );
     println!(
         "identical: {} ({:.1} %), same pairs: {} ({:.1} %)",
         t.identical,

@@ -262,13 +262,9 @@ pub struct RoundRecord {
     /// Whether the round was announced.
     #[serde(default)]
     pub announced: bool,
-    /// Whether the Swiss colour rules had to be relaxed to pair it.
+    /// Whether the Swiss colour rules had to be relaxed to pair it (no pairing keeps them).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub colours_relaxed: bool,
-    /// Whether they were relaxed because the search for a pairing that keeps them used up its
-    /// budget (the organiser is told).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub search_gave_up: bool,
 }
 
 /// A tournament as stored.

@@ -17,7 +17,6 @@ use super::{winners, withdrawn};
 use crate::kernel::context::Core;
 use crate::kernel::outbox::Target;
 use crate::kernel::reply::Reply;
-use crate::kernel::request::User;
 use crate::kernel::store::{Ending, EventTag, GameRecord, Status};
 
 /// What a game's archived record says of its result: `None` while it is not over (or was
@@ -62,10 +61,6 @@ struct Tended {
     replays: Vec<(usize, usize)>,
     /// Pairing failed: the event ended early.
     no_pairing: bool,
-    /// The Swiss search used up its budget: for the new round it fell back on relaxed colour
-    /// rules (`Some(round)`), or found nothing at all and the event was paused (`stuck`).
-    relaxed_after_giving_up: Option<usize>,
-    stuck: bool,
 }
 
 /// Brings the event up to date and posts what follows to the outbox.
@@ -204,23 +199,14 @@ fn advance(core: &Core, event: &mut Event, t: &mut Tended) -> Result<(), String>
     }
     match pair_next(event) {
         Ok(round) => {
-            let gave_up = round.search_gave_up;
             let round = with_games(core, event, round)?;
             event.played.push(round);
             t.paired = Some(event.played.len());
-            if gave_up {
-                t.relaxed_after_giving_up = t.paired;
-            }
         }
         Err(NoPairing::Impossible) => {
             event.state = State::Finished;
             t.finished = true;
             t.no_pairing = true;
-        }
-        // Not a proof that no round can be paired: the event waits for its organiser.
-        Err(NoPairing::GaveUp) => {
-            event.state = State::Paused;
-            t.stuck = true;
         }
     }
     Ok(())
@@ -230,15 +216,15 @@ fn advance(core: &Core, event: &mut Event, t: &mut Tended) -> Result<(), String>
 fn pair_next(event: &Event) -> Result<RoundRecord, NoPairing> {
     let n = event.entrants.len();
     let r = event.played.len();
-    let (round, relaxed, gave_up) = match event.system {
+    let (round, relaxed) = match event.system {
         System::Swiss => {
             let paired = swiss::pair(&super::field::field(event))?;
-            (paired.round, paired.colours_relaxed, paired.gave_up)
+            (paired.round, paired.colours_relaxed)
         }
         System::RoundRobin | System::Double => {
             let all = round_robin::rounds(n, event.system == System::Double);
             let round = all.get(r).ok_or(NoPairing::Impossible)?;
-            (round.clone(), false, false)
+            (round.clone(), false)
         }
         System::Knockout => {
             if r == 0 {
@@ -271,7 +257,6 @@ fn pair_next(event: &Event) -> Result<RoundRecord, NoPairing> {
                     rest: None,
                 },
                 false,
-                false,
             )
         }
     };
@@ -280,7 +265,6 @@ fn pair_next(event: &Event) -> Result<RoundRecord, NoPairing> {
         byes: round.rest.into_iter().collect(),
         announced: false,
         colours_relaxed: relaxed,
-        search_gave_up: gave_up,
     })
 }
 
@@ -374,43 +358,9 @@ fn announce_results(core: &Core, event: &Event, t: &Tended) {
             super::report::winner_line(event)
         )));
     }
-    replies.extend(search_words(event, t));
     if !replies.is_empty() {
         say(core, event, Target::Channel(event.channel.clone()), replies);
     }
-}
-
-/// What the organiser is told when the Swiss search used up its budget.
-fn search_words(event: &Event, t: &Tended) -> Vec<Reply> {
-    let organiser = User::from(&event.organiser);
-    if let Some(r) = t.relaxed_after_giving_up {
-        tracing::warn!(event = %event.name, round = r, "the Swiss search gave up; the round was paired with relaxed colour rules");
-        return vec![Reply::Mention {
-            user: organiser,
-            text: format!(
-                "the pairing search for round {r} of {} used up its budget before it could keep \
-                 every colour rule, so the round is paired with the colour rules relaxed. Look \
-                 at `tournament pairings {}`; every other rule holds.",
-                event.name, event.name
-            ),
-        }];
-    }
-    if t.stuck {
-        tracing::error!(event = %event.name, "the Swiss search gave up; the event is paused");
-        return vec![Reply::Mention {
-            user: organiser,
-            text: format!(
-                "the pairing search for round {} of {} used up its budget without finding a \
-                 pairing, which does not mean that none exists. The event is paused: \
-                 `tournament resume {}` tries again; withdrawing or adding a player, or giving a \
-                 result, changes what it must pair.",
-                event.played.len() + 1,
-                event.name,
-                event.name
-            ),
-        }];
-    }
-    Vec::new()
 }
 
 /// A tournament game in `key` ended (its record archived): the event takes the result and
