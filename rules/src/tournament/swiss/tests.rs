@@ -371,3 +371,22 @@ fn colours_are_allocated_by_section_e() {
     assert!(colours::white(&player(2, 0, &[]), &player(7, 0, &[])));
     assert!(!colours::white(&player(1, 0, &[]), &player(6, 0, &[])));
 }
+
+#[test]
+fn colour_preferences_come_before_the_fewest_exchanges_and_then_the_nearest() {
+    // C.12 before section D: round 1 of six drawn (0 v 3, 4 v 1, 2 v 5), all on half a point.
+    // 0, 2 and 4 had White and want Black; 1, 3 and 5 the reverse. No transposition of S2
+    // {3, 4, 5} against S1 {0, 1, 2} meets every preference without a rematch, so players are
+    // exchanged: one exchange (D.2), of the nearest numbers, 2 for 3 — 0 v 5, 1 v 2, 3 v 4.
+    // (bbpPairings pairs this round the same.)
+    let mut f = Field::new(6, 9);
+    f.push(&round(&[(0, 3), (4, 1), (2, 5)], None), |_, _| (1, false));
+    let paired = pair(&f).unwrap();
+    let games: Vec<(usize, usize)> = paired
+        .round
+        .pairings
+        .iter()
+        .map(|p| (p.white, p.black))
+        .collect();
+    assert_eq!(games, [(5, 0), (1, 2), (3, 4)]);
+}
