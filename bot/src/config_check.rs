@@ -162,6 +162,9 @@ fn matrix(out: &mut String, m: &Matrix) {
         Login::Token(_) => out.push_str("access_token = \"***\"\n"),
     }
     let _ = writeln!(out, "device_name = {}", quoted(&m.device_name));
+    if m.recovery_key.is_some() {
+        out.push_str("recovery_key = \"***\"\n");
+    }
     if let Some(p) = &m.prefix {
         let _ = writeln!(out, "prefix = {}", quoted(p));
     }

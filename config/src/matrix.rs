@@ -63,6 +63,11 @@ pub struct Matrix {
     pub login: Login,
     /// The name of the bot's device (`device_name`, `MUSTER_MATRIX_DEVICE_NAME`).
     pub device_name: String,
+    /// The account's recovery key (`recovery_key`, `MUSTER_MATRIX_RECOVERY_KEY`), for a new
+    /// device — a second instance, a restore onto an empty data directory — to adopt the
+    /// account's cross-signing identity and read its key backup. Not needed by the instance
+    /// that wrote it (`<data_dir>/matrix/recovery-key`).
+    pub recovery_key: Option<Secret>,
     /// The command prefix in rooms (`prefix`, `MUSTER_MATRIX_PREFIX`; default: the top-level
     /// `prefix`).
     pub prefix: Option<String>,
@@ -98,6 +103,7 @@ pub(crate) struct File {
     password: Option<String>,
     access_token: Option<String>,
     device_name: Option<String>,
+    recovery_key: Option<String>,
     prefix: Option<String>,
     auto_join: Option<Vec<String>>,
     organisers: Option<Vec<String>>,
@@ -128,6 +134,7 @@ pub(crate) struct Raw {
     password: Value,
     access_token: Value,
     device_name: Value,
+    recovery_key: Value,
     prefix: Value,
     auto_join: Value,
     organisers: Value,
@@ -176,6 +183,7 @@ impl Raw {
             user: at(file.user),
             password: at(file.password),
             access_token: at(file.access_token),
+            recovery_key: at(file.recovery_key),
             device_name: at(file.device_name),
             prefix: at(file.prefix),
             auto_join: at(file.auto_join.as_deref().map(list)),
@@ -196,6 +204,7 @@ impl Raw {
             "MUSTER_MATRIX_PASSWORD" => &mut self.password,
             "MUSTER_MATRIX_ACCESS_TOKEN" => &mut self.access_token,
             "MUSTER_MATRIX_DEVICE_NAME" => &mut self.device_name,
+            "MUSTER_MATRIX_RECOVERY_KEY" => &mut self.recovery_key,
             "MUSTER_MATRIX_PREFIX" => &mut self.prefix,
             "MUSTER_MATRIX_AUTO_JOIN" => &mut self.auto_join,
             "MUSTER_MATRIX_ORGANISERS" => &mut self.organisers,
@@ -251,6 +260,7 @@ impl Raw {
             }
         };
         let device_name = nonempty(self.device_name).map_or("Muster".to_string(), |(_, d)| d);
+        let recovery_key = nonempty(self.recovery_key).map(|(_, k)| Secret::new(k.trim()));
         let prefix = match self.prefix {
             None => None,
             Some((s, p)) => Some(check_prefix(&s, "matrix.prefix", p.trim())?),
@@ -382,6 +392,7 @@ impl Raw {
             user,
             login,
             device_name,
+            recovery_key,
             prefix,
             auto_join,
             organisers,
@@ -424,6 +435,12 @@ mod tests {
         let m = Settings::load_from(None, &env).unwrap().matrix.unwrap();
         assert_eq!(m.login, Login::Token(Secret::new("syt_abc")));
         assert!(!format!("{m:?}").contains("syt_abc"));
+        // The recovery key, for a new device only: none unless given, never shown.
+        assert_eq!(m.recovery_key, None);
+        env.push(("MUSTER_MATRIX_RECOVERY_KEY", " EsTc abcd efgh "));
+        let m = Settings::load_from(None, &env).unwrap().matrix.unwrap();
+        assert_eq!(m.recovery_key, Some(Secret::new("EsTc abcd efgh")));
+        assert!(!format!("{m:?}").contains("abcd"), "{m:?}");
         let e =
             Settings::load_from(None, &[("MUSTER_MATRIX_HOMESERVER", "matrix.org")]).unwrap_err();
         assert_eq!(e.key, "matrix.homeserver");

@@ -449,6 +449,11 @@ async fn readable<'a>(shared: &Shared, room: &Room, m: &'a Message) -> Option<Co
                 .device_id()
                 .map(|d| d.to_string())
                 .unwrap_or_default();
+            tracing::info!(
+                room = %room.room_id(),
+                sender = %m.sender,
+                "an encrypted message whose key has not reached this device; its sender is asked to send it again"
+            );
             let text = format!(
                 "I could not read your encrypted message: its key has not reached my device \
                  ({device}). Please send it again; if this keeps happening, let your client \

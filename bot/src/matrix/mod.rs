@@ -19,7 +19,8 @@
 //! The files, from the bottom up: [`retry`] (requests tried again), [`limit`] (per-user
 //! budgets), `media` (the reserve of upload addresses), [`shared`] (what the tasks share),
 //! [`direct`] (a user's direct room), [`outbound`] (replies as messages), [`inbound`] (events as
-//! requests), [`notices`], `session` (the login), [`surface`], and [`serve`] (the sync loop).
+//! requests), [`notices`], `session` (the login), `trust` (cross-signing and the key backup),
+//! [`surface`], and [`serve`] (the sync loop).
 
 pub mod direct;
 pub mod inbound;
@@ -32,6 +33,7 @@ pub mod serve;
 mod session;
 pub mod shared;
 pub mod surface;
+mod trust;
 
 use crate::kernel::store::ChannelKey;
 

@@ -17,7 +17,7 @@ use muster_config::Matrix;
 use super::limit::Limiter;
 use super::media::MediaPool;
 use super::shared::Shared;
-use super::{PLATFORM, inbound, notices, outbound, own_key, session, surface};
+use super::{PLATFORM, inbound, notices, outbound, own_key, session, surface, trust};
 use crate::core::Core;
 use crate::kernel::store::GameStore;
 
@@ -65,7 +65,8 @@ pub async fn serve(
     data_dir: &std::path::Path,
     settings: Matrix,
 ) -> Result<(), String> {
-    let client = session::connect(&settings, &data_dir.join("matrix")).await?;
+    let dir = data_dir.join("matrix");
+    let client = session::connect(&settings, &dir).await?;
     let prefix = settings
         .prefix
         .clone()
@@ -87,6 +88,8 @@ pub async fn serve(
         sending: Mutex::new(HashSet::new()),
         direct: tokio::sync::Mutex::new(()),
         trusted: std::sync::atomic::AtomicU64::new(u64::MAX),
+        dir,
+        secured: std::sync::atomic::AtomicBool::new(false),
         limiter: Mutex::new(Limiter::new(settings.rate_per_minute, settings.rate_burst)),
         client,
         settings,
@@ -303,6 +306,22 @@ async fn sync(shared: Arc<Shared>, holding: Option<Arc<Holding>>) -> Result<Ende
         .user_id()
         .map(|u| u.to_string())
         .unwrap_or_default();
+    if !shared
+        .secured
+        .swap(true, std::sync::atomic::Ordering::SeqCst)
+    {
+        let secured = trust::secure(
+            &shared.client,
+            &shared.settings,
+            &shared.dir,
+            shared.store(),
+            shared.now(),
+        )
+        .await;
+        if secured.adopted {
+            trust::read_back(&shared.client).await;
+        }
+    }
     tracing::info!("listening as {who}");
     let mut stop = std::pin::pin!(crate::signals::shutdown());
     let mut tidied = 0;

@@ -36,6 +36,11 @@ pub struct Shared {
     /// Until when (Unix seconds, this machine's clock) this instance may count on the sync
     /// lease, on a store shared with other instances; `u64::MAX` on a store of its own.
     pub(super) trusted: std::sync::atomic::AtomicU64,
+    /// The adapter's directory in the data directory (`matrix/`).
+    pub(super) dir: std::path::PathBuf,
+    /// Whether the device's identity and key backup were seen to at this start (once, after
+    /// the first sync: the device's keys are on the homeserver by then).
+    pub(super) secured: std::sync::atomic::AtomicBool,
 }
 
 impl Shared {
