@@ -35,7 +35,21 @@ async fn one_instance_syncs_and_the_other_takes_over_when_it_dies() {
     );
     let mut a = spawn_on(&muster_binary!(), &t.synapse, &t.bot, &dir_a, &store, None);
     a.listening().await;
-    let b = spawn_on(&muster_binary!(), &t.synapse, &t.bot, &dir_b, &store, None);
+    // The second instance is another device of the account: given the recovery key the first
+    // wrote, it adopts the account's cross-signing identity when it takes over.
+    let key = std::fs::read_to_string(dir_a.join("data/matrix/recovery-key")).unwrap();
+    let with_key = [
+        ("MUSTER_STORE", url.as_str()),
+        ("MUSTER_MATRIX_RECOVERY_KEY", key.trim()),
+    ];
+    let b = spawn_on(
+        &muster_binary!(),
+        &t.synapse,
+        &t.bot,
+        &dir_b,
+        &with_key,
+        None,
+    );
     logged(&b, "standing by").await;
 
     let bob = t.bob.user_id();
@@ -78,6 +92,7 @@ async fn one_instance_syncs_and_the_other_takes_over_when_it_dies() {
     t.bob.send_text(&room, "!move 4").await;
     t.alice.wait_for_after(mark, &room, WAIT, from_bot).await;
     logged(&b, "this instance syncs Matrix now").await;
+    logged(&b, "adopted the cross-signing identity").await;
     tokio::time::sleep(Duration::from_secs(3)).await;
     let after = answers_since(mark);
     assert_eq!(
