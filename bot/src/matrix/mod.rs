@@ -19,13 +19,15 @@
 //! The files, from the bottom up: [`retry`] (requests tried again), [`limit`] (per-user
 //! budgets), `media` (the reserve of upload addresses), [`shared`] (what the tasks share),
 //! [`direct`] (a user's direct room), [`outbound`] (replies as messages), [`inbound`] (events as
-//! requests), [`notices`], `session` (the login), `trust` (cross-signing and the key backup),
+//! requests), [`notices`], `noise` (the SDK's log lines left out), `session` (the login), `trust`
+//! (cross-signing and the key backup),
 //! [`surface`], and [`serve`] (the sync loop).
 
 pub mod direct;
 pub mod inbound;
 pub mod limit;
 mod media;
+mod noise;
 pub mod notices;
 pub mod outbound;
 pub mod retry;

@@ -65,6 +65,7 @@ pub async fn serve(
     data_dir: &std::path::Path,
     settings: Matrix,
 ) -> Result<(), String> {
+    super::noise::quiet_the_noise();
     let dir = data_dir.join("matrix");
     let client = session::connect(&settings, &dir).await?;
     let prefix = settings

@@ -165,35 +165,32 @@ impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for Counted {
     }
 }
 
-/// Leaves out four kinds of line from matrix-sdk that are no news to an operator:
-///
-/// - its HTTP client's `error` for every `404 Not Found` the homeserver answers — though a 404
-///   is how the Matrix API says that an account-data item or a key backup does not exist yet,
-///   which the SDK asks about at every start and handles. A request that really fails is
-///   reported by the code that made it; other statuses and every other error are kept;
-/// - its crypto's `warn` that it has room keys to back up but no backup key, which it repeats
-///   after every sync while the key backup is not open on the device. Muster says once, at
-///   start, whether the backup is open and, if not, what to give it (matrix/trust.rs);
-/// - its crypto's `warn` for each event it cannot decrypt: those sent before the bot joined a
-///   room, or before a new device had its keys back from the backup, can never or not yet be
-///   read, which is no fault; a command the bot cannot read is answered to its sender, and
-///   logged, by the adapter (matrix/inbound.rs);
-/// - its crypto's `warn` that "our own device might have been deleted", which a new device's
-///   first sync writes whenever the homeserver answers its query for the account's devices
-///   before it has taken the device's own keys (the SDK sends both at once). A device that
-///   was really deleted is logged out, and the adapter reports the refused access token.
-struct Expected;
+/// A kind of line a library writes that is no news to an operator, to be left out of the log:
+/// its target, and a test of its message. An adapter registers those of its library
+/// ([`quiet`]), with its reasons beside them.
+pub struct Quiet {
+    /// The event's target (its module path in the library).
+    pub target: &'static str,
+    /// Whether a message of that target is one to leave out.
+    pub message: fn(&str) -> bool,
+}
 
-impl Expected {
+/// The kinds of line left out.
+static QUIET: RwLock<Vec<Quiet>> = RwLock::new(Vec::new());
+
+/// Leaves the lines `kind` describes out of the log from now on (and out of the error counts).
+pub fn quiet(kind: Quiet) {
+    QUIET.write().unwrap_or_else(|p| p.into_inner()).push(kind);
+}
+
+/// The layer that leaves out what [`quiet`] was given; every other line passes.
+pub struct Quieted;
+
+impl Quieted {
     fn vetoes(event: &tracing::Event<'_>) -> bool {
         let target = event.metadata().target();
-        if !matches!(
-            target,
-            "matrix_sdk::http_client"
-                | "matrix_sdk_crypto::backups"
-                | "matrix_sdk_crypto::machine"
-                | "matrix_sdk_crypto::identities::manager"
-        ) {
+        let kinds = QUIET.read().unwrap_or_else(|p| p.into_inner());
+        if !kinds.iter().any(|k| k.target == target) {
             return false;
         }
         struct Message(String);
@@ -206,29 +203,19 @@ impl Expected {
         }
         let mut message = Message(String::new());
         event.record(&mut message);
-        match target {
-            "matrix_sdk_crypto::backups" => {
-                return message.0 == "Trying to backup room keys but no backup key was found";
-            }
-            "matrix_sdk_crypto::machine" => {
-                return message.0.starts_with("Failed to decrypt a room event");
-            }
-            "matrix_sdk_crypto::identities::manager" => {
-                return message.0 == "Our own device might have been deleted";
-            }
-            _ => {}
-        }
-        message.0.contains("status_code: 404") && message.0.contains("NotFound")
+        kinds
+            .iter()
+            .any(|k| k.target == target && (k.message)(&message.0))
     }
 }
 
-impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for Expected {
+impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for Quieted {
     fn event_enabled(
         &self,
         event: &tracing::Event<'_>,
         _: tracing_subscriber::layer::Context<'_, S>,
     ) -> bool {
-        !Expected::vetoes(event)
+        !Quieted::vetoes(event)
     }
 }
 
@@ -263,7 +250,7 @@ pub fn init(format: muster_config::LogFormat, default: &str) {
     };
     let done = tracing_subscriber::registry()
         .with(filter)
-        .with(Expected)
+        .with(Quieted)
         .with(lines)
         .with(Counted)
         .try_init();
@@ -277,52 +264,6 @@ pub fn init(format: muster_config::LogFormat, default: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Counts the events that reach it.
-    struct Seen(std::sync::Arc<std::sync::atomic::AtomicUsize>);
-
-    impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for Seen {
-        fn on_event(&self, _: &tracing::Event<'_>, _: tracing_subscriber::layer::Context<'_, S>) {
-            self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        }
-    }
-
-    #[test]
-    fn the_sdks_expected_404s_and_known_noise_are_left_out_and_real_errors_kept() {
-        use tracing_subscriber::layer::SubscriberExt as _;
-        let seen = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-        let not_found = || {
-            tracing::error!(target: "matrix_sdk::http_client", "Error while sending request: Api(Server(MatrixError(Error {{ status_code: 404, body: Standard(StandardErrorBody {{ kind: NotFound, message: \"Account data not found\" }}) }})))");
-        };
-        let failed = || {
-            tracing::error!(target: "matrix_sdk::http_client", "Error while sending request: Api(Server(MatrixError(Error {{ status_code: 500, body: Standard(StandardErrorBody {{ kind: Unknown, message: \"Internal error\" }}) }})))");
-        };
-        let no_backup = || {
-            tracing::warn!(target: "matrix_sdk_crypto::backups", "Trying to backup room keys but no backup key was found");
-        };
-        let other_backup = || {
-            tracing::warn!(target: "matrix_sdk_crypto::backups", "Trying to backup room keys but the backup key wasn't uploaded");
-        };
-        let ours = || {
-            tracing::warn!(target: "muster_bot::matrix::trust", "status_code: 404 NotFound");
-        };
-        // How many of the events `f` logs get through.
-        let run = |f: &dyn Fn()| {
-            seen.store(0, std::sync::atomic::Ordering::SeqCst);
-            tracing::subscriber::with_default(
-                tracing_subscriber::registry()
-                    .with(Expected)
-                    .with(Seen(std::sync::Arc::clone(&seen))),
-                f,
-            );
-            seen.load(std::sync::atomic::Ordering::SeqCst)
-        };
-        assert_eq!(run(&not_found), 0);
-        assert_eq!(run(&no_backup), 0);
-        assert_eq!(run(&failed), 1);
-        assert_eq!(run(&other_backup), 1);
-        assert_eq!(run(&ours), 1);
-    }
 
     #[test]
     fn secrets_and_route_tokens_never_reach_the_log() {
