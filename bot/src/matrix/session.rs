@@ -54,19 +54,23 @@ async fn client(homeserver: &str, store: Option<&Path>) -> Result<Client, String
 fn write_session(dir: &Path, saved: &Saved) -> Result<(), String> {
     let text = serde_json::to_string_pretty(saved).map_err(|e| e.to_string())?;
     let path = session_path(dir);
-    let tmp = dir.join("session.json.tmp");
+    write_private(&path, &text)
+        .map_err(|e| format!("cannot keep the Matrix session in {}: {e}", path.display()))
+}
+
+/// Writes `text` to `path`, readable by its owner only, whole or not at all (beside it first,
+/// then moved over it).
+pub(super) fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
+    let tmp = path.with_extension("tmp");
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create(true).truncate(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let result = (|| {
-        use std::io::Write;
-        let mut f = options.open(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, &path)
-    })();
-    result.map_err(|e| format!("cannot keep the Matrix session in {}: {e}", path.display()))
+    use std::io::Write;
+    let mut f = options.open(&tmp)?;
+    f.write_all(text.as_bytes())?;
+    f.sync_all()?;
+    std::fs::rename(&tmp, path)
 }
 
 fn restore_from(saved: &Saved) -> Result<MatrixSession, String> {

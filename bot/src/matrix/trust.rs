@@ -97,17 +97,7 @@ async fn try_secure(
                 );
             }
             (Some(_), Some(key)) => {
-                client
-                    .encryption()
-                    .recovery()
-                    .recover(key)
-                    .await
-                    .map_err(|e| {
-                        format!(
-                            "the recovery key does not open the account's secret storage ({e}): \
-                         give the key written when the identity was made (matrix.recovery_key)"
-                        )
-                    })?;
+                recover(client, key).await?;
                 secured.adopted = true;
                 tracing::info!(
                     "adopted the cross-signing identity of {me} with the recovery key; this device is signed by it and backs its keys up"
@@ -128,16 +118,7 @@ async fn try_secure(
         RecoveryState::Enabled => {}
         RecoveryState::Disabled => enable(client, dir).await?,
         RecoveryState::Incomplete => match &key {
-            Some(key) => {
-                client
-                    .encryption()
-                    .recovery()
-                    .recover(key)
-                    .await
-                    .map_err(|e| {
-                        format!("the recovery key does not open the account's secret storage ({e})")
-                    })?;
-            }
+            Some(key) => recover(client, key).await?,
             None => {
                 return Err(format!(
                     "the key backup of {me} is not open on this device: give Muster the \
@@ -154,6 +135,22 @@ async fn try_secure(
         }
     }
     Ok(secured)
+}
+
+/// Opens the account's secret storage with `key`: the identity's keys and the backup's key
+/// imported, this device signed.
+async fn recover(client: &Client, key: &str) -> Result<(), String> {
+    client
+        .encryption()
+        .recovery()
+        .recover(key)
+        .await
+        .map_err(|e| {
+            format!(
+                "the recovery key does not open the account's secret storage ({e}): give the key \
+             written when the identity was made (matrix.recovery_key)"
+            )
+        })
 }
 
 /// Claims the making of the identity for this device, so that two instances starting together
@@ -241,29 +238,13 @@ async fn enable(client: &Client, dir: &Path) -> Result<(), String> {
         .map_err(|e| format!("cannot enable the key backup: {e}"))?;
     crate::telemetry::logging::redact(&key);
     let path = key_path(dir);
-    write_secret(&path, &key)?;
+    super::session::write_private(&path, &format!("{key}\n"))
+        .map_err(|e| format!("cannot write the recovery key to {}: {e}", path.display()))?;
     tracing::info!(
         "enabled the key backup; its recovery key is in {} — keep a copy somewhere safe: a bot restored without it cannot read its rooms' history",
         path.display()
     );
     Ok(())
-}
-
-/// Writes `secret` to `path`, readable by its owner only, whole or not at all.
-fn write_secret(path: &Path, secret: &str) -> Result<(), String> {
-    let tmp = path.with_extension("tmp");
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let result = (|| {
-        use std::io::Write;
-        let mut f = options.open(&tmp)?;
-        f.write_all(format!("{secret}\n").as_bytes())?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    result.map_err(|e| format!("cannot write the recovery key to {}: {e}", path.display()))
 }
 
 /// How many of each room's latest messages are read back after an adoption.

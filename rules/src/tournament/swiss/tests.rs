@@ -65,12 +65,7 @@ fn field(n: usize, rounds: &[Round]) -> Field {
 #[test]
 fn the_first_round_pairs_the_top_half_against_the_bottom_half_with_alternating_colours() {
     let paired = pair(&field(8, &[])).unwrap();
-    let games: Vec<(usize, usize)> = paired
-        .round
-        .pairings
-        .iter()
-        .map(|p| (p.white, p.black))
-        .collect();
+    let games = games(&paired);
     assert_eq!(games, [(0, 4), (5, 1), (2, 6), (7, 3)]);
     assert_eq!(paired.round.rest, None);
     // An odd field: the lowest seed rests.
@@ -228,6 +223,16 @@ fn random_events_keep_every_pairing_rule() {
     }
 }
 
+/// The games of `paired`, `(white, black)`, in board order.
+fn games(paired: &Paired) -> Vec<(usize, usize)> {
+    paired
+        .round
+        .pairings
+        .iter()
+        .map(|p| (p.white, p.black))
+        .collect()
+}
+
 /// The games of `paired` as sets of two, colours aside.
 fn meets(paired: &Paired, a: usize, b: usize) -> bool {
     paired
@@ -253,12 +258,7 @@ fn colour_preferences_are_met_by_transposing_in_the_score_group() {
         }
     });
     let paired = pair(&f2).unwrap();
-    let games: Vec<(usize, usize)> = paired
-        .round
-        .pairings
-        .iter()
-        .map(|p| (p.white, p.black))
-        .collect();
+    let games = games(&paired);
     assert_eq!(games, [(3, 0), (1, 2), (4, 7), (6, 5)]);
 }
 
@@ -382,11 +382,6 @@ fn colour_preferences_come_before_the_fewest_exchanges_and_then_the_nearest() {
     let mut f = Field::new(6, 9);
     f.push(&round(&[(0, 3), (4, 1), (2, 5)], None), |_, _| (1, false));
     let paired = pair(&f).unwrap();
-    let games: Vec<(usize, usize)> = paired
-        .round
-        .pairings
-        .iter()
-        .map(|p| (p.white, p.black))
-        .collect();
+    let games = games(&paired);
     assert_eq!(games, [(5, 0), (1, 2), (3, 4)]);
 }
