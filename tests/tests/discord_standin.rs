@@ -667,3 +667,53 @@ async fn a_serenity_client_connects_and_receives_dispatches() {
     assert_eq!(interaction.token(), v["token"].as_str().expect("a token"));
     stop(shards, task).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_with_an_enforced_nonce_is_made_once_as_discord_makes_it() {
+    use serenity::all::{CreateMessage, Nonce};
+    let standin = StandIn::start(APP).await;
+    let http = http(&standin);
+    // A direct-message channel (the stand-in knows channels it was told of or opened).
+    let ada = Person::new("ada");
+    let ada = UserId::new(ada.id.parse().expect("an id"));
+    let channel = within("a direct channel", ada.create_dm_channel(&http))
+        .await
+        .expect("opened")
+        .id;
+    let send = |nonce: &str, enforce: bool| {
+        channel.send_message(
+            &http,
+            CreateMessage::new()
+                .content(format!("reminder {nonce}"))
+                .nonce(Nonce::String(nonce.to_string()))
+                .enforce_nonce(enforce),
+        )
+    };
+    // The same nonce, enforced: the first message comes back, no second is made.
+    let first = within("a message", send("reminder.g12.3600", true))
+        .await
+        .expect("sent");
+    let again = within("the same message", send("reminder.g12.3600", true))
+        .await
+        .expect("sent");
+    assert_eq!(again.id, first.id);
+    let made = |text: &str| {
+        standin
+            .messages()
+            .iter()
+            .filter(|m| m.content == text)
+            .count()
+    };
+    assert_eq!(made("reminder reminder.g12.3600"), 1);
+    // Not enforced, a nonce is only carried: a second message is made.
+    within("a message", send("reminder.g12.60", false))
+        .await
+        .expect("sent");
+    within("another", send("reminder.g12.60", false))
+        .await
+        .expect("sent");
+    assert_eq!(made("reminder reminder.g12.60"), 2);
+    // Longer than 25 characters: refused, as Discord refuses it.
+    let long = within("a long nonce", send(&"n".repeat(26), true)).await;
+    assert!(long.is_err(), "{long:?}");
+}

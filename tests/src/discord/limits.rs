@@ -25,6 +25,8 @@ pub(crate) const MAX_CHOICES: usize = 25;
 pub(crate) const MAX_CHOICE: usize = 100;
 /// The most files on a message.
 pub(crate) const MAX_FILES: usize = 10;
+/// The longest nonce a message may carry as a string.
+pub(crate) const MAX_NONCE: usize = 25;
 
 /// One field Discord finds wrong: where it is in the body, and Discord's code and words.
 pub(crate) struct Problem {
@@ -112,6 +114,11 @@ pub(crate) fn message_fields(body: &Value, files: usize, at: &[String]) -> Vec<P
     }
     if files > MAX_FILES {
         problems.push(Problem::too_long(at, "attachments", MAX_FILES));
+    }
+    if let Some(nonce) = body["nonce"].as_str()
+        && nonce.chars().count() > MAX_NONCE
+    {
+        problems.push(Problem::too_long(at, "nonce", MAX_NONCE));
     }
     let Some(rows) = body["components"].as_array() else {
         return problems;

@@ -135,6 +135,30 @@ pub(crate) fn route(state: &mut State, req: &Incoming) -> Answer {
                 0
             };
             m.message_reference = req.json["message_reference"].clone();
+            // A nonce (a string or a number) is kept with the message; with `enforce_nonce`, a
+            // second message of the bot's with the same nonce within NONCE_KEPT is not made:
+            // the first is returned, as Discord does.
+            let nonce = match &req.json["nonce"] {
+                Value::String(s) => Some(s.clone()),
+                Value::Number(n) => Some(n.to_string()),
+                _ => None,
+            };
+            if let Some(nonce) = &nonce
+                && req.json["enforce_nonce"] == true
+                && let Some(first) = state
+                    .messages
+                    .iter()
+                    .find(|x| {
+                        x.author.is_none()
+                            && x.nonce
+                                .as_ref()
+                                .is_some_and(|(n, at)| n == nonce && at.elapsed() < NONCE_KEPT)
+                    })
+                    .cloned()
+            {
+                return ok(objects::message(state, &first));
+            }
+            m.nonce = nonce.map(|n| (n, std::time::Instant::now()));
             state.messages.push(m);
             ok(objects::message(
                 state,
@@ -499,6 +523,11 @@ fn refusal(body: &Value, files: usize, at: &[String], made: &Message) -> Option<
     limits::empty(&made.content, &made.embeds, files, &made.components).then(limits::empty_message)
 }
 
+/// How long Discord holds a message's nonce for `enforce_nonce`: "the past few minutes", by
+/// its documentation. The stand-in holds it two, so that a suite never leans on a longer
+/// window than Discord gives.
+const NONCE_KEPT: std::time::Duration = std::time::Duration::from_secs(120);
+
 /// A new message in `channel` from the request's body (or, for a callback, its `data`).
 fn new_message(channel: &str, req: &Incoming, from: Option<&Interaction>) -> Message {
     let callback = req.path.ends_with("/callback");
@@ -528,6 +557,7 @@ fn new_message(channel: &str, req: &Incoming, from: Option<&Interaction>) -> Mes
         webhook: from.is_some(),
         author: None,
         message_reference: Value::Null,
+        nonce: None,
     };
     apply(&mut m, body, &req.files);
     m.edited_timestamp = None;

@@ -154,6 +154,8 @@ pub(crate) struct Message {
     /// The author, when not the bot (an adopted message).
     pub(crate) author: Option<Value>,
     pub(crate) message_reference: Value,
+    /// The nonce it was created with, and when (for `enforce_nonce`).
+    pub(crate) nonce: Option<(String, std::time::Instant)>,
 }
 
 /// Which of the gateway stand-in's two addresses a connection came in on.
@@ -472,6 +474,7 @@ impl State {
             webhook: v["webhook_id"].is_string(),
             author: (!bot).then(|| v["author"].clone()),
             message_reference: v["message_reference"].clone(),
+            nonce: None,
         });
     }
 
