@@ -122,6 +122,24 @@ fn a_reminder_mentions_the_player_then_the_timeout_ends_the_game_with_the_board(
                     WAIT,
                 )
                 .await;
+            // Stored with the game's end before it is posted, it carries a nonce Discord is
+            // asked to enforce: posted again after a crash, it would be made once.
+            let posted = standin
+                .requests()
+                .into_iter()
+                .find(|r| {
+                    r.is("POST", &format!("/channels/{CHANNEL}/messages"))
+                        && r.json["content"]
+                            .as_str()
+                            .is_some_and(|c| c.contains("time ran out"))
+                })
+                .expect("the announcement's request");
+            assert_eq!(posted.json["enforce_nonce"], true, "{}", posted.json);
+            assert!(
+                posted.json["nonce"].as_str().is_some_and(|n| n.len() <= 25),
+                "{}",
+                posted.json
+            );
             let said = ended.content.to_lowercase();
             assert!(said.contains("alice"), "{}", ended.content);
             assert!(said.contains("forfeit"), "{}", ended.content);

@@ -54,7 +54,7 @@ pub async fn run(shared: Arc<Shared>, http: Arc<Http>) {
     }
 }
 
-/// Posts one notice where it goes; a notice kept in the store is then forgotten there (tried:
+/// Posts one notice where it goes (a kept one with a nonce for each message, see [`nonce`]); a notice kept in the store is then forgotten there (tried:
 /// a refusal that outlasted the retries is logged, not tried again at every start).
 pub async fn deliver(shared: &Shared, http: &Http, notice: Notice) {
     let receipt = notice.receipt.clone();
@@ -73,6 +73,7 @@ async fn send(shared: &Shared, http: &Http, notice: Notice) {
         target,
         replies,
         fallback,
+        receipt,
         ..
     } = notice;
     // A player who cannot be written to directly is told in the game's channel instead.
@@ -112,13 +113,14 @@ async fn send(shared: &Shared, http: &Http, notice: Notice) {
             }
         },
     };
-    for out in &outgoing {
+    for (i, out) in outgoing.iter().enumerate() {
         if out.ephemeral && !direct {
             // Words meant for one user only are never posted in a channel.
             tracing::warn!("a private reply in a notice for channel {channel} was dropped");
             continue;
         }
-        if let Err(e) = respond::post(shared, http, channel, out).await {
+        let nonce = receipt.as_deref().map(|id| nonce(id, i));
+        if let Err(e) = respond::post(shared, http, channel, out, nonce.as_deref()).await {
             let place = match &target {
                 Target::Direct(user) => format!("to {} ({})", user.name, user.id),
                 Target::Channel(_) | Target::Open(_) => format!("in channel {channel}"),
@@ -195,7 +197,33 @@ async fn direct_channel(http: &Http, user: &User) -> Option<ChannelId> {
     }
 }
 
+/// The nonce of the `i`-th message of the notice kept as `id`: the same at every attempt, so
+/// that a notice posted again after a crash (between posting it and forgetting it) is made
+/// once. Discord takes at most 25 characters: an FNV-1a hash of both, in hex.
+fn nonce(id: &str, i: usize) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in id.bytes().chain([0]).chain(i.to_string().bytes()) {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("m{hash:016x}")
+}
+
 /// A Discord id (a non-zero number).
 fn snowflake(text: &str) -> Option<u64> {
     text.parse::<u64>().ok().filter(|&n| n != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kept_notices_messages_have_nonces_the_same_at_every_attempt() {
+        let a = nonce("notice.timeout.g12.7", 0);
+        assert_eq!(a, nonce("notice.timeout.g12.7", 0));
+        assert!(a.len() <= 25, "{a}");
+        assert_ne!(a, nonce("notice.timeout.g12.7", 1));
+        assert_ne!(a, nonce("notice.timeout.g12.8", 0));
+    }
 }

@@ -508,7 +508,7 @@ async fn thread(
             }
             continue;
         }
-        if let Err(e) = post(shared, http, thread.id, &out).await {
+        if let Err(e) = post(shared, http, thread.id, &out, None).await {
             tracing::warn!("a reply could not be sent in the thread: {e}");
         }
     }
@@ -517,15 +517,27 @@ async fn thread(
 /// Posts `out` in `channel` as a message of the bot's own (not an answer to an interaction):
 /// text, pings, the board with its alt text, buttons. After a board or buttons, the channel's
 /// older messages lose their buttons ([`tidy`]). Discord's "too many requests" is waited out.
+///
+/// With a `nonce` (a message stored before it is posted, posted again after a crash), Discord
+/// is asked to enforce it: the same nonce within a few minutes gives back the message already
+/// made instead of a second one.
 pub async fn post(
     shared: &Shared,
     http: &Http,
     channel: ChannelId,
     out: &Outgoing,
+    nonce: Option<&str>,
 ) -> serenity::Result<serenity::Message> {
-    let sent =
-        patiently(|| channel.send_message(http, built!(CreateMessage::new(), out, add_file)))
-            .await?;
+    let sent = patiently(|| {
+        let mut message = built!(CreateMessage::new(), out, add_file);
+        if let Some(nonce) = nonce {
+            message = message
+                .nonce(serenity::Nonce::String(nonce.to_string()))
+                .enforce_nonce(true);
+        }
+        channel.send_message(http, message)
+    })
+    .await?;
     if out.board || !out.buttons.is_empty() {
         tidy(shared, http, channel, std::future::ready(Some(sent.id))).await;
     }
