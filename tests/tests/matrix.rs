@@ -122,19 +122,13 @@ async fn croquet_in_an_encrypted_room_while_synapse_restarts() {
     let room = open_room(&t, "Croquet", true).await;
     invite_bot(&t, &room).await;
     let mut board = challenge(&t, &room, "croquet").await;
-    let players = [&t.alice, &t.bob];
     let moves = record(CROQUET);
     for (i, mv) in moves.iter().enumerate() {
         if i == moves.len() / 2 {
             // Synapse goes away and comes back; the bot carries on.
             t.synapse.restart();
         }
-        let mover = to_move(&board, &players);
-        let other = opponent(&t, mover);
-        let mark = other.mark();
-        let ev = mover.send_text(&room, mv).await;
-        board = board_reply(other, mark, &room, &bot_id, &ev, 60).await;
-        assert_board(&board);
+        board = play(&t, &room, &bot_id, &board, mv).await;
     }
     assert!(board.body.to_lowercase().contains("win"), "{board:?}");
     // A command in a thread is answered in that thread.

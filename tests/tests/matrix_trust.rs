@@ -141,14 +141,8 @@ async fn the_bot_is_cross_signed_backs_its_keys_up_and_is_restored_from_its_reco
     let room = open_room(&t, "Croquet", true).await;
     invite_bot(&t, &room).await;
     let mut board = challenge(&t, &room, "croquet").await;
-    let players = [&t.alice, &t.bob];
     for mv in record(CROQUET) {
-        let mover = to_move(&board, &players);
-        let other = opponent(&t, mover);
-        let mark = other.mark();
-        let ev = mover.send_text(&room, mv).await;
-        board = board_reply(other, mark, &room, &bot_id, &ev, 60).await;
-        assert_board(&board);
+        board = play(&t, &room, &bot_id, &board, mv).await;
     }
     assert!(board.body.to_lowercase().contains("win"), "{board:?}");
     // Nothing in the log for an operator to act on, start to end.

@@ -97,6 +97,18 @@ pub async fn board_reply(
         .await
 }
 
+/// Plays `mv` by whoever `board` (the latest board) calls to move, and returns the board the bot
+/// answers with, as his opponent sees it.
+pub async fn play(t: &Table, room: &str, bot: &str, board: &Seen, mv: &str) -> Seen {
+    let mover = to_move(board, &[&t.alice, &t.bob]);
+    let other = opponent(t, mover);
+    let mark = other.mark();
+    let ev = mover.send_text(room, mv).await;
+    let board = board_reply(other, mark, room, bot, &ev, 60).await;
+    assert_board(&board);
+    board
+}
+
 /// The other player of alice and bob.
 pub fn opponent<'a>(t: &'a Table, player: &Player) -> &'a Player {
     if std::ptr::eq(player, &t.alice) {

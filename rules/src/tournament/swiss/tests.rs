@@ -32,17 +32,6 @@ fn pasts(field: &Field) -> Vec<Past> {
     past
 }
 
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n.max(1)
-    }
-}
-
 fn round(pairs: &[(usize, usize)], rest: Option<usize>) -> Round {
     Round {
         pairings: pairs
@@ -145,15 +134,15 @@ fn default_rounds_separate_the_field() {
 
 #[test]
 fn random_events_keep_every_pairing_rule() {
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut rng = crate::search::Rng::new(0x2545_f491_4f6c_dd1d);
     for _ in 0..300 {
-        let n = 2 + rng.below(29) as usize;
+        let n = 2 + rng.below(29);
         // One round more than played, so that the last round's exception (C.3) never applies.
         let mut f = Field::new(n, default_rounds(n) + 1);
         let mut relaxed = false;
         for _ in 0..default_rounds(n) {
             if rng.below(10) == 0 {
-                let w = rng.below(n as u64) as usize;
+                let w = rng.below(n);
                 f.out[w] = true;
             }
             let Ok(paired) = pair(&f) else {
