@@ -614,6 +614,18 @@ fn clock_from_stdin(
                 continue;
             };
             let to = to.trim();
+            // `~ fault after 3`: crash tests aim at a write counted from here.
+            if let Some(aim) = to.strip_prefix("fault ") {
+                let mut words = aim.split_whitespace();
+                match (words.next(), words.next().and_then(|n| n.parse().ok())) {
+                    (Some(when @ ("after" | "before")), Some(n)) => {
+                        crate::kernel::store::fault::arm(when == "before", n);
+                        eprintln!("[fault] {when} {n}");
+                    }
+                    _ => eprintln!("muster: `~ fault after N` or `~ fault before N`"),
+                }
+                continue;
+            }
             let now = crate::kernel::clock::Clock::now(clock.as_ref());
             let target = match to.strip_prefix('+') {
                 Some(by) => crate::kernel::clock::parse_duration(by).map(|d| now.saturating_add(d)),

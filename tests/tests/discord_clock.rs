@@ -6,7 +6,7 @@
 //! and `/claim` answer as the text commands do.
 
 use muster_tests::discord::bot::{
-    self, Bot, CHANNEL, Mode, WAIT, callback, ephemeral, runtime, slash, text,
+    self, Bot, CHANNEL, Mode, WAIT, callback, ephemeral, runtime, slash, text, timed_game,
 };
 use muster_tests::discord::{Person, StandIn, StoredMessage};
 use muster_tests::{data_dir, muster_binary};
@@ -20,28 +20,6 @@ async fn start(standin: &StandIn, name: &str, mode: Mode) -> (Bot, std::path::Pa
     let dir = data_dir("discord-clock", &format!("{name}-{mode:?}"));
     let bot = bot::start_at(standin, &muster_binary!(), &dir, mode, &[], START).await;
     (bot, dir)
-}
-
-/// alice challenges bob to Lanrick with `options` added (she plays white: she moves first),
-/// and bob accepts.
-async fn timed_game(standin: &StandIn, bot: &Bot, alice: &Person, bob: &Person, options: Value) {
-    let mut all = vec![
-        json!({"name": "game", "type": 4, "value": 0}),
-        json!({"name": "opponent", "type": 6, "value": bob.id}),
-        json!({"name": "seat", "type": 3, "value": "white"}),
-    ];
-    all.extend(options.as_array().cloned().unwrap_or_default());
-    let out = slash(standin, bot, alice, "new", Value::Array(all)).await;
-    let answer = callback(&out);
-    assert!(!ephemeral(&answer), "{}", text(&answer));
-    assert!(
-        text(&answer).contains("challenges you"),
-        "{}",
-        text(&answer)
-    );
-    let out = slash(standin, bot, bob, "accept", json!([])).await;
-    let answer = callback(&out);
-    assert!(!ephemeral(&answer), "{}", text(&answer));
 }
 
 /// The bot's own messages in the game's channel (not answers to interactions), oldest first.

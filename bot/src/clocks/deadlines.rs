@@ -16,8 +16,10 @@ use super::schedule::{FLAGGED, move_tag, mover, pending, reschedule, retry, sent
 use crate::games::timeouts::{finish_on_time, notice_id};
 use crate::games::words;
 use crate::kernel::context::Core;
+use crate::kernel::kept;
 use crate::kernel::outbox::{Notice, Target};
 use crate::kernel::reply::{Replies, Reply};
+use crate::kernel::request::User;
 use crate::kernel::store::{ChannelKey, GameRecord, Status, StoreError};
 use crate::players::profile::Profiles;
 use crate::telemetry::metrics::metrics;
@@ -114,14 +116,13 @@ fn tend(core: &Core, key: &ChannelKey, record: &GameRecord, now: u64) -> Result<
     if points.is_empty() {
         return Ok(Tended::Nothing);
     }
-    match reminders::mark_sent(core, key, record.clone(), &points, now) {
-        Ok(Some(d)) => Ok(Tended::Remind(Box::new(d))),
-        Ok(None) => Ok(Tended::Nothing),
-        Err(e) => Err(format!("its reminder cannot be marked as sent: {e}")),
-    }
+    Ok(Due::new(key, record.clone(), points, now)
+        .map_or(Tended::Nothing, |d| Tended::Remind(Box::new(d))))
 }
 
-/// A run-out clock that waits for a claim: announced once (marked in a note first).
+/// A run-out clock that waits for a claim: announced once. The announcement is kept first
+/// (under an id of the game's move), then the note marks the clock as announced, then it is
+/// posted: a crash between two steps neither loses it nor says it twice (see `kernel::kept`).
 fn flag(
     core: &Core,
     key: &ChannelKey,
@@ -131,21 +132,36 @@ fn flag(
     let tag = move_tag(record);
     let why = |e: StoreError| format!("its run-out clock cannot be marked: {e}");
     let old = core.base.note(key, FLAGGED).map_err(why)?;
-    if old.as_deref() == Some(tag.as_str())
-        || !core
-            .base
-            .swap_note(key, FLAGGED, old.as_deref(), Some(&tag))
-            .map_err(why)?
-    {
+    if old.as_deref() == Some(tag.as_str()) {
         return Ok(Tended::Nothing);
     }
+    let id = kept::intent("flag", &[&key.channel, &tag]);
     let notice = Notice {
         platform: key.platform.clone(),
         target: Target::Channel(key.channel.clone()),
         replies: run_out_words(core, record, deadline),
         fallback: None,
-        receipt: None,
+        receipt: Some(id),
     };
+    let loser = mover(record).map_or_else(|| User::named("?"), |(_, u)| u);
+    let fresh = kept::keep(
+        core.base.as_ref(),
+        &notice,
+        loser,
+        core.clock.now(),
+        Vec::new(),
+    )
+    .map_err(|e| format!("its run-out clock's notice cannot be kept: {e}"))?
+    .is_some();
+    // Marked by another instance meanwhile: then it found this notice kept, and leaves it to
+    // this one to post.
+    core.base
+        .swap_note(key, FLAGGED, old.as_deref(), Some(&tag))
+        .map_err(why)?;
+    // Kept before: a crash came before the mark, and the notice is owed from there.
+    if !fresh {
+        return Ok(Tended::Nothing);
+    }
     Ok(Tended::Notice(Box::new((notice, None))))
 }
 

@@ -1,12 +1,20 @@
-//! Reminders: a player's reminder points falling due, each marked as sent (compare-and-swap on
-//! a channel note) before the reminder goes out, so that no instance and no restart repeats one;
-//! and those due to one player within a short while gathered into one message.
+//! Reminders: a player's reminder points falling due, and those due to one player within a
+//! short while gathered into one message. Each message is kept first (a notice under an id of
+//! what it covers, see `kernel::kept`), then its points are marked as sent in each game's
+//! channel note (by compare-and-swap), then it is posted: a crash between two steps neither
+//! loses it (the kept notice is owed and posted at the next start, and its marks are made again
+//! from what it covers, [`settle`]) nor sends it twice.
+
+use std::collections::HashSet;
+use std::sync::{LazyLock, Mutex};
 
 use super::schedule::{self, REMINDED, move_tag, mover, pending, sent_points};
 use crate::kernel::clock::agenda::hint;
 use crate::kernel::clock::duration;
 use crate::kernel::context::Core;
-use crate::kernel::outbox::{Notice, Target};
+use crate::kernel::kept;
+use crate::kernel::outbox::{NOTICE, Notice, Target};
+use crate::kernel::receipt::Receipt;
 use crate::kernel::reply::Reply;
 use crate::kernel::request::User;
 use crate::kernel::store::{ChannelKey, GameRecord, StoreError};
@@ -17,17 +25,68 @@ use crate::telemetry::metrics::metrics;
 /// Reminders due to one player within this many seconds of each other go out as one message.
 pub const COALESCE: u64 = 15 * 60;
 
-/// A reminder to send: the game and the time left then.
+/// The kind of a reminder's kept notice (its id is `notice.remind.<hash>`).
+const KIND: &str = "remind";
+
+/// A reminder to send: the game, its points due, and the time left then.
 pub struct Due {
     key: ChannelKey,
     record: GameRecord,
+    points: Vec<u64>,
     left: u64,
     deadline: u64,
 }
 
-/// Sends the reminders that fell due at `now`, one message per player, each with his other
-/// games due a little later; how many notices were left in the outbox.
-pub(super) fn send(core: &Core, mut reminders: Vec<Due>, now: u64) -> usize {
+impl Due {
+    /// The reminder of `points` in `key`'s game, as of `now`; none when its clock does not run.
+    pub(super) fn new(
+        key: &ChannelKey,
+        record: GameRecord,
+        points: Vec<u64>,
+        now: u64,
+    ) -> Option<Due> {
+        let (wait, deadline) = (record.wait?, record.deadline()?);
+        Some(Due {
+            key: key.clone(),
+            left: wait.left_at(now, &record.paused(wait.seat)),
+            deadline,
+            points,
+            record,
+        })
+    }
+
+    /// What the reminder covers, as its kept notice says it: `channel␟move␟points`.
+    fn cover(&self) -> String {
+        let points: Vec<String> = self.points.iter().map(u64::to_string).collect();
+        format!(
+            "{}\u{1f}{}\u{1f}{}",
+            self.key.channel,
+            move_tag(&self.record),
+            points.join(",")
+        )
+    }
+}
+
+/// Sends the reminders that fell due at `now` (their points not yet marked), one message per
+/// player, each with his other games due a little later; how many notices were left in the
+/// outbox.
+pub(super) fn send(core: &Core, reminders: Vec<Due>, now: u64) -> usize {
+    let mut platforms: Vec<&str> = reminders.iter().map(|d| d.key.platform.as_str()).collect();
+    platforms.sort_unstable();
+    platforms.dedup();
+    for platform in platforms {
+        settle(core, platform);
+    }
+    // Points marked meanwhile (by a notice settled just now, or another instance) are not
+    // sent again.
+    let mut reminders: Vec<Due> = reminders
+        .into_iter()
+        .filter_map(|mut d| {
+            let sent = schedule::sent(core, &d.key, &d.record).ok()?;
+            d.points.retain(|p| !sent.contains(p));
+            (!d.points.is_empty()).then_some(d)
+        })
+        .collect();
     let mut players: Vec<(String, User)> = Vec::new();
     for d in &reminders {
         if let Some((_, u)) = mover(&d.record)
@@ -44,17 +103,134 @@ pub(super) fn send(core: &Core, mut reminders: Vec<Due>, now: u64) -> usize {
             d.record.platform == platform && mover(&d.record).is_some_and(|(_, u)| u.id == user.id)
         });
         reminders = rest;
-        mine.extend(soon_for(core, &platform, &user, now, &mine));
-        if let Some(n) = reminder(core, &platform, &user, mine, now) {
+        let soon = soon_for(core, &platform, &user, now, &mine);
+        let later: Vec<ChannelKey> = soon.iter().map(|d| d.key.clone()).collect();
+        mine.extend(soon);
+        if let Some(n) = remind(core, &platform, &user, &mine, now) {
             metrics().reminder();
             core.timers.post(n);
             posted += 1;
+        }
+        for key in later {
+            schedule::reschedule(core, &key);
         }
     }
     posted
 }
 
-/// The player's other reminders due within [`COALESCE`] of now (marked as sent): found
+/// Keeps the reminder of `games` for `user`, marks its points, and gives it to post — unless it
+/// was kept before (then only its marks are made) or his settings send none.
+fn remind(core: &Core, platform: &str, user: &User, games: &[Due], now: u64) -> Option<Notice> {
+    let covers: Vec<String> = games.iter().map(Due::cover).collect();
+    let mut parts: Vec<&str> = vec![&user.id];
+    parts.extend(covers.iter().map(String::as_str));
+    let id = kept::intent(KIND, &parts);
+    let notice = reminder(core, platform, user, games, now, &id);
+    let fresh = match &notice {
+        Some(n) => match kept::keep(core.base.as_ref(), n, user.clone(), now, covers) {
+            Ok(fresh) => fresh.is_some(),
+            Err(e) => {
+                tracing::warn!(user = %user.id, "a reminder could not be kept: {e}; it is sent when its game is next seen to");
+                for d in games {
+                    schedule::retry(core, &d.key, Some(&d.record), "its reminder cannot be kept");
+                }
+                return None;
+            }
+        },
+        None => false,
+    };
+    settled().insert(id);
+    for d in games {
+        if let Err(e) = mark(core, &d.key, &d.record, &d.points) {
+            tracing::warn!(key = %d.key, game = %d.record.id, "a reminder's points could not be marked as sent: {e}; its kept notice marks them at the next start");
+        }
+    }
+    notice.filter(|_| fresh)
+}
+
+/// The ids of kept reminders whose marks this process has made (or found made).
+fn settled() -> std::sync::MutexGuard<'static, HashSet<String>> {
+    static SETTLED: LazyLock<Mutex<HashSet<String>>> = LazyLock::new(Default::default);
+    SETTLED.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Makes the marks of every reminder kept on `platform` that this process has not yet seen to:
+/// a reminder kept before a crash, whose points were not yet marked, is known as sent.
+pub(super) fn settle(core: &Core, platform: &str) {
+    let prefix = format!("{NOTICE}{KIND}.");
+    let kept = match core.base.receipts(platform) {
+        Ok(kept) => kept,
+        Err(e) => {
+            tracing::warn!(platform, "the reminders kept cannot be read: {e}");
+            return;
+        }
+    };
+    for (id, body) in kept {
+        if !id.starts_with(&prefix) || settled().contains(&id) {
+            continue;
+        }
+        let Ok(receipt) = Receipt::decode(&body) else {
+            continue;
+        };
+        let mut all = true;
+        for cover in &receipt.covers {
+            let mut parts = cover.split('\u{1f}');
+            let (Some(channel), Some(tag), Some(points)) =
+                (parts.next(), parts.next(), parts.next())
+            else {
+                continue;
+            };
+            let points: Vec<u64> = points.split(',').filter_map(|p| p.parse().ok()).collect();
+            let key = ChannelKey::new(platform, channel);
+            let done = match core.base.load(&key) {
+                // The game moved on or ended: nothing is left to mark.
+                Ok(Some(record)) if move_tag(&record) == tag => {
+                    mark(core, &key, &record, &points).is_ok()
+                }
+                Ok(_) => true,
+                Err(_) => false,
+            };
+            all &= done;
+        }
+        if all {
+            settled().insert(id);
+        }
+    }
+}
+
+/// Marks `points` as sent for `record`'s current move (merged with those marked already, by
+/// compare-and-swap, tried again if the note changed meanwhile).
+fn mark(
+    core: &Core,
+    key: &ChannelKey,
+    record: &GameRecord,
+    points: &[u64],
+) -> Result<(), StoreError> {
+    for _ in 0..5 {
+        let old = core.base.note(key, REMINDED)?;
+        let mut sent = sent_points(old.as_deref(), record);
+        let fresh: Vec<u64> = points
+            .iter()
+            .copied()
+            .filter(|p| !sent.contains(p))
+            .collect();
+        if fresh.is_empty() {
+            return Ok(());
+        }
+        sent.extend_from_slice(&fresh);
+        let list: Vec<String> = sent.iter().map(u64::to_string).collect();
+        let new = format!("{}|{}", move_tag(record), list.join(","));
+        if core
+            .base
+            .swap_note(key, REMINDED, old.as_deref(), Some(&new))?
+        {
+            return Ok(());
+        }
+    }
+    Err(StoreError::Conflict)
+}
+
+/// The player's other reminders due within [`COALESCE`] of now (not yet marked): found
 /// among the channels the agenda has due in that window, not by reading every game.
 fn soon_for(core: &Core, platform: &str, user: &User, now: u64, taken: &[Due]) -> Vec<Due> {
     let soon_keys = core
@@ -85,68 +261,30 @@ fn soon_for(core: &Core, platform: &str, user: &User, now: u64, taken: &[Due]) -
         if soon.is_empty() {
             continue;
         }
-        if let Ok(Some(d)) = mark_sent(core, &key, record, &soon, now) {
+        if let Some(d) = Due::new(&key, record, soon, now) {
             out.push(d);
-            schedule::reschedule(core, &key);
         }
     }
     out
 }
 
-/// Marks `points` as sent for the game's current move; the reminder, if this call marked
-/// them (another instance or an earlier run may have).
-pub(super) fn mark_sent(
-    core: &Core,
-    key: &ChannelKey,
-    record: GameRecord,
-    points: &[u64],
-    now: u64,
-) -> Result<Option<Due>, StoreError> {
-    let old = core.base.note(key, REMINDED)?;
-    let mut sent = sent_points(old.as_deref(), &record);
-    // Points marked since they were found due (by another instance) are not sent again.
-    let fresh: Vec<u64> = points
-        .iter()
-        .copied()
-        .filter(|p| !sent.contains(p))
-        .collect();
-    if fresh.is_empty() {
-        return Ok(None);
-    }
-    sent.extend_from_slice(&fresh);
-    let list: Vec<String> = sent.iter().map(u64::to_string).collect();
-    let new = format!("{}|{}", move_tag(&record), list.join(","));
-    if !core
-        .base
-        .swap_note(key, REMINDED, old.as_deref(), Some(&new))?
-    {
-        return Ok(None);
-    }
-    let (Some(wait), Some(deadline)) = (record.wait, record.deadline()) else {
-        return Ok(None);
-    };
-    Ok(Some(Due {
-        key: key.clone(),
-        left: wait.left_at(now, &record.paused(wait.seat)),
-        deadline,
-        record,
-    }))
-}
 /// A reminder for `user` about `games` (at least one), where his settings send it.
 fn reminder(
     core: &Core,
     platform: &str,
     user: &User,
-    mut games: Vec<Due>,
+    games: &[Due],
     now: u64,
+    id: &str,
 ) -> Option<Notice> {
+    let mut games: Vec<&Due> = games.iter().collect();
     if games.is_empty() {
         return None;
     }
     games.sort_by_key(|d| d.deadline);
     let profile = Profiles::new(core.base.as_ref()).of(platform, &user.id);
     let surface = core.surface(platform);
-    let line = |d: &Due| {
+    let line = |d: &&Due| {
         let title = d.record.game_id().map_or("a game", |g| g.title());
         let mut others: Vec<&str> = Vec::new();
         for p in d.record.seats.iter().filter_map(|s| s.player.as_ref()) {
@@ -185,15 +323,18 @@ fn reminder(
             text: text.clone(),
         }],
         fallback: None,
-        receipt: None,
+        receipt: Some(id.to_string()),
     };
     Some(match target {
         Target::Direct(_) => Notice {
             platform: platform.to_string(),
             target,
             replies: vec![Reply::Text(format!("Reminder: {}", capitalised(&text)))],
-            fallback: Some(Box::new(in_channel)),
-            receipt: None,
+            fallback: Some(Box::new(Notice {
+                receipt: Some(format!("{id}.fallback")),
+                ..in_channel
+            })),
+            receipt: Some(id.to_string()),
         },
         Target::Channel(_) | Target::Open(_) => in_channel,
     })

@@ -6,7 +6,7 @@
 //! timeout, the bot's move) are kept the same way, as notices, until they are posted.
 
 use crate::kernel::context::Core;
-use crate::kernel::outbox::{NOTICE, Notice, Target};
+use crate::kernel::outbox::{NOTICE, Notice};
 use crate::kernel::receipt::{Handled, Receipt};
 use crate::kernel::request::Request;
 use crate::kernel::store::{ChannelKey, StoreError};
@@ -14,6 +14,10 @@ use crate::kernel::store::{ChannelKey, StoreError};
 /// The note (beside a platform's, on its empty channel) by which one instance claims a notice
 /// another stored and never posted, followed by the notice's id.
 const NOTICE_CLAIM: &str = "notice.claim:";
+
+/// How long (seconds) a posted notice stays kept, done: long enough that an intent met again
+/// after a crash and a restart finds it said.
+const NOTICES_KEPT: u64 = 2 * 86_400;
 
 impl Core {
     /// Handles the request whose id on its platform is `id`, once: the first time it runs
@@ -88,13 +92,17 @@ impl Core {
         Ok(forgotten)
     }
 
-    /// Forgets the notice kept as `id` on `platform`: an adapter calls this once it has posted
-    /// the notice. (An adapter may instead send it as it sends answers, recording its
-    /// progress in the receipt.)
+    /// Marks the notice kept as `id` on `platform` as posted: an adapter calls this once it has
+    /// posted the notice. (An adapter may instead send it as it sends answers, recording its
+    /// progress in the receipt.) It stays kept, done, for a while (see [`Core::forget_notices`]),
+    /// so that the same intent met again is known as said.
     pub fn notice_sent(&self, platform: &str, id: &str) {
-        // A notice still kept would be posted again at the next start: say so.
-        if let Err(e) = self.base.set_receipt(platform, id, None) {
-            tracing::warn!(notice = id, "a posted notice could not be forgotten: {e}");
+        // A notice still owed would be posted again at the next start: say so.
+        if let Err(e) = crate::kernel::kept::done(self.base.as_ref(), platform, id) {
+            tracing::warn!(
+                notice = id,
+                "a posted notice could not be marked as posted: {e}"
+            );
         }
         if self.base.shared() {
             let claim = format!("{NOTICE_CLAIM}{id}");
@@ -104,6 +112,39 @@ impl Core {
                     notice = id,
                     "a posted notice's claim could not be dropped: {e}"
                 );
+            }
+        }
+    }
+
+    /// Forgets the notices on `platform` posted and kept since before `before` (seconds since the
+    /// Unix epoch); how many.
+    pub fn forget_notices(&self, platform: &str, before: u64) -> Result<usize, StoreError> {
+        let mut forgotten = 0;
+        for (id, body) in self.store.receipts(platform)? {
+            if !id.starts_with(NOTICE) {
+                continue;
+            }
+            if Receipt::decode(&body).map_or(true, |r| r.done && r.at < before) {
+                self.store.set_receipt(platform, &id, None)?;
+                forgotten += 1;
+            }
+        }
+        Ok(forgotten)
+    }
+
+    /// Forgets, on every platform, the notices posted more than [`NOTICES_KEPT`] ago (the
+    /// scheduler does, hourly).
+    pub fn forget_old_notices(&self) {
+        let before = self.clock.now().saturating_sub(NOTICES_KEPT);
+        for surface in self.surfaces() {
+            let platform = surface.platform();
+            match self.forget_notices(platform, before) {
+                Ok(0) => {}
+                Ok(n) => tracing::debug!(platform, "forgot {n} notice(s) posted long ago"),
+                Err(e) => tracing::warn!(
+                    platform,
+                    "notices posted long ago could not be forgotten: {e}"
+                ),
             }
         }
     }
@@ -166,13 +207,7 @@ impl Core {
                     }
                 };
                 (!r.done && r.at <= before).then(|| {
-                    let notice = Notice {
-                        platform: platform.to_string(),
-                        target: Target::Channel(r.channel.clone()),
-                        replies: r.replies.get(r.sent..).unwrap_or_default().to_vec(),
-                        fallback: None,
-                        receipt: Some(id.clone()),
-                    };
+                    let notice = crate::kernel::kept::notice_of(platform, &id, &r);
                     (r.at, id, notice)
                 })
             })

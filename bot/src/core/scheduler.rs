@@ -25,6 +25,9 @@ const BOT_IDLE: u64 = 30;
 /// this instance posts it for the instance that stored it.
 const NOTICE_AGE: u64 = 60;
 
+/// How often notices posted long ago are forgotten ([`Core::forget_old_notices`]).
+const FORGET_EVERY: Duration = Duration::from_secs(3_600);
+
 /// Runs the scheduler for `core`'s games until the process is asked to stop.
 pub async fn run(core: Arc<Core>) {
     let timed = {
@@ -36,7 +39,13 @@ pub async fn run(core: Arc<Core>) {
     tracing::info!("the scheduler watches {timed} timed game(s)");
     let shared = core.store().shared();
     let mut reread = tokio::time::Instant::now() + REREAD;
+    let mut forget = tokio::time::Instant::now();
     loop {
+        if tokio::time::Instant::now() >= forget {
+            forget = tokio::time::Instant::now() + FORGET_EVERY;
+            let core = Arc::clone(&core);
+            let _ = tokio::task::spawn_blocking(move || core.forget_old_notices()).await;
+        }
         if shared && tokio::time::Instant::now() >= reread {
             reread = tokio::time::Instant::now() + REREAD;
             let core = Arc::clone(&core);

@@ -56,16 +56,7 @@ pub fn finish_on_time(
         let loser = record
             .player(seat)
             .map_or_else(|| User::named("?"), User::from);
-        let r = Receipt {
-            channel: key.channel.clone(),
-            user: loser,
-            place: None,
-            at: core.clock.now(),
-            replies: replies.clone(),
-            sent: 0,
-            media: Default::default(),
-            done: false,
-        };
+        let r = Receipt::notice(&key.channel, loser, core.clock.now(), replies.clone());
         (id.to_string(), r.encode())
     });
     let change = Change::Archive {

@@ -2,7 +2,8 @@
 //! them. [`store`] keeps the games and everything else Muster remembers; [`clock`] reads and
 //! writes time; [`request`] and [`reply`] are what comes in and goes out; [`board`] (drawn by
 //! [`draw`] and [`replay`]) is a board in a reply; [`receipt`] is a request answered once;
-//! [`outbox`] holds what the core says unasked and the agenda of due moments; [`surface`] is how
+//! [`outbox`] holds what the core says unasked and the agenda of due moments, [`kept`] how such
+//! a notice is written down before it is posted, so that it goes once; [`surface`] is how
 //! each platform shows what the core says; [`context`] is the [`Core`] that holds them all.
 //!
 //! Nothing in the kernel knows a capability (games, clocks, events, ratings, players), the front
@@ -12,6 +13,7 @@ pub mod board;
 pub mod clock;
 pub mod context;
 pub mod draw;
+pub mod kept;
 pub mod outbox;
 pub mod receipt;
 pub mod replay;

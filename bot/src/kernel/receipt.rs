@@ -35,6 +35,19 @@ pub struct Receipt {
     pub media: std::collections::BTreeMap<usize, (String, u64)>,
     /// Whether every message has been sent.
     pub done: bool,
+    /// For a notice to one user (kept, see [`Receipt::notice`]): posted to `user` directly (a
+    /// direct message) rather than in `channel`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub direct: bool,
+    /// For a direct notice: what is posted in `channel` instead when `user` cannot be written to
+    /// directly.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fallback: Vec<Reply>,
+    /// What a kept notice stands for, in its capability's words (the reminder points it sends):
+    /// the marks that say it was said, made again from here if a crash came between keeping the
+    /// notice and making them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub covers: Vec<String>,
 }
 
 /// A request handled once: its receipt, and whether it ran just now (`false`: it had run
@@ -61,6 +74,27 @@ impl Receipt {
             sent: 0,
             media: Default::default(),
             done: false,
+            direct: false,
+            fallback: Vec::new(),
+            covers: Vec::new(),
+        }
+    }
+
+    /// A notice no request asked for, kept until it is posted: `replies` in `channel` (or to
+    /// `user` directly, when `direct`), on behalf of `user`, nothing sent yet.
+    pub fn notice(channel: &str, user: User, at: u64, replies: Vec<Reply>) -> Receipt {
+        Receipt {
+            channel: channel.to_string(),
+            user,
+            place: None,
+            at,
+            replies,
+            sent: 0,
+            media: Default::default(),
+            done: false,
+            direct: false,
+            fallback: Vec::new(),
+            covers: Vec::new(),
         }
     }
 

@@ -21,7 +21,7 @@ fn direct_key() -> ChannelKey {
 
 /// Whether `receipt` is a notice to a user whose direct room is not settled yet.
 pub fn is_direct(receipt: &Receipt) -> bool {
-    receipt.channel.starts_with('@')
+    receipt.direct || receipt.channel.starts_with('@')
 }
 
 /// The id of the direct room with `user`: the one kept, if the bot is still in it and the user

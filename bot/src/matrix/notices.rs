@@ -94,16 +94,7 @@ fn keep(shared: &Shared, notice: Notice) -> (String, Receipt) {
             other => other,
         })
         .collect();
-    let receipt = Receipt {
-        channel,
-        user,
-        place: None,
-        at,
-        replies,
-        sent: 0,
-        media: Default::default(),
-        done: false,
-    };
+    let receipt = Receipt::notice(&channel, user, at, replies);
     outbound::keep(shared, &id, &receipt);
     (id, receipt)
 }

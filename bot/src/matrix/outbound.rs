@@ -552,6 +552,7 @@ async fn to_direct_room(shared: &Shared, event: &str, receipt: &mut Receipt) -> 
     match direct_room(shared, &receipt.user).await {
         Ok(room) => {
             receipt.channel = room;
+            receipt.direct = false;
             keep(shared, event, receipt);
             true
         }
@@ -560,6 +561,18 @@ async fn to_direct_room(shared: &Shared, event: &str, receipt: &mut Receipt) -> 
                 .owed_later
                 .store(true, std::sync::atomic::Ordering::SeqCst);
             false
+        }
+        // A notice with words for its game's room (a reminder) is said there instead.
+        Err(Failed::Refused) if receipt.direct && !receipt.fallback.is_empty() => {
+            tracing::warn!(
+                "no direct room with {}: the notice {event} goes to {} instead",
+                receipt.user.id,
+                receipt.channel
+            );
+            receipt.replies = std::mem::take(&mut receipt.fallback);
+            receipt.direct = false;
+            keep(shared, event, receipt);
+            true
         }
         Err(Failed::Refused) => {
             tracing::warn!(

@@ -8,7 +8,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::{Person, Recorded, StandIn, StoredMessage, button, command};
 
@@ -125,6 +125,17 @@ impl Bot {
             lines(log).get(before).cloned()
         })
         .await
+    }
+
+    /// Writes `line` to its standard input (on a manual clock, see [`start_at`]) without waiting
+    /// for anything: `~ fault after 2` aims a crash at the second write from then.
+    pub fn input(&self, line: &str) {
+        let mut stdin = self.stdin.lock().unwrap_or_else(|e| e.into_inner());
+        let stdin = stdin
+            .as_mut()
+            .expect("a bot on a manual clock (bot::start_at)");
+        writeln!(stdin, "{line}").expect("write to muster's standard input");
+        stdin.flush().expect("flush muster's standard input");
     }
 
     /// Asks it to stop as a service manager does: SIGTERM.
@@ -494,4 +505,32 @@ pub fn assert_none_refused(requests: &[Recorded], log: &str) {
         refused.join("\n"),
         log
     );
+}
+
+/// alice challenges bob to Lanrick with `options` added (she plays white: she moves first),
+/// and bob accepts.
+pub async fn timed_game(
+    standin: &StandIn,
+    bot: &Bot,
+    alice: &Person,
+    bob: &Person,
+    options: Value,
+) {
+    let mut all = vec![
+        json!({"name": "game", "type": 4, "value": 0}),
+        json!({"name": "opponent", "type": 6, "value": bob.id}),
+        json!({"name": "seat", "type": 3, "value": "white"}),
+    ];
+    all.extend(options.as_array().cloned().unwrap_or_default());
+    let out = slash(standin, bot, alice, "new", Value::Array(all)).await;
+    let answer = callback(&out);
+    assert!(!ephemeral(&answer), "{}", text(&answer));
+    assert!(
+        text(&answer).contains("challenges you"),
+        "{}",
+        text(&answer)
+    );
+    let out = slash(standin, bot, bob, "accept", json!([])).await;
+    let answer = callback(&out);
+    assert!(!ephemeral(&answer), "{}", text(&answer));
 }

@@ -44,6 +44,7 @@ impl GameStore for Metered {
         change: Option<&Change>,
         receipt: Option<Kept<'_>>,
     ) -> Result<(), StoreError> {
+        fault::writing();
         self.timed("commit", |s| s.commit(key, change, receipt))?;
         fault::wrote();
         match change {
@@ -56,6 +57,7 @@ impl GameStore for Metered {
         Ok(())
     }
     fn set_aside(&self, key: &ChannelKey) -> Result<(), StoreError> {
+        fault::writing();
         self.timed("set_aside", |s| s.set_aside(key))?;
         fault::wrote();
         Ok(())
@@ -91,6 +93,7 @@ impl GameStore for Metered {
         name: &str,
         value: Option<&str>,
     ) -> Result<(), StoreError> {
+        fault::writing();
         self.timed("set_note", |s| s.set_note(key, name, value))?;
         fault::wrote();
         Ok(())
@@ -102,6 +105,7 @@ impl GameStore for Metered {
         expected: Option<&str>,
         value: Option<&str>,
     ) -> Result<bool, StoreError> {
+        fault::writing();
         let swapped = self.timed("swap_note", |s| s.swap_note(key, name, expected, value))?;
         if swapped {
             fault::wrote();
@@ -115,6 +119,7 @@ impl GameStore for Metered {
         self.timed("receipts", |s| s.receipts(platform))
     }
     fn set_receipt(&self, platform: &str, id: &str, body: Option<&str>) -> Result<(), StoreError> {
+        fault::writing();
         self.timed("set_receipt", |s| s.set_receipt(platform, id, body))?;
         fault::wrote();
         Ok(())
