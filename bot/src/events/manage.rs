@@ -1,17 +1,15 @@
 //! The commands of `tournament …` that read or change one event.
 
 use super::command::{Action, NewEvent, TournamentCommand, is_slug, may_name};
-use super::places::say;
+use super::places::close_game;
 use super::{
     Board, Entrant, Event, Listed, SCHEMA, Score, State, System, change, charts, index, load, play,
     report, save,
 };
-use crate::clocks::schedule::reschedule;
 use crate::kernel::context::Core;
-use crate::kernel::outbox::Target;
 use crate::kernel::reply::Reply;
 use crate::kernel::request::{Request, User};
-use crate::kernel::store::{ChannelKey, Ending, Player, Status};
+use crate::kernel::store::{ChannelKey, Player};
 
 type Replies = Vec<Reply>;
 
@@ -67,6 +65,8 @@ pub(super) fn new_event(core: &Core, req: &Request, e: NewEvent) -> Result<Repli
         created: core.clock.now(),
         entrants: Vec::new(),
         played: Vec::new(),
+        tell: Vec::new(),
+        told: 0,
     };
     if !save(store, None, &event)? {
         return Err(format!(
@@ -617,7 +617,7 @@ fn adjudicate(
     )?;
     // A game still being played on the board is closed: its result is the organiser's.
     if let Some((channel, id)) = live {
-        close_game(core, &event, channel, &id, &given);
+        close_game(core, &event, channel, &id, (given.score, given.forfeit));
     }
     let (w, k) = (
         event.entrants[bd.white].name(),
@@ -724,36 +724,6 @@ fn write_given(e: &mut Event, given: &Given) -> Result<Option<(String, String)>,
     game.forfeit = given.forfeit;
     game.adjudicated = true;
     Ok(channel.map(|c| (c, game.id.clone())))
-}
-
-/// Closes the game `id` if it is still being played in the board's place `channel`, and says
-/// so there.
-fn close_game(core: &Core, event: &Event, channel: String, id: &str, given: &Given) {
-    let key = ChannelKey::new(&event.platform, &channel);
-    if let Ok(Some(mut record)) = core.base.load(&key)
-        && record.id == id
-        && record.status != Status::Finished
-    {
-        let expected = record.version;
-        record.version += 1;
-        record.status = Status::Finished;
-        record.ending = Some(Ending::Aborted);
-        record.updated = core.clock.now();
-        record.wait = None;
-        if core.base.archive(&key, expected, &record).is_ok() {
-            reschedule(core, &key);
-            say(
-                core,
-                event,
-                Target::Channel(channel.clone()),
-                vec![Reply::Text(format!(
-                    "The organiser gave this board's result ({}{}); the game is closed.",
-                    given.score.code(),
-                    if given.forfeit { ", by forfeit" } else { "" }
-                ))],
-            );
-        }
-    }
 }
 
 fn set_state(

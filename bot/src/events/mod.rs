@@ -303,6 +303,29 @@ pub struct Event {
     pub entrants: Vec<Entrant>,
     /// The rounds paired so far.
     pub played: Vec<RoundRecord>,
+    /// Messages decided in a write of the event (results, a round's announcement) and not yet
+    /// kept for posting: stored with the change they tell of, then kept and taken out
+    /// ([`places::flush`]), so that a crash in between neither loses nor repeats one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tell: Vec<Told>,
+    /// How many messages the event has decided so far (each [`Told`]'s number).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub told: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// A message an event decided to post, waiting in its record (see [`Event::tell`]).
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct Told {
+    /// Its number in the event, from 1.
+    pub seq: u64,
+    /// Where it goes.
+    pub channel: String,
+    /// What it says.
+    pub replies: Vec<crate::kernel::reply::Reply>,
 }
 
 impl Event {
@@ -332,6 +355,19 @@ impl Event {
             System::Double => 2 * (n + n % 2 - 1),
             System::Knockout => n.max(2).next_power_of_two().trailing_zeros() as usize,
         }
+    }
+
+    /// Decides to post `replies` in `channel`, in the write being made (see [`Event::tell`]).
+    pub fn tell(&mut self, channel: &str, replies: Vec<crate::kernel::reply::Reply>) {
+        if replies.is_empty() {
+            return;
+        }
+        self.told += 1;
+        self.tell.push(Told {
+            seq: self.told,
+            channel: channel.to_string(),
+            replies,
+        });
     }
 
     /// Whether the event still takes commands that change it.

@@ -3,7 +3,9 @@
 //! answers with [`opened`] — and its game is created there unless the channel or the archive
 //! already holds it; once every board has its place, the round is announced. Every step can be
 //! repeated after a crash, and every failure is logged with its event and board: the next
-//! tending of the event tries again.
+//! tending of the event tries again. What the event says is said once: a game's opening words
+//! are kept in the write that creates the game, and the event's own messages in the write of
+//! the event that decides them ([`Event::tell`]), then kept as notices ([`flush`]).
 
 use muster_rules::{AnyGame, Seat, Team};
 
@@ -13,15 +15,70 @@ use crate::games::play::next_up;
 use crate::games::table::pause_the_away;
 use crate::games::{seating, words};
 use crate::kernel::context::Core;
+use crate::kernel::kept;
 use crate::kernel::outbox::{Notice, Target};
 use crate::kernel::reply::Reply;
 use crate::kernel::request::User;
-use crate::kernel::store::{ChannelKey, EventTag, GameRecord, SCHEMA, Status, StoreError};
+use crate::kernel::store::{
+    Change, ChannelKey, Ending, EventTag, GameRecord, SCHEMA, Status, StoreError,
+};
 use crate::kernel::surface::{Opening, Place};
 use crate::players::appearance::style_boards;
 use crate::players::profile::Profiles;
 
-/// Leaves a message of the event's for its platform's adapter.
+/// Keeps the messages waiting in the event's record as notices (each under an id of the event
+/// and its number, so that one kept before a crash is not kept again), takes them out of the
+/// record, and leaves those kept now in the outbox. What cannot be done now is done when the
+/// event is next tended.
+pub fn flush(core: &Core, event: &Event) {
+    if event.tell.is_empty() {
+        return;
+    }
+    let store = core.base.as_ref();
+    let organiser = User::from(&event.organiser);
+    let created = event.created.to_string();
+    let mut fresh = Vec::new();
+    let mut kept = Vec::new();
+    for told in &event.tell {
+        let seq = told.seq.to_string();
+        let id = kept::intent("event", &[&event.community, &event.name, &created, &seq]);
+        let notice = Notice {
+            platform: event.platform.clone(),
+            target: Target::Channel(told.channel.clone()),
+            replies: told.replies.clone(),
+            fallback: None,
+            receipt: Some(id),
+        };
+        match kept::keep(
+            store,
+            &notice,
+            organiser.clone(),
+            core.clock.now(),
+            Vec::new(),
+        ) {
+            Ok(Some(_)) => fresh.push(notice),
+            Ok(None) => {}
+            Err(e) => {
+                tracing::error!(event = %event.name, "an event's message could not be kept: {e}; it is kept when the event is next tended");
+                break;
+            }
+        }
+        kept.push(told.seq);
+    }
+    let taken = change(store, &event.platform, &event.community, &event.name, |e| {
+        e.tell.retain(|t| !kept.contains(&t.seq));
+        Ok(())
+    });
+    if let Err(e) = taken {
+        tracing::warn!(event = %event.name, "an event's kept messages could not be taken out of its record: {e}; they are not said twice");
+    }
+    for notice in fresh {
+        core.timers.post(notice);
+    }
+}
+
+/// Leaves a message of the event's for its platform's adapter (one whose loss in a crash
+/// costs nothing: a request for a place, a refusal).
 pub fn say(core: &Core, event: &Event, target: Target, replies: Vec<Reply>) {
     core.timers.post(Notice {
         platform: event.platform.clone(),
@@ -146,14 +203,41 @@ fn start_game(core: &Core, event: &Event, r: usize, b: usize, channel: &str) {
         Ok(rules) => rules,
         Err(e) => return failed(e.0),
     };
-    let replies = match core.base.create(&key, &record) {
+    // The opening words are kept in the write that creates the game.
+    let id = kept::intent("opening", &[&game.id]);
+    let words = game_opening(core, event, &record, &rules, (r, b, board.games.len()));
+    let receipt = kept::receipt_of(
+        &Notice {
+            platform: event.platform.clone(),
+            target: Target::Channel(channel.to_string()),
+            replies: words.clone(),
+            fallback: None,
+            receipt: Some(id.clone()),
+        },
+        User::from(&event.organiser),
+        core.clock.now(),
+        Vec::new(),
+    )
+    .encode();
+    let created = core.base.commit(
+        &key,
+        Some(&Change::Create(record.clone())),
+        Some((&id, &receipt)),
+    );
+    match created {
         Ok(()) => {
             reschedule(core, &key);
-            game_opening(core, event, &record, &rules, (r, b, board.games.len()))
+            core.timers.post(Notice {
+                platform: event.platform.clone(),
+                target: Target::Channel(channel.to_string()),
+                replies: words,
+                fallback: None,
+                receipt: Some(id),
+            });
         }
         Err(e) => {
             failed(e.to_string());
-            vec![Reply::Text(format!(
+            let why = vec![Reply::Text(format!(
                 "{} · round {r} · board {b} cannot start in {}: {}. The organiser can give its \
                  result with `tournament result {} {b} …`.",
                 event.name,
@@ -163,10 +247,10 @@ fn start_game(core: &Core, event: &Event, r: usize, b: usize, channel: &str) {
                     e => e.to_string(),
                 },
                 event.name
-            ))]
+            ))];
+            say(core, event, Target::Channel(channel.to_string()), why);
         }
-    };
-    say(core, event, Target::Channel(channel.to_string()), replies);
+    }
 }
 
 /// Announces the current round in the event's channel once every board has its place (marked
@@ -193,13 +277,16 @@ fn announce_round(core: &Core, event: &Event) {
             let fresh = e.played.len() == r && !e.played[r - 1].announced;
             if fresh {
                 e.played[r - 1].announced = true;
+                let replies = round_words(core, e, r);
+                let channel = e.channel.clone();
+                e.tell(&channel, replies);
             }
             Ok(fresh)
         },
     );
-    let event = match marked {
-        Ok((event, true)) => event,
-        Ok((_, false)) => return,
+    match marked {
+        Ok((event, true)) => flush(core, &event),
+        Ok((_, false)) => {}
         Err(e) => {
             tracing::error!(
                 event = %event.name,
@@ -207,16 +294,19 @@ fn announce_round(core: &Core, event: &Event) {
                 "a round could not be announced: {e}; it is announced when the event is next \
                  tended"
             );
-            return;
         }
-    };
+    }
+}
+
+/// The announcement of round `r`: its pairings, and each player told where his game is (a
+/// ping where the platform has them).
+fn round_words(core: &Core, event: &Event, r: usize) -> Vec<Reply> {
     let surface = core.surface(&event.platform);
     let mut replies = vec![Reply::Text(report::pairings_text(
-        &event,
+        event,
         r,
         surface.as_ref(),
     ))];
-    // Each player is told where his game is (a ping where the platform has them).
     let round = &event.played[r - 1];
     for (b, board) in round.boards.iter().enumerate() {
         let Some(channel) = &board.channel else {
@@ -239,12 +329,7 @@ fn announce_round(core: &Core, event: &Event) {
             }
         }
     }
-    say(
-        core,
-        &event,
-        Target::Channel(event.channel.clone()),
-        replies,
-    );
+    replies
 }
 
 /// The words that open a board's game in its place.
@@ -399,5 +484,60 @@ fn opening(event: &Event, round: usize, board: usize) -> Opening {
         name: format!("{}-{round}-{board}", event.name),
         parent: event.channel.clone(),
         players,
+    }
+}
+
+/// Closes the game `id` if it is still being played in the board's place `channel`, and says
+/// there that the organiser gave its result (`score`, by `forfeit`).
+pub(super) fn close_game(
+    core: &Core,
+    event: &Event,
+    channel: String,
+    id: &str,
+    (score, forfeit): (super::Score, bool),
+) {
+    let key = ChannelKey::new(&event.platform, &channel);
+    if let Ok(Some(mut record)) = core.base.load(&key)
+        && record.id == id
+        && record.status != Status::Finished
+    {
+        let expected = record.version;
+        record.version += 1;
+        record.status = Status::Finished;
+        record.ending = Some(Ending::Aborted);
+        record.updated = core.clock.now();
+        record.wait = None;
+        // Said once: kept in the write that closes the game.
+        let notice = Notice {
+            platform: event.platform.clone(),
+            target: Target::Channel(channel.clone()),
+            replies: vec![Reply::Text(format!(
+                "The organiser gave this board's result ({}{}); the game is closed.",
+                score.code(),
+                if forfeit { ", by forfeit" } else { "" }
+            ))],
+            fallback: None,
+            receipt: Some(kept::intent("closed", &[id])),
+        };
+        let receipt = kept::receipt_of(
+            &notice,
+            User::from(&event.organiser),
+            core.clock.now(),
+            Vec::new(),
+        )
+        .encode();
+        let change = Change::Archive {
+            expected: Some(expected),
+            record: record.clone(),
+        };
+        let kept_id = notice.receipt.clone().unwrap_or_default();
+        if core
+            .base
+            .commit(&key, Some(&change), Some((&kept_id, &receipt)))
+            .is_ok()
+        {
+            reschedule(core, &key);
+            core.timers.post(notice);
+        }
     }
 }

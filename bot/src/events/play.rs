@@ -11,11 +11,10 @@ use muster_rules::Seat;
 use muster_rules::tournament::swiss::{self, NoPairing};
 use muster_rules::tournament::{Pairing, Round, knockout, round_robin};
 
-use super::places::{open_places, say};
+use super::places::{flush, open_places};
 use super::{Board, Event, KNOCKOUT_GAMES, Played, RoundRecord, Score, State, System, change};
 use super::{winners, withdrawn};
 use crate::kernel::context::Core;
-use crate::kernel::outbox::Target;
 use crate::kernel::reply::Reply;
 use crate::kernel::store::{Ending, EventTag, GameRecord, Status};
 
@@ -78,6 +77,10 @@ pub fn tend_event(core: &Core, platform: &str, community: &str, name: &str, resu
         }
         learn(core, event, &mut t);
         advance(core, event, &mut t)?;
+        // What happened is told in the same write.
+        let replies = results_words(event, &t);
+        let channel = event.channel.clone();
+        event.tell(&channel, replies);
         Ok(t)
     });
     let (event, t) = match done {
@@ -92,7 +95,7 @@ pub fn tend_event(core: &Core, platform: &str, community: &str, name: &str, resu
             return;
         }
     };
-    announce_results(core, &event, &t);
+    flush(core, &event);
     open_places(
         core,
         &event,
@@ -320,8 +323,8 @@ pub fn with_games(
     Ok(round)
 }
 
-/// Results, completed rounds and the end, in the event's channel.
-fn announce_results(core: &Core, event: &Event, t: &Tended) {
+/// Results, completed rounds and the end, for the event's channel.
+fn results_words(event: &Event, t: &Tended) -> Vec<Reply> {
     let mut replies = Vec::new();
     for l in &t.learnt {
         replies.push(Reply::Text(format!(
@@ -358,9 +361,7 @@ fn announce_results(core: &Core, event: &Event, t: &Tended) {
             super::report::winner_line(event)
         )));
     }
-    if !replies.is_empty() {
-        say(core, event, Target::Channel(event.channel.clone()), replies);
-    }
+    replies
 }
 
 /// A tournament game in `key` ended (its record archived): the event takes the result and
@@ -376,6 +377,11 @@ pub fn resume(core: &Core, platform: &str) {
     for l in super::index(core.base.as_ref(), platform) {
         if l.live {
             tend_event(core, platform, &l.community, &l.name, true);
+        } else if let Some(event) =
+            super::reload(core.base.as_ref(), platform, &l.community, &l.name)
+        {
+            // Its last words ("… is over") may be waiting in its record.
+            flush(core, &event);
         }
     }
 }

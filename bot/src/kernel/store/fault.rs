@@ -7,8 +7,8 @@
 //! an act on a platform (a message posted, a thread opened) and before it is recorded. On a
 //! manual clock, `muster serve` also takes `~ fault after N` and `~ fault before N` on its
 //! standard input, counted from then ([`arm`]), so that a test can aim past the writes of its
-//! start. The crash suites (tests/tests/crash.rs, tests/tests/discord_once.rs) use them; without
-//! them a write costs two more atomic loads.
+//! start. The crash suites (tests/tests/crash.rs, and the suites of each adapter that kill at
+//! exact moments) use them; without them a write costs two more atomic loads.
 
 use std::sync::Once;
 use std::sync::atomic::{AtomicU64, Ordering};
