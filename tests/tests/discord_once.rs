@@ -10,8 +10,10 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use muster_tests::discord::bot::{self, Bot, CHANNEL, Mode, WAIT, runtime, slash, timed_game};
-use muster_tests::discord::{Person, StandIn, StoredMessage};
+use muster_tests::discord::bot::{
+    self, Bot, CHANNEL, GUILD, Mode, WAIT, interact, runtime, slash, timed_game,
+};
+use muster_tests::discord::{Person, StandIn, StoredMessage, command};
 use muster_tests::{data_dir, muster_binary};
 use serde_json::{Value, json};
 
@@ -19,7 +21,7 @@ use serde_json::{Value, json};
 const START: &str = "2026-11-25T10:00:00Z";
 
 /// Writes aimed at, at most, in one sweep (the paths here make a handful).
-const MOST: u64 = 12;
+const MOST: u64 = 40;
 
 /// Copies the directory `from` to `to`, whole.
 fn copy_dir(from: &Path, to: &Path) {
@@ -49,6 +51,15 @@ fn posted(standin: &StandIn, wanted: &dyn Fn(&StoredMessage) -> bool) -> usize {
         .count()
 }
 
+/// What a kill is audited for: each thing the bot should have posted or opened, named, with
+/// how many times it did.
+type Audit = dyn Fn(&StandIn) -> Vec<(&'static str, usize)>;
+
+/// Whether every audited thing is there at least once.
+fn all_there(standin: &StandIn, audit: &Audit) -> bool {
+    audit(standin).iter().all(|&(_, n)| n > 0)
+}
+
 /// Sets up a game in a data directory of its own with `options` for `/new`, and stops.
 async fn template(name: &str, options: Value) -> PathBuf {
     let dir = data_dir("discord-once", name);
@@ -68,15 +79,15 @@ async fn template(name: &str, options: Value) -> PathBuf {
 }
 
 /// One kill: a copy of `template`, aimed at write `n` (`when`: `after` or `before`), its clock
-/// moved by `act`; if it died, started again at `then` (the clock's time after `act`). How many
-/// `wanted` messages the channel holds then, or `None` when the bot lived through it all.
+/// moved by `act`; if it died, started again at `then` (the clock's time after `act`). What
+/// `audit` finds then, or `None` when the bot lived through it all.
 async fn kill(
     template: &Path,
     when: &str,
     n: u64,
     (act, then): (&str, &str),
-    wanted: &dyn Fn(&StoredMessage) -> bool,
-) -> Option<usize> {
+    audit: &Audit,
+) -> Option<Vec<(&'static str, usize)>> {
     let name = template
         .file_name()
         .and_then(|f| f.to_str())
@@ -92,19 +103,20 @@ async fn kill(
     bot.wait_log("the fault aimed", |l| l.contains("[fault]").then_some(()))
         .await;
     bot.input(&format!("~ {act}"));
-    // It dies, or it posts and lives on a moment after (its last write follows the post).
+    // It dies, or it does it all and lives on a moment after (its last write follows a post).
     let deadline = tokio::time::Instant::now() + WAIT;
     let died = loop {
         if !bot.running() {
             break true;
         }
-        if posted(&standin, wanted) > 0 {
+        if all_there(&standin, audit) {
             tokio::time::sleep(Duration::from_millis(800)).await;
             break !bot.running();
         }
         assert!(
             tokio::time::Instant::now() < deadline,
-            "neither died nor posted:\n{}",
+            "neither died nor did it all: {:?}\n{}",
+            audit(&standin),
             bot.log()
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
@@ -115,44 +127,54 @@ async fn kill(
     }
     drop(bot);
     let bot = serve(&standin, &dir, then).await;
-    standin
-        .wait_message(
-            &format!("the message after a kill {when} write {n}"),
-            |m| m.channel_id == CHANNEL && wanted(m),
-            WAIT,
-        )
-        .await;
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while !all_there(&standin, audit) {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "lost after a kill {when} write {n}: {:?}\n{}",
+            audit(&standin),
+            bot.log()
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     // Anything owed or due is done by the time the clock has moved on once more.
     bot.advance("+1m").await;
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let count = posted(&standin, wanted);
+    let found = audit(&standin);
     drop(bot);
     let _ = std::fs::remove_dir_all(&dir);
-    Some(count)
+    Some(found)
 }
 
-/// Kills after and before every write of `act` in turn; each must leave the message once.
-/// What each kill left, for the figures: `(when, n, messages)`.
+/// Kills after and before every write of `act` in turn; each must leave everything `audit`
+/// looks for once. What each kill left, for the figures.
 async fn sweep(
     template: &Path,
     act: (&str, &str),
-    wanted: &dyn Fn(&StoredMessage) -> bool,
-) -> Vec<(&'static str, u64, usize)> {
+    audit: &Audit,
+) -> Vec<(&'static str, u64, Vec<(&'static str, usize)>)> {
     let mut seen = Vec::new();
     for when in ["after", "before"] {
         let mut n = 1;
-        while let Some(count) = kill(template, when, n, act, wanted).await {
-            seen.push((when, n, count));
+        while let Some(found) = kill(template, when, n, act, audit).await {
+            seen.push((when, n, found));
             n += 1;
             assert!(n <= MOST, "still dying at write {n}: {seen:?}");
         }
         assert!(n > 1, "no write to aim at: {seen:?}");
     }
     assert!(
-        seen.iter().all(|&(_, _, count)| count == 1),
-        "a message lost (0) or doubled (2+): {seen:?}"
+        seen.iter()
+            .all(|(_, _, found)| found.iter().all(|&(_, count)| count == 1)),
+        "lost (0) or doubled (2+): {seen:?}"
     );
-    println!("kills: {seen:?}");
+    let after = seen.iter().filter(|k| k.0 == "after").count();
+    let before = seen.len() - after;
+    println!(
+        "kills: {} after writes 1..={after}, before writes 1..={before}; each left {:?} once",
+        seen.len(),
+        seen[0].2.iter().map(|k| k.0).collect::<Vec<_>>()
+    );
     seen
 }
 
@@ -165,7 +187,12 @@ fn a_reminder_killed_at_any_write_is_posted_once() {
         )
         .await;
         // Two days on, a day is left: alice is reminded.
-        let reminder = |m: &StoredMessage| m.content.contains("left for your move");
+        let reminder = |s: &StandIn| {
+            vec![(
+                "reminder",
+                posted(s, &|m| m.content.contains("left for your move")),
+            )]
+        };
         let seen = sweep(&dir, ("+2d", "2026-11-27T10:00:00Z"), &reminder).await;
         // Kept, marked, posted, marked done: each moment was hit.
         assert!(seen.len() >= 6, "{seen:?}");
@@ -181,9 +208,110 @@ fn a_claim_notice_killed_at_any_write_is_posted_once() {
             {"name": "timeout", "type": 4, "value": 1},
         ]);
         let dir = template("claim", options).await;
-        let notice = |m: &StoredMessage| m.content.contains("may `/claim` the win");
+        let notice = |s: &StandIn| {
+            vec![(
+                "claim notice",
+                posted(s, &|m| m.content.contains("may `/claim` the win")),
+            )]
+        };
         let seen = sweep(&dir, ("+1d", "2026-11-26T10:00:00Z"), &notice).await;
         assert!(seen.len() >= 6, "{seen:?}");
+        let _ = std::fs::remove_dir_all(dir);
+    });
+}
+
+/// `/tournament <sub>` with `options` by `who` in the event's channel; its answer's words.
+async fn tournament(
+    standin: &StandIn,
+    bot: &Bot,
+    who: &Person,
+    sub: &str,
+    options: Value,
+) -> String {
+    let interaction = command(
+        "tournament",
+        json!([{"name": sub, "type": 1, "options": options}]),
+        who,
+        CHANNEL,
+        Some(GUILD),
+    );
+    bot::text(&bot::callback(&interact(standin, bot, interaction).await))
+}
+
+#[test]
+fn a_swiss_round_killed_at_any_write_opens_its_thread_and_says_everything_once() {
+    runtime().block_on(async {
+        // Three entrants, a day per game: round 1 has one board and a bye.
+        let dir = data_dir("discord-once", "swiss");
+        let standin = StandIn::start(bot::APP).await;
+        let mut bot = serve(&standin, &dir, START).await;
+        let (org, bob, cat, dan) = (
+            Person::new("org"),
+            Person::new("bob"),
+            Person::new("cat"),
+            Person::new("dan"),
+        );
+        let said = tournament(
+            &standin,
+            &bot,
+            &org,
+            "new",
+            json!([
+                {"name": "name", "type": 3, "value": "cup"},
+                {"name": "game", "type": 4, "value": 0},
+                {"name": "system", "type": 4, "value": 0},
+                {"name": "rounds", "type": 4, "value": 2},
+                {"name": "clock", "type": 3, "value": "1d"},
+            ]),
+        )
+        .await;
+        assert!(said.contains("opened the event **cup**"), "{said}");
+        for p in [&bob, &cat, &dan] {
+            let said = tournament(&standin, &bot, p, "join", json!([])).await;
+            assert!(said.contains("entered in cup"), "{said}");
+        }
+        let said = tournament(&standin, &bot, &org, "start", json!([])).await;
+        assert!(said.contains("starts cup"), "{said}");
+        standin
+            .wait_message(
+                "round 1's announcement",
+                |m| m.channel_id == CHANNEL && m.content.contains("cup · round 1 of 2"),
+                WAIT,
+            )
+            .await;
+        bot.terminate();
+        assert!(bot.exit_status(WAIT).await.success(), "{}", bot.log());
+
+        // A day on, round 1's game is lost on time: its result is posted, round 2 paired, its
+        // thread opened, its game started there and the round announced — each once.
+        let audit = |s: &StandIn| {
+            let threads: Vec<String> = s
+                .threads()
+                .iter()
+                .filter(|t| t["name"] == "cup-2-1")
+                .filter_map(|t| t["id"].as_str().map(str::to_string))
+                .collect();
+            let opening = s
+                .messages()
+                .iter()
+                .filter(|m| threads.contains(&m.channel_id))
+                .filter(|m| m.content.contains("cup · round 2 · board 1"))
+                .count();
+            vec![
+                (
+                    "result",
+                    posted(s, &|m| m.content.contains("cup · round 1 · board 1:")),
+                ),
+                ("thread", threads.len()),
+                ("opening", opening),
+                (
+                    "announcement",
+                    posted(s, &|m| m.content.contains("cup · round 2 of 2")),
+                ),
+            ]
+        };
+        let seen = sweep(&dir, ("+1d", "2026-11-26T10:00:00Z"), &audit).await;
+        assert!(seen.len() >= 10, "{seen:?}");
         let _ = std::fs::remove_dir_all(dir);
     });
 }

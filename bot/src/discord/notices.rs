@@ -146,6 +146,17 @@ async fn open_thread(shared: &Shared, http: &Http, opening: crate::core::Opening
         );
         return;
     };
+    // A thread opened before a crash, and never recorded, is found again: not opened twice.
+    if let Some(thread) = opened_before(http, &opening, parent).await {
+        tracing::info!(
+            "found the thread {} ({thread}), opened before a restart; it is used",
+            opening.name
+        );
+        let core = Arc::clone(&shared.core);
+        let id = thread.to_string();
+        let _ = tokio::task::spawn_blocking(move || core.place_opened(&opening, &id)).await;
+        return;
+    }
     let created = ChannelId::new(parent)
         .create_thread(
             http,
@@ -170,6 +181,36 @@ async fn open_thread(shared: &Shared, http: &Http, opening: crate::core::Opening
             let _ = ChannelId::new(parent).say(http, why).await;
         }
     }
+}
+
+/// The thread of `opening` if it is open already: among the server's active threads, one of
+/// that name under the event's channel, made since the event was (Discord has no idempotent
+/// way to open a thread; the window this leaves is in docs/operations.md).
+async fn opened_before(
+    http: &Http,
+    opening: &crate::core::Opening,
+    parent: u64,
+) -> Option<ChannelId> {
+    let guild = snowflake(&opening.community)?;
+    let active =
+        match respond::patiently(|| serenity::GuildId::new(guild).get_active_threads(http)).await {
+            Ok(active) => active,
+            Err(e) => {
+                tracing::warn!(
+                    "the active threads could not be listed ({e}); the thread {} is opened anew",
+                    opening.name
+                );
+                return None;
+            }
+        };
+    let since = i64::try_from(opening.since).unwrap_or(i64::MAX);
+    active
+        .threads
+        .iter()
+        .filter(|t| t.parent_id == Some(ChannelId::new(parent)) && t.name == opening.name)
+        .filter(|t| t.id.created_at().unix_timestamp() >= since)
+        .map(|t| t.id)
+        .min()
 }
 
 /// The direct-message channel with `user`, opened (or found again: Discord gives the same one)

@@ -484,6 +484,18 @@ fn opening(event: &Event, round: usize, board: usize) -> Opening {
         name: format!("{}-{round}-{board}", event.name),
         parent: event.channel.clone(),
         players,
+        intent: format!(
+            "{:016x}",
+            kept::fnv1a(&[
+                &event.platform,
+                &event.community,
+                &event.name,
+                &event.created.to_string(),
+                &round.to_string(),
+                &board.to_string(),
+            ])
+        ),
+        since: event.created,
     }
 }
 

@@ -94,4 +94,13 @@ pub struct Opening {
     pub parent: String,
     /// The players to invite.
     pub players: Vec<User>,
+    /// What this request is, the same each time the same board's place is asked for (a hash
+    /// of the event, its creation, the round and the board): an adapter that opened the place
+    /// before a crash, and never heard it recorded, finds it again by this rather than opening
+    /// a second one.
+    #[serde(default)]
+    pub intent: String,
+    /// When the event was created (seconds since the Unix epoch): no place of it is older.
+    #[serde(default)]
+    pub since: u64,
 }

@@ -186,6 +186,16 @@ pub(crate) fn route(state: &mut State, req: &Incoming) -> Answer {
                 _ => not_found(),
             }
         }
+        // The server's active threads (Discord lists those the bot can see).
+        ("GET", ["guilds", guild, "threads", "active"]) => {
+            let threads: Vec<Value> = state
+                .threads
+                .iter()
+                .filter(|t| t["guild_id"].as_str() == Some(guild))
+                .cloned()
+                .collect();
+            ok(json!({ "threads": threads, "members": [] }))
+        }
         ("POST", ["channels", channel, "threads"]) => {
             let id = snowflake();
             thread(state, &id, channel, &req.json)
