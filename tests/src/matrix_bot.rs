@@ -51,6 +51,14 @@ impl Bot {
         *now = to;
     }
 
+    /// Writes `line` to the bot's standard input (on a manual clock) without waiting for
+    /// anything: `~ fault after 1`, or a move of the clock it may not live through.
+    pub fn input(&mut self, line: &str) {
+        let (stdin, _) = self.clock.as_mut().expect("the bot runs on a manual clock");
+        writeln!(stdin, "{line}").expect("the bot reads its standard input");
+        stdin.flush().expect("the bot reads its standard input");
+    }
+
     /// Asks the bot to stop (SIGTERM) and waits until it has.
     pub fn stop(mut self) {
         let pid = self.child.id().to_string();

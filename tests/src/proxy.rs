@@ -6,7 +6,12 @@
 //!   request reaches the homeserver;
 //! - [`Trap::AfterBoard`]: when the homeserver has stored the board, before the bot hears so;
 //! - [`Trap::MidUpload`]: while the bot uploads a file, after half of it has arrived; the
-//!   homeserver never gets it.
+//!   homeserver never gets it;
+//! - [`Trap::AfterCreateRoom`]: when the homeserver has made a room the bot asked for, before the
+//!   bot hears so (it never learns the room's id);
+//! - [`Trap::BeforeText`] and [`Trap::AfterText`]: as a message whose body contains a given text
+//!   is sent, before the homeserver has it, or once it has stored it;
+//! - [`Trap::AfterEncrypted`]: once the homeserver has stored an encrypted message.
 //!
 //! A trap fires once; the bot started again afterwards goes through untouched. The proxy can
 //! also stand for a homeserver that is away ([`Proxy::set_away`]).
@@ -28,6 +33,14 @@ pub enum Trap {
     AfterBoard,
     /// Half-way through an upload.
     MidUpload,
+    /// After the homeserver made a room, before the bot hears so.
+    AfterCreateRoom,
+    /// As a message whose body contains this is sent, before the homeserver has it.
+    BeforeText(&'static str),
+    /// After the homeserver stored a message whose body contains this.
+    AfterText(&'static str),
+    /// After the homeserver stored an encrypted message.
+    AfterEncrypted,
 }
 
 /// One request the bot made: method, path, and the status it got (0: none, the bot was
@@ -134,6 +147,27 @@ fn is_board(method: &str, path: &str, body: &[u8]) -> bool {
             .is_ok_and(|v| v["msgtype"] == "m.image")
 }
 
+/// Whether the request sends a message whose body contains `needle`.
+fn is_text(method: &str, path: &str, body: &[u8], needle: &str) -> bool {
+    method == "PUT"
+        && path.contains("/send/m.room.message/")
+        && serde_json::from_slice::<serde_json::Value>(body)
+            .is_ok_and(|v| v["body"].as_str().is_some_and(|b| b.contains(needle)))
+}
+
+/// Whether the trap is the moment of this request, `before` or after the homeserver answered.
+fn is_moment(trap: Trap, before: bool, method: &str, path: &str, body: &[u8]) -> bool {
+    match trap {
+        Trap::BeforeText(needle) => before && is_text(method, path, body, needle),
+        Trap::AfterText(needle) => !before && is_text(method, path, body, needle),
+        Trap::AfterCreateRoom => !before && method == "POST" && path.ends_with("/createRoom"),
+        Trap::AfterEncrypted => {
+            !before && method == "PUT" && path.contains("/send/m.room.encrypted/")
+        }
+        Trap::BeforeBoard | Trap::AfterBoard | Trap::MidUpload => false,
+    }
+}
+
 fn is_upload(method: &str, path: &str) -> bool {
     (method == "POST" || method == "PUT") && path.contains("/media/") && path.contains("/upload")
 }
@@ -214,6 +248,11 @@ async fn forward(
         return dropped();
     }
     let board = is_board(&method, &path, &bytes);
+    if let Some((trap, pid)) = spring(state, |t| is_moment(t, true, &method, &path, &bytes)) {
+        kill(state, trap, pid);
+        record(state, &method, &path, 0);
+        return dropped();
+    }
     if board && let Some((trap, pid)) = spring(state, |t| t == Trap::BeforeBoard) {
         kill(state, trap, pid);
         record(state, &method, &path, 0);
@@ -223,7 +262,7 @@ async fn forward(
         "{upstream}{}",
         parts.uri.path_and_query().map_or("/", |p| p.as_str())
     );
-    let mut out = http.request(parts.method.clone(), url).body(bytes);
+    let mut out = http.request(parts.method.clone(), url).body(bytes.clone());
     for (name, value) in &parts.headers {
         if name != "host" && name != "content-length" {
             out = out.header(name, value);
@@ -236,7 +275,9 @@ async fn forward(
     let status = answer.status().as_u16();
     let content_type = answer.headers().get("content-type").cloned();
     let body = answer.bytes().await.unwrap_or_default();
-    if board && let Some((trap, pid)) = spring(state, |t| t == Trap::AfterBoard) {
+    let after =
+        |t: Trap| (board && t == Trap::AfterBoard) || is_moment(t, false, &method, &path, &bytes);
+    if let Some((trap, pid)) = spring(state, after) {
         kill(state, trap, pid);
         record(state, &method, &path, 0);
         return dropped();

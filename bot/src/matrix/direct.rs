@@ -9,6 +9,7 @@ use matrix_sdk::ruma::{OwnedUserId, UserId};
 use matrix_sdk::{Room, RoomState};
 
 use super::PLATFORM;
+use super::made;
 use super::retry::{Failed, retrying};
 use super::shared::Shared;
 use crate::core::{Receipt, User};
@@ -64,9 +65,27 @@ pub async fn direct_room(shared: &Shared, user: &User) -> Result<String, Failed>
             }
         }
     }
+    // Made for this user, replacing the room kept (if any): one made so before a crash, and
+    // never kept, is used rather than made again.
+    let intent = format!(
+        "{:016x}",
+        crate::kernel::kept::fnv1a(&["direct", &user.id, kept.as_deref().unwrap_or_default()])
+    );
+    if let Some(room) = made::made_before(shared, &intent).await {
+        let id = room.to_string();
+        if let Err(e) = store.set_note(&direct_key(), &user.id, Some(&id)) {
+            tracing::error!("cannot keep {id} as the direct room with {}: {e}", user.id);
+        }
+        tracing::info!(
+            "found {id}, a direct room with {} made before a restart",
+            user.id
+        );
+        return Ok(id);
+    }
     // Invited in the room's creation, so that his invitation is marked direct (`is_direct`),
     // as clients make direct chats; matrix-sdk marks the room in the bot's `m.direct`.
     let mut request = create_room::v3::Request::new();
+    request.creation_content = made::creation(&intent);
     request.is_direct = true;
     request.invite = vec![user_id.clone()];
     request.preset = Some(create_room::v3::RoomPreset::TrustedPrivateChat);

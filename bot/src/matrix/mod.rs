@@ -26,6 +26,7 @@
 pub mod direct;
 pub mod inbound;
 pub mod limit;
+mod made;
 mod media;
 mod noise;
 pub mod notices;

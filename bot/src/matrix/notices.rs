@@ -18,6 +18,7 @@ use matrix_sdk::ruma::UserId;
 use matrix_sdk::ruma::api::client::room::create_room;
 
 use super::PLATFORM;
+use super::made;
 use super::outbound;
 use super::retry::retrying;
 use super::shared::Shared;
@@ -103,7 +104,19 @@ fn keep(shared: &Shared, notice: Notice) -> (String, Receipt) {
 /// invited at its creation; the core then starts the board's game there and links it from the
 /// event's room. If the homeserver refuses, the event's room is told.
 async fn open_room(shared: &Shared, opening: crate::core::Opening) {
+    // A room made before a crash, and never recorded, is used rather than made again.
+    if let Some(room) = made::made_before(shared, &opening.intent).await {
+        let core = Arc::clone(shared.base());
+        let id = room.to_string();
+        tracing::info!(
+            "found {id}, made for {} before a restart; it is used",
+            opening.name
+        );
+        let _ = tokio::task::spawn_blocking(move || core.place_opened(&opening, &id)).await;
+        return;
+    }
     let mut request = create_room::v3::Request::new();
+    request.creation_content = made::creation(&opening.intent);
     request.name = Some(opening.name.clone());
     request.topic = Some(format!(
         "{} · round {} · board {}",
