@@ -143,14 +143,19 @@ fn a_timeout_stored_but_not_yet_announced_is_announced_after_a_crash_and_only_on
     drop(core);
     let after = Core::with_clock(store.clone(), "!", clock.clone());
     let owed = after.owed_notices("console");
-    assert_eq!(owed.len(), 1, "{owed:?}");
+    assert_eq!(owed.len(), 2, "{owed:?}");
     assert_eq!(owed[0].target, Target::Channel("c0".into()));
     assert!(text(&owed[0].replies).contains("alice (White)'s time ran out (1d per move)"));
     assert!(owed[0].replies.iter().any(|r| matches!(r, Reply::Board(_))));
-    // The game ended once, at its deadline; once posted, the announcement is not owed again.
+    // Then what it means for the ratings, kept before the table was written.
+    assert_eq!(owed[1].target, Target::Channel("c0".into()));
+    assert!(text(&owed[1].replies).contains("Not rated"), "{owed:?}");
+    // The game ended once, at its deadline; once posted, the announcements are not owed again.
     assert_eq!(store.games_of("alice").unwrap()[0].updated, START + DAY);
-    let id = owed[0].receipt.clone().expect("kept under an id");
-    after.notice_sent("console", &id);
+    for notice in &owed {
+        let id = notice.receipt.clone().expect("kept under an id");
+        after.notice_sent("console", &id);
+    }
     assert!(after.owed_notices("console").is_empty());
     after.load_agenda();
     after.fire_due();

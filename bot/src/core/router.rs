@@ -185,6 +185,11 @@ impl Core {
             {
                 replies = self.ended_meanwhile(&seen.id);
             }
+            // A game this command ends: its rating and replay are said in the same write.
+            let foreseen = staged
+                .ending()
+                .map(|ended| self.ending_words(&mut replies, &ended))
+                .unwrap_or_default();
             appearance::style_boards(&mut profiles, &mut replies, Some(&req.user.id));
             let mut receipt = Receipt::new(req, place, self.clock.now(), &replies);
             let body = id.map(|_| receipt.encode());
@@ -197,7 +202,7 @@ impl Core {
                 return self.not_stored(req, kept, receipt, staged, &e);
             }
             if staged.touched() {
-                self.follow(req, id, &mut receipt, &staged, &mut profiles);
+                self.follow(req, id, &mut receipt, &staged, (&mut profiles, &foreseen));
             }
             return Ran {
                 receipt,
@@ -261,15 +266,15 @@ impl Core {
     }
 
     /// What follows a stored change: the agenda brought up to date from the record as written,
-    /// the bot queued if it is to decide, and a finished game rated, its replay added to the
-    /// answer and its event told.
+    /// the bot queued if it is to decide, and a finished game rated (`foreseen`: the words of
+    /// its rating said with the change) and its event told.
     fn follow(
         &self,
         req: &Request,
         id: Option<&str>,
         receipt: &mut Receipt,
         staged: &Staged,
-        profiles: &mut Profiles<'_>,
+        (profiles, foreseen): (&mut Profiles<'_>, &[Reply]),
     ) {
         let Some(written) = staged.written() else {
             return;
@@ -286,37 +291,56 @@ impl Core {
             self.queue_bot(key.clone());
         }
         if let Some(ended) = staged.ended() {
-            self.ended(req, id, receipt, &ended, profiles);
+            self.ended(req, id, receipt, &ended, foreseen);
         }
     }
 
-    /// A game the command ended: rated (the changes end the command's own answer, after the
-    /// result they follow), its replay posted, and its event told.
+    /// The words a command that ends `ended` adds to its answer, said in the write that ends
+    /// it: the ratings' changes as they will be (a crash before they are stored loses no word;
+    /// the restart stores them), and the replay unless the answer has one. Returns the
+    /// ratings' words.
+    fn ending_words(&self, replies: &mut Vec<Reply>, ended: &GameRecord) -> Vec<Reply> {
+        let foreseen = ratings::foresee(self, ended);
+        replies.extend(foreseen.iter().cloned());
+        let replayed = replies
+            .iter()
+            .any(|r| matches!(r, Reply::Board(b) if b.is_replay()));
+        if games::play::worth_replaying(ended) && !replayed {
+            replies.push(games::play::replay_board(self, ended));
+        }
+        foreseen
+    }
+
+    /// A game the command ended: rated (the answer's words corrected if another game was rated
+    /// between foreseeing and storing), and its event told.
     fn ended(
         &self,
         req: &Request,
         id: Option<&str>,
         receipt: &mut Receipt,
         ended: &GameRecord,
-        profiles: &mut Profiles<'_>,
+        foreseen: &[Reply],
     ) {
-        let mut changes = ratings::take(self, ended);
-        let replayed = receipt
-            .replies
-            .iter()
-            .any(|r| matches!(r, Reply::Board(b) if b.is_replay()));
-        if games::play::worth_replaying(ended) && !replayed {
-            changes.push(games::play::replay_board(self, ended));
-        }
-        if !changes.is_empty() {
-            appearance::style_boards(profiles, &mut changes, Some(&req.user.id));
-            receipt.replies.extend(changes);
+        let taken = ratings::take(self, ended);
+        let at = (!foreseen.is_empty())
+            .then(|| {
+                receipt
+                    .replies
+                    .windows(foreseen.len())
+                    .position(|w| w == foreseen)
+            })
+            .flatten();
+        if !taken.is_empty()
+            && taken != foreseen
+            && let Some(at) = at
+        {
+            receipt.replies.splice(at..at + foreseen.len(), taken);
             if let Some(id) = id
                 && let Err(e) = self
                     .store
                     .set_receipt(&req.platform, id, Some(&receipt.encode()))
             {
-                tracing::warn!(game = %ended.id, "the rating of a game could not join its answer: {e}");
+                tracing::warn!(game = %ended.id, "the rating of a game could not be corrected in its answer: {e}");
             }
         }
         if let Some(tag) = &ended.tournament {

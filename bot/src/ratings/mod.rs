@@ -19,8 +19,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::games::bot;
 use crate::kernel::context::Core;
+use crate::kernel::kept;
 use crate::kernel::outbox::{Notice, Target};
 use crate::kernel::reply::Reply;
+use crate::kernel::request::User;
 use crate::kernel::store::{ChannelKey, Ending, GameRecord, GameStore, Status};
 use maths::{Rating, System};
 
@@ -293,6 +295,38 @@ pub fn take(core: &Core, record: &GameRecord) -> Vec<Reply> {
     }
 }
 
+/// The words [`take`] would say of `record` now, without taking it: what a command that ends a
+/// game says in the write that ends it, and what the notice of a game ended on time is kept
+/// with, so that a crash before the take loses no word of it. Nothing when it was taken before
+/// or cannot be worked out now (the take then says it, or the restart takes it quietly).
+pub fn foresee(core: &Core, record: &GameRecord) -> Vec<Reply> {
+    let store = core.base.as_ref();
+    let platform = &record.platform;
+    if !matches!(
+        store.note(&home(platform), &mark_name(&record.id)),
+        Ok(None)
+    ) {
+        return Vec::new();
+    }
+    let Ok(game) = record.game_id() else {
+        return Vec::new();
+    };
+    let unrated = unrated_because(record);
+    let Some((sides, result)) = unrated.is_none().then(|| sides(record)).flatten() else {
+        return not_rated(record, unrated.unwrap_or("its record does not replay"))
+            .into_iter()
+            .collect();
+    };
+    let system = system_of(game);
+    let community = record.community.clone().unwrap_or_default();
+    let (mut current, _) = table(store, platform, &community, game.as_str());
+    if current.last.as_deref() == Some(record.id.as_str()) {
+        return Vec::new();
+    }
+    let entry = apply(&mut current, system, record, game, &sides, result);
+    vec![Reply::Text(changes(&entry, system))]
+}
+
 /// What taking a finished game into its table came to.
 enum Taken {
     /// The entry the game made in its table.
@@ -467,19 +501,54 @@ fn changes(entry: &Entry, system: System) -> String {
     format!("Ratings: {}.", parts.join(" · "))
 }
 
-/// A finished game is taken into its rating table (once); the changes are announced in its
-/// channel.
+/// A game ended on time is taken into its rating table (once); the changes are announced in
+/// its channel, said once: kept before the table is written, then posted (see `kernel::kept`),
+/// under the id of the timeout's announcement and `.rating`, so that a restart that finds both
+/// owed posts them in that order.
 pub fn rate(core: &Core, record: &GameRecord) {
-    let replies = take(core, record);
-    if !replies.is_empty() {
-        core.timers.post(Notice {
-            platform: record.platform.clone(),
-            target: Target::Channel(record.channel.clone()),
-            replies,
-            fallback: None,
-            receipt: None,
-        });
+    let foreseen = foresee(core, record);
+    let mut notice = Notice {
+        platform: record.platform.clone(),
+        target: Target::Channel(record.channel.clone()),
+        replies: foreseen.clone(),
+        fallback: None,
+        receipt: Some(format!(
+            "{}.rating",
+            crate::games::timeouts::notice_id(&record.id)
+        )),
+    };
+    let bot = User::named("muster");
+    let fresh = !foreseen.is_empty()
+        && match kept::keep(
+            core.base.as_ref(),
+            &notice,
+            bot.clone(),
+            core.clock.now(),
+            Vec::new(),
+        ) {
+            Ok(fresh) => fresh.is_some(),
+            Err(e) => {
+                tracing::warn!(game = %record.id, "a rating's announcement could not be kept: {e}");
+                true
+            }
+        };
+    let taken = take(core, record);
+    if !fresh || taken.is_empty() {
+        return;
     }
+    // Another game was rated between the two: the words kept are brought up to date.
+    if taken != foreseen {
+        notice.replies = taken;
+        let receipt = kept::receipt_of(&notice, bot, core.clock.now(), Vec::new());
+        if let Some(id) = notice.receipt.as_deref()
+            && let Err(e) = core
+                .base
+                .set_receipt(&record.platform, id, Some(&receipt.encode()))
+        {
+            tracing::warn!(game = %record.id, "a rating's announcement could not be corrected: {e}");
+        }
+    }
+    core.timers.post(notice);
 }
 
 /// Takes the finished games of `platform` that no table has taken yet (a crash came between

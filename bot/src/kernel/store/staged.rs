@@ -82,6 +82,14 @@ impl Staged {
         self.touched.load(std::sync::atomic::Ordering::SeqCst)
     }
 
+    /// The finished game the held change is to move to the archive, before it is committed.
+    pub fn ending(&self) -> Option<GameRecord> {
+        match self.held().as_ref() {
+            Some((_, Change::Archive { record, .. })) => Some(record.clone()),
+            _ => None,
+        }
+    }
+
     /// The finished game the commit moved to the archive, if it did.
     pub fn ended(&self) -> Option<GameRecord> {
         let written = self.written.lock().unwrap_or_else(|p| p.into_inner());
