@@ -161,3 +161,65 @@ fn a_timeout_stored_but_not_yet_announced_is_announced_after_a_crash_and_only_on
     after.fire_due();
     assert!(after.notices("console").is_empty());
 }
+
+#[test]
+fn a_vacation_is_told_in_the_write_that_pauses_each_game_and_finished_when_asked_again() {
+    let (core, _clock, store) = setup(2);
+    let said = core.handle(&request("alice", "c0", "vacation start 3"));
+    assert!(text(&said).contains("Your vacation runs until"), "{said:?}");
+    // The process dies before any adapter posts what the vacation says in each game: both
+    // announcements were kept with the pauses.
+    drop(core);
+    let clock = Arc::new(ManualClock::starting_at(START + 60));
+    let after = Core::with_clock(store.clone(), "!", clock);
+    let owed = after.owed_notices("console");
+    let mut channels: Vec<Target> = owed.iter().map(|n| n.target.clone()).collect();
+    channels.sort_by_key(|t| format!("{t:?}"));
+    assert_eq!(
+        channels,
+        vec![Target::Channel("c0".into()), Target::Channel("c1".into())],
+        "{owed:?}"
+    );
+    assert!(text(&owed[0].replies).contains("alice is on vacation until"));
+    // Asked again, it says so, and pauses and tells nothing twice.
+    let said = after.handle(&request("alice", "c0", "vacation start 3"));
+    assert!(text(&said).contains("already on vacation"), "{said:?}");
+    assert!(after.notices("console").is_empty());
+    assert_eq!(after.owed_notices("console").len(), 2);
+    let live = store
+        .load(&ChannelKey::new("console", "c1"))
+        .unwrap()
+        .unwrap();
+    assert_eq!(live.pauses.len(), 1, "{:?}", live.pauses);
+}
+
+#[test]
+fn a_vacation_whose_games_were_not_all_paused_before_a_crash_is_finished_when_asked_again() {
+    let (core, clock, store) = setup(2);
+    core.handle(&request("alice", "c0", "vacation start 3"));
+    // As if the process had died after pausing c0 only: c1's pause and its word are undone.
+    let key = ChannelKey::new("console", "c1");
+    let mut live = store.load(&key).unwrap().unwrap();
+    let expected = live.version;
+    live.pauses.clear();
+    live.version += 1;
+    store.update(&key, expected, &live).unwrap();
+    let owed = core.owed_notices("console");
+    for n in owed
+        .iter()
+        .filter(|n| n.target == Target::Channel("c1".into()))
+    {
+        store
+            .set_receipt("console", n.receipt.as_deref().unwrap(), None)
+            .unwrap();
+    }
+    clock.set(START + 60).unwrap();
+    core.notices("console");
+    let said = core.handle(&request("alice", "c1", "vacation start 3"));
+    assert!(text(&said).contains("already on vacation"), "{said:?}");
+    let live = store.load(&key).unwrap().unwrap();
+    assert_eq!(live.pauses.len(), 1, "c1 is paused now: {:?}", live.pauses);
+    let told = core.notices("console");
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert_eq!(told[0].target, Target::Channel("c1".into()));
+}

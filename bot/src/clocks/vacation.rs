@@ -7,10 +7,11 @@ use super::schedule::reschedule;
 use crate::kernel::clock::duration;
 use crate::kernel::clock::timing::Pause;
 use crate::kernel::context::Core;
+use crate::kernel::kept;
 use crate::kernel::outbox::{Notice, Target};
 use crate::kernel::reply::{Replies, Reply, private};
 use crate::kernel::request::Request;
-use crate::kernel::store::{ChannelKey, Status, StoreError};
+use crate::kernel::store::{Change, ChannelKey, Status, StoreError};
 use crate::players::profile::{Profile, profile, update, year};
 
 /// The time left of the allowance in the year of `now`.
@@ -93,21 +94,19 @@ fn start(core: &Core, req: &Request, now: u64, length: Option<u64>) -> Replies {
     });
     let (until, left) = match result {
         Ok((_, out)) => out,
-        Err(e) => return private(format!("No vacation was started: {e}.")),
+        Err(e) => {
+            // A vacation begun before a crash, its games not all paused yet, is finished now.
+            if let Some((from, to)) = profile(store, &req.platform, &req.user.id)
+                .vacation
+                .current
+                .filter(|c| c.1 > now)
+            {
+                begin(core, req, (from, to));
+            }
+            return private(format!("No vacation was started: {e}."));
+        }
     };
-    let games = pause_games(core, req, |pauses| {
-        pauses.push(Pause {
-            player: req.user.id.clone(),
-            from: now,
-            to: until,
-        });
-    });
-    let told = format!(
-        "{} is on vacation until {}: their clock stands still in this game meanwhile.",
-        req.user.name,
-        when(until),
-    );
-    announce(core, &req.platform, &games, &told);
+    let games = begin(core, req, (now, until));
     private(format!(
         "Your vacation runs until {} ({}): your clocks stand still in {} timed game{}. \
              Vacation left this year: {}. `{p}vacation end` when you are back.",
@@ -140,22 +139,21 @@ fn end(core: &Core, req: &Request, now: u64) -> Replies {
         Err(e) => return private(format!("Nothing changed: {e}.")),
     };
     let user = req.user.id.clone();
-    let games = pause_games(core, req, |pauses| {
+    let told = format!(
+        "{} is back from vacation: their clock runs again.",
+        req.user.name
+    );
+    let about = [user.as_str(), &from.to_string(), "end"];
+    let games = pause_games(core, req, (&told, &about), |pauses| {
+        let mut changed = false;
         for pause in pauses.iter_mut() {
             if pause.player == user && pause.from == from && pause.to > now {
                 pause.to = now;
+                changed = true;
             }
         }
+        changed
     });
-    announce(
-        core,
-        &req.platform,
-        &games,
-        &format!(
-            "{} is back from vacation: their clock runs again.",
-            req.user.name
-        ),
-    );
     private(format!(
         "Welcome back: your clocks run again in {} timed game{}.",
         games.len(),
@@ -163,9 +161,40 @@ fn end(core: &Core, req: &Request, now: u64) -> Replies {
     ))
 }
 
+/// Pauses the requester's clocks in every timed game of his from `from` to `until`, each game
+/// told in the write that pauses it; a game paused so already is left alone. The channels of
+/// the games being played.
+fn begin(core: &Core, req: &Request, (from, until): (u64, u64)) -> Vec<ChannelKey> {
+    let when = core.surface(&req.platform).time(until, core.clock.now());
+    let told = format!(
+        "{} is on vacation until {when}: their clock stands still in this game meanwhile.",
+        req.user.name
+    );
+    let about = [req.user.id.as_str(), &from.to_string(), "start"];
+    let user = req.user.id.clone();
+    pause_games(core, req, (&told, &about), |pauses| {
+        if pauses.iter().any(|p| p.player == user && p.from == from) {
+            return false;
+        }
+        pauses.push(Pause {
+            player: user.clone(),
+            from,
+            to: until,
+        });
+        true
+    })
+}
+
 /// Changes the pauses of every timed live game of the requester on his platform by `change`
-/// (each game by compare-and-swap, retried); the channels of the games being played.
-fn pause_games(core: &Core, req: &Request, change: impl Fn(&mut Vec<Pause>)) -> Vec<ChannelKey> {
+/// (each game by compare-and-swap, retried; `change` says whether it changed anything), and
+/// says `told` in each game changed, kept in the same write (under an id of `about` and the
+/// game), so that a crash neither loses nor repeats it; the channels of the games being played.
+fn pause_games(
+    core: &Core,
+    req: &Request,
+    (told, about): (&str, &[&str]),
+    change: impl Fn(&mut Vec<Pause>) -> bool,
+) -> Vec<ChannelKey> {
     let store = core.base.as_ref();
     let games = match store.live_games_of(&req.platform, &req.user.id) {
         Ok(g) => g,
@@ -180,13 +209,35 @@ fn pause_games(core: &Core, req: &Request, change: impl Fn(&mut Vec<Pause>)) -> 
         let mut record = game;
         for _ in 0..8 {
             let expected = record.version;
-            change(&mut record.pauses);
+            if !change(&mut record.pauses) {
+                break;
+            }
             record.version += 1;
             record.refresh_clock();
-            match store.update(&key, expected, &record) {
+            let mut parts = about.to_vec();
+            parts.push(&record.id);
+            let notice = Notice {
+                platform: req.platform.clone(),
+                target: Target::Channel(key.channel.clone()),
+                replies: vec![Reply::Text(told.to_string())],
+                fallback: None,
+                receipt: Some(kept::intent("vacation", &parts)),
+            };
+            let receipt = kept::receipt_of(&notice, req.user.clone(), core.clock.now(), Vec::new());
+            let id = notice.receipt.clone().unwrap_or_default();
+            let update = Change::Update {
+                expected,
+                record: record.clone(),
+            };
+            // Only a game being played is told (one waiting for players has no clock running).
+            let playing_now = record.status == Status::Active;
+            let body = receipt.encode();
+            let kept = playing_now.then_some((id.as_str(), body.as_str()));
+            match store.commit(&key, Some(&update), kept) {
                 Ok(()) => {
-                    if record.status == Status::Active {
+                    if playing_now {
                         playing.push(key.clone());
+                        core.timers.post(notice);
                     }
                     break;
                 }
@@ -207,17 +258,4 @@ fn pause_games(core: &Core, req: &Request, change: impl Fn(&mut Vec<Pause>)) -> 
         reschedule(core, &key);
     }
     playing
-}
-
-/// Posts `text` in each of `channels` (after the command's own replies).
-pub fn announce(core: &Core, platform: &str, channels: &[ChannelKey], text: &str) {
-    for key in channels {
-        core.timers.post(Notice {
-            platform: platform.to_string(),
-            target: Target::Channel(key.channel.clone()),
-            replies: vec![Reply::Text(text.to_string())],
-            fallback: None,
-            receipt: None,
-        });
-    }
 }
