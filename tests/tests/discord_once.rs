@@ -60,19 +60,21 @@ fn all_there(standin: &StandIn, audit: &Audit) -> bool {
     audit(standin).iter().all(|&(_, n)| n > 0)
 }
 
-/// Sets up a game in a data directory of its own with `options` for `/new`, and stops.
+/// Sets up a game in a data directory of its own with `options` for `/new` (alice first
+/// sends `/notify` with `notify`, if given), and stops.
 async fn template(name: &str, options: Value) -> PathBuf {
+    template_with(name, None, options).await
+}
+
+async fn template_with(name: &str, notify: Option<Value>, options: Value) -> PathBuf {
     let dir = data_dir("discord-once", name);
     let standin = StandIn::start(bot::APP).await;
     let mut bot = serve(&standin, &dir, START).await;
-    timed_game(
-        &standin,
-        &bot,
-        &Person::new("alice"),
-        &Person::new("bob"),
-        options,
-    )
-    .await;
+    let alice = Person::new("alice");
+    if let Some(notify) = notify {
+        slash(&standin, &bot, &alice, "notify", notify).await;
+    }
+    timed_game(&standin, &bot, &alice, &Person::new("bob"), options).await;
     bot.terminate();
     assert!(bot.exit_status(WAIT).await.success(), "{}", bot.log());
     dir
@@ -195,6 +197,31 @@ fn a_reminder_killed_at_any_write_is_posted_once() {
         };
         let seen = sweep(&dir, ("+2d", "2026-11-27T10:00:00Z"), &reminder).await;
         // Kept, marked, posted, marked done: each moment was hit.
+        assert!(seen.len() >= 6, "{seen:?}");
+        let _ = std::fs::remove_dir_all(dir);
+    });
+}
+
+#[test]
+fn a_reminder_by_direct_message_killed_at_any_write_is_sent_once() {
+    runtime().block_on(async {
+        let dm = json!([{"name": "mode", "type": 4, "value": 1}]);
+        let options = json!([{"name": "clock", "type": 3, "value": "3d"}]);
+        let dir = template_with("remind-dm", Some(dm), options).await;
+        let reminder = |s: &StandIn| {
+            let channels: Vec<String> = s.direct_channels().into_iter().map(|(_, c)| c).collect();
+            let direct = s
+                .messages()
+                .iter()
+                .filter(|m| channels.contains(&m.channel_id))
+                .filter(|m| m.content.contains("left for your move"))
+                .count();
+            vec![
+                ("reminder", direct),
+                ("direct channel", s.direct_channels().len()),
+            ]
+        };
+        let seen = sweep(&dir, ("+2d", "2026-11-27T10:00:00Z"), &reminder).await;
         assert!(seen.len() >= 6, "{seen:?}");
         let _ = std::fs::remove_dir_all(dir);
     });
