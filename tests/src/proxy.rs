@@ -7,8 +7,9 @@
 //! - [`Trap::AfterBoard`]: when the homeserver has stored the board, before the bot hears so;
 //! - [`Trap::MidUpload`]: while the bot uploads a file, after half of it has arrived; the
 //!   homeserver never gets it;
-//! - [`Trap::AfterCreateRoom`]: when the homeserver has made a room the bot asked for, before the
-//!   bot hears so (it never learns the room's id);
+//! - [`Trap::BeforeCreateRoom`] and [`Trap::AfterCreateRoom`]: as the bot asks for a room, before
+//!   the homeserver has the request, or once the homeserver has made it, before the bot hears so
+//!   (it never learns the room's id);
 //! - [`Trap::BeforeText`] and [`Trap::AfterText`]: as a message whose body contains a given text
 //!   is sent, before the homeserver has it, or once it has stored it;
 //! - [`Trap::AfterEncrypted`]: once the homeserver has stored an encrypted message.
@@ -33,6 +34,8 @@ pub enum Trap {
     AfterBoard,
     /// Half-way through an upload.
     MidUpload,
+    /// As the bot asks for a room, before the homeserver has the request.
+    BeforeCreateRoom,
     /// After the homeserver made a room, before the bot hears so.
     AfterCreateRoom,
     /// As a message whose body contains this is sent, before the homeserver has it.
@@ -160,6 +163,7 @@ fn is_moment(trap: Trap, before: bool, method: &str, path: &str, body: &[u8]) ->
     match trap {
         Trap::BeforeText(needle) => before && is_text(method, path, body, needle),
         Trap::AfterText(needle) => !before && is_text(method, path, body, needle),
+        Trap::BeforeCreateRoom => before && method == "POST" && path.ends_with("/createRoom"),
         Trap::AfterCreateRoom => !before && method == "POST" && path.ends_with("/createRoom"),
         Trap::AfterEncrypted => {
             !before && method == "PUT" && path.contains("/send/m.room.encrypted/")

@@ -2,8 +2,9 @@
 //! the bot is killed (SIGKILL, by the proxy in front of the homeserver, or by its own fault
 //! hook at a store write) at the exact moments that used to lose or double something — a
 //! direct room made but not recorded, a reminder stored by the homeserver but not marked sent,
-//! a reminder kept but not yet sent, a board's room made but not recorded, a round's
-//! announcement kept but not sent, and sent but not marked — then started again. Each room is
+//! a reminder kept but not yet sent, a claim notice kept but not sent and sent but not marked,
+//! a board's room asked for and made but not recorded, a round's announcement kept but not
+//! sent, and sent but not marked — then started again. Each room is
 //! made once (the bot finds the one it made by the mark in its creation) and each message is
 //! posted once (sent again under the same transaction id, the homeserver keeps one).
 
@@ -12,7 +13,7 @@ mod matrix_play;
 use std::time::Duration;
 
 use matrix_play::{CLOCK_START, answer, invite_bot, notices_after, open_room, timed_challenge};
-use muster_tests::matrix::Player;
+use muster_tests::matrix::{Player, Seen};
 use muster_tests::matrix_bot::{Bot, Table, WAIT, spawn_on, table};
 use muster_tests::proxy::{Proxy, Trap};
 use muster_tests::{data_dir, muster_binary};
@@ -246,5 +247,59 @@ async fn a_swiss_rounds_room_and_announcement_are_made_once_across_kills() {
     killed(&proxy, bot, Trap::AfterText("bowl · round 2 of 2"), "+1d").await;
     let bot = serve(&t, &proxy, &dir, "2026-11-28T10:00:00Z").await;
     audit_round_two(&t, &hall, "bowl", mark).await;
+
+    // The bot dies as it asks for round 2's room: asked for again at the restart, made once.
+    swiss(&t, &hall, "jug").await;
+    let mark = t.alice.mark();
+    killed(&proxy, bot, Trap::BeforeCreateRoom, "+1d").await;
+    let bot = serve(&t, &proxy, &dir, "2026-11-29T10:00:00Z").await;
+    audit_round_two(&t, &hall, "jug", mark).await;
+    bot.stop();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_claim_notice_is_posted_once_across_kills() {
+    let t = table().await;
+    let dir = data_dir("matrix-once", "claim");
+    let bot_id = t.bot.user_id.clone();
+    let proxy = Proxy::start(&t.synapse.url()).await;
+    let bot = serve(&t, &proxy, &dir, CLOCK_START).await;
+    let room = open_room(&t, "Claims", false).await;
+    invite_bot(&t, &room).await;
+    let may_claim = |said: &[Seen]| {
+        said.iter()
+            .filter(|s| s.body.contains("may `!claim` the win"))
+            .count()
+    };
+
+    // alice's clock runs out; the notice that bob may claim is kept, and the bot dies as it
+    // sends it: sent once after the restart.
+    timed_challenge(&t, &room, "1d timeout claim").await;
+    let mark = t.alice.mark();
+    killed(&proxy, bot, Trap::BeforeText("may `!claim` the win"), "+1d").await;
+    let mut bot = serve(&t, &proxy, &dir, "2026-11-26T10:00:00Z").await;
+    t.alice
+        .wait_for_after(mark, &room, WAIT, |s| {
+            s.body.contains("may `!claim` the win")
+        })
+        .await;
+    settle(&mut bot).await;
+    assert_eq!(may_claim(&notices_after(&t.alice, mark, &room, &bot_id)), 1);
+    let ev = t.bob.send_text(&room, "!claim").await;
+    answer(&t.bob, &room, &bot_id, &ev).await;
+
+    // Another game: the homeserver stores the notice and the bot dies before it marks it
+    // sent: sent again under the same transaction id, it is one message.
+    timed_challenge(&t, &room, "1d timeout claim").await;
+    let mark = t.alice.mark();
+    killed(&proxy, bot, Trap::AfterText("may `!claim` the win"), "+1d").await;
+    let mut bot = serve(&t, &proxy, &dir, "2026-11-27T10:01:00Z").await;
+    t.alice
+        .wait_for_after(mark, &room, WAIT, |s| {
+            s.body.contains("may `!claim` the win")
+        })
+        .await;
+    settle(&mut bot).await;
+    assert_eq!(may_claim(&notices_after(&t.alice, mark, &room, &bot_id)), 1);
     bot.stop();
 }

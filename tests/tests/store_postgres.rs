@@ -393,7 +393,7 @@ fn an_announcement_a_dead_instance_never_posted_is_posted_once_by_another() {
     dead.load_agenda();
     assert_eq!(dead.fire_due(), 1);
     // Taken from the outbox, never posted: the announcement, and the line saying that the game
-    // (forfeited) is not rated, which is not kept.
+    // (forfeited) is not rated, kept too.
     let taken: Vec<String> = dead
         .notices("discord")
         .iter()
@@ -413,18 +413,25 @@ fn an_announcement_a_dead_instance_never_posted_is_posted_once_by_another() {
         let b = s.spawn(|| third.recover_notices("discord", 60));
         a.join().unwrap() + b.join().unwrap()
     });
-    assert_eq!(taken, 1);
-    let posted: Vec<_> = [second, third]
+    assert_eq!(taken, 2);
+    let mut posted: Vec<_> = [second, third]
         .iter()
         .flat_map(|c| c.notices("discord"))
         .collect();
-    assert_eq!(posted.len(), 1);
+    posted.sort_by_key(|n| n.receipt.clone());
+    assert_eq!(posted.len(), 2);
     assert!(format!("{:?}", posted[0].replies).contains("time ran out"));
-    // Once posted it is forgotten, claim and all.
-    let id = posted[0].receipt.clone().unwrap();
-    second.notice_sent("discord", &id);
+    assert!(format!("{:?}", posted[1].replies).contains("Not rated"));
+    // Once posted they are marked done (and so never posted again), claims dropped.
     let store = PgStore::open(&url).unwrap();
-    assert_eq!(store.receipt("discord", &id).unwrap(), None);
+    for notice in &posted {
+        let id = notice.receipt.clone().unwrap();
+        second.notice_sent("discord", &id);
+        let kept = store.receipt("discord", &id).unwrap().expect("kept, done");
+        assert!(kept.contains("\"done\":true"), "{kept}");
+    }
+    assert!(second.owed_notices("discord").is_empty());
+    assert_eq!(third.recover_notices("discord", 0), 0);
     let left: Vec<_> = store
         .entries()
         .unwrap()
