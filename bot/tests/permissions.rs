@@ -600,6 +600,10 @@ fn the_matrix_covers_every_command_in_every_state() {
         "rating",
         "leaderboard",
         "ratings",
+        // A player's own accounts: anyone, for himself only (bot/tests/links.rs).
+        "link",
+        "unlink",
+        "whoami",
     ];
     for w in muster_bot::core::command::WORDS {
         let covered = MATRIX.iter().any(|(c, ..)| word(c) == w);

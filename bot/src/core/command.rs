@@ -9,6 +9,7 @@ use crate::events::command::{self as event_words, TournamentCommand};
 use crate::games::command::{self as game_words, GameCommand};
 use crate::kernel::request::User;
 use crate::kernel::text::excerpt;
+use crate::players::links::{self, LinkCommand};
 use crate::ratings::commands::{self as rating_words, RatingsCommand};
 
 /// The longest command Muster reads, in characters (a `new` naming three players by long
@@ -26,6 +27,8 @@ pub enum Command {
     Tournament(TournamentCommand),
     /// `rating`, `leaderboard`, `ratings export` (ratings).
     Ratings(RatingsCommand),
+    /// `link`, `unlink`, `whoami` (players).
+    Link(LinkCommand),
     /// The rules of a game.
     Rules(Option<GameId>),
     /// The notation of a game.
@@ -42,6 +45,7 @@ impl Command {
             Command::Clock(c) => c.name(),
             Command::Tournament(_) => "tournament",
             Command::Ratings(_) => "ratings",
+            Command::Link(c) => c.name(),
             Command::Rules(_) => "rules",
             Command::Notation(_) => "notation",
             Command::Help(_) => "help",
@@ -50,7 +54,7 @@ impl Command {
 }
 
 /// Every command word, for help and suggestions.
-pub const WORDS: [&str; 27] = [
+pub const WORDS: [&str; 30] = [
     "new",
     "join",
     "accept",
@@ -78,6 +82,9 @@ pub const WORDS: [&str; 27] = [
     "rating",
     "leaderboard",
     "ratings",
+    "link",
+    "unlink",
+    "whoami",
 ];
 
 fn game_arg(arg: Option<&str>) -> Result<Option<GameId>, String> {
@@ -102,6 +109,9 @@ pub fn parse(text: &str) -> Result<Command, String> {
     let word = word.to_ascii_lowercase();
     if let Some(game) = game_words::parse(&word, &args, rest) {
         return game.map(Command::Game);
+    }
+    if let Some(link) = links::parse(&word, &args) {
+        return link.map(Command::Link);
     }
     let one = |what: &str| -> Result<Option<&str>, String> {
         match args.as_slice() {

@@ -22,6 +22,7 @@ pub fn help(topic: Option<&str>, prefix: &str) -> String {
              • `{p}notify` — your reminders (`mention`, `dm`, `off`, `remind 24h 1h`, `quiet 22:00-07:00 Europe/Berlin`) · `{p}vacation [start [days]|end]` — your clocks stand still\n\
              • `{p}rating [@player] [game]` · `{p}leaderboard <game>` · `{p}ratings export` — ratings; `casual` in `new` for an unrated game\n\
              • `{p}tournament new spring lanrick swiss` — run an event; `{p}tournament join spring` · `standings` · `pairings` (`{p}help tournament`)\n\
+             • `{p}link` — one player on two platforms (`{p}link CODE` on the other) · `{p}unlink` · `{p}whoami`\n\
              • `{p}games [player]` — your games, your move first · `{p}rules` · `{p}notation` · `{p}help <command>`"
         ),
         Some(t) => match t.trim_start_matches(prefix) {
@@ -83,6 +84,9 @@ pub fn help(topic: Option<&str>, prefix: &str) -> String {
             ),
             "rating" | "ratings" | "leaderboard" => format!(
                 "`{p}rating [@player] [game]` shows a player's ratings here (yours by default): the rating, its deviation, games, best and last change; a rating is provisional, shown with `?`, while its deviation is high, and only established ratings count as a best. `{p}leaderboard <game>` lists the ten strongest established players and your place. `{p}ratings export [game]` gives every rated game and rating as a JSON file. Games between people are rated (Glicko-2; Lanko by sides with Weng-Lin) unless started `casual` (`{p}new lanrick @bob casual`); games against the bot, called off, forfeited before a move, or with fewer than two moves by a player are not. Tournament games are rated. See docs/ratings.md."
+            ),
+            "link" | "unlink" | "whoami" => format!(
+                "`{p}link` gives you a one-time code, for your eyes only; within 10 minutes say `{p}link CODE` as yourself on the other platform this Muster serves, and your two accounts are one player. A code works once; five wrong codes in 10 minutes and you wait. `{p}unlink` parts the accounts again; `{p}whoami` shows your account and those linked with it."
             ),
             "rules" | "notation" => format!(
                 "`{p}rules [game]` and `{p}notation [game]` explain a game and how its moves are written."

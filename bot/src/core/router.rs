@@ -20,8 +20,8 @@ use crate::kernel::reply::{Reply, not_saved};
 use crate::kernel::request::{Policy, Request, Suggestion, User};
 use crate::kernel::store::staged::Seen;
 use crate::kernel::store::{ChannelKey, GameRecord, Staged, Status, StoreError};
-use crate::players::appearance;
 use crate::players::profile::Profiles;
+use crate::players::{appearance, links};
 use crate::ratings;
 use crate::telemetry::metrics::metrics;
 
@@ -373,6 +373,7 @@ impl Core {
             Command::Clock(what) => clocks::run(self, req, what),
             Command::Tournament(what) => events::manage::run(self, req, what),
             Command::Ratings(what) => ratings::commands::run(self, req, what),
+            Command::Link(what) => links::run(self, req, what),
             Command::Game(what) => self.game_command(req, what),
         }
     }

@@ -499,6 +499,18 @@ pub const COMMANDS: &[Command] = &[
         options: &[choice("game", "Only this game", GAMES)],
         subcommands: &[],
     },
+    Command {
+        name: "link",
+        description: "One player on two platforms: a code for you alone, or the code from the other",
+        options: &[text(
+            "code",
+            "The code the other platform gave you (ABCD-EFGH); leave it out for a new code",
+            16,
+        )],
+        subcommands: &[],
+    },
+    bare("unlink", "Part your account from those linked with it"),
+    bare("whoami", "Your account here, and those linked with it"),
 ];
 
 /// `/tournament`: a subcommand per action of the core's `tournament …` (docs/tournaments.md).

@@ -53,6 +53,13 @@ pub trait Surface: Send + Sync {
     fn posts_owed_notices(&self) -> bool {
         false
     }
+
+    /// Whether a private reply is seen by its addressee alone (an ephemeral answer, the
+    /// console's own line). Where it is not (a room, where it is a mention), what must stay
+    /// secret (a link code) goes to a direct message instead.
+    fn private_replies(&self) -> bool {
+        true
+    }
 }
 
 /// Where an event's game is played.

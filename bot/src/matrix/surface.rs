@@ -30,6 +30,10 @@ impl Surface for MatrixSurface {
     fn posts_owed_notices(&self) -> bool {
         true
     }
+
+    fn private_replies(&self) -> bool {
+        false
+    }
 }
 
 #[cfg(test)]
