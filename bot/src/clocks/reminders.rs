@@ -28,7 +28,16 @@ pub const COALESCE: u64 = 15 * 60;
 /// The kind of a reminder's kept notice (its id is `notice.remind.<hash>`).
 const KIND: &str = "remind";
 
+/// How long (seconds) a kept reminder is left to the run that kept it before [`settle`] makes
+/// its marks for it (that run stopped first).
+const IN_FLIGHT: u64 = 60;
+
+/// How long (seconds) a reminder kept by another run at this moment is left to it before its
+/// games are looked at again.
+const LATER: u64 = 30;
+
 /// A reminder to send: the game, its points due, and the time left then.
+#[derive(Clone)]
 pub struct Due {
     key: ChannelKey,
     record: GameRecord,
@@ -104,48 +113,97 @@ pub(super) fn send(core: &Core, reminders: Vec<Due>, now: u64) -> usize {
         });
         reminders = rest;
         let soon = soon_for(core, &platform, &user, now, &mine);
-        let later: Vec<ChannelKey> = soon.iter().map(|d| d.key.clone()).collect();
         mine.extend(soon);
-        if let Some(n) = remind(core, &platform, &user, &mine, now) {
-            metrics().reminder();
-            core.timers.post(n);
-            posted += 1;
+        match remind(core, &platform, &user, &mine, now) {
+            Reminded::Post(n) => {
+                metrics().reminder();
+                core.timers.post(*n);
+                posted += 1;
+            }
+            Reminded::Nothing => {}
+            // Another run kept this very reminder a moment ago: it marks and posts it; these
+            // games are looked at again a little later.
+            Reminded::Elsewhere => {
+                for d in &mine {
+                    let who = hint(&user.id);
+                    core.timers.set(&d.key, Some((now + LATER, who)));
+                }
+                continue;
+            }
         }
-        for key in later {
-            schedule::reschedule(core, &key);
+        // Their next moments, now that the points are marked.
+        for d in &mine {
+            schedule::reschedule(core, &d.key);
         }
     }
     posted
 }
 
 /// Keeps the reminder of `games` for `user`, marks its points, and gives it to post — unless it
-/// was kept before (then only its marks are made) or his settings send none.
-fn remind(core: &Core, platform: &str, user: &User, games: &[Due], now: u64) -> Option<Notice> {
+/// was kept before (by an earlier run, whose kept notice is owed and whose marks [`settle`]
+/// makes, or by another instance at this moment, which marks and posts it) or his settings send
+/// none. Games another instance marked meanwhile are left out of the message (it reminds of
+/// them); with none left, nothing is posted.
+/// What [`remind`] came to.
+enum Reminded {
+    /// A notice to post.
+    Post(Box<Notice>),
+    /// Nothing to post (no reminders wanted, or every game reminded by another run).
+    Nothing,
+    /// Kept before by another run, which posts it.
+    Elsewhere,
+}
+
+fn remind(core: &Core, platform: &str, user: &User, games: &[Due], now: u64) -> Reminded {
     let covers: Vec<String> = games.iter().map(Due::cover).collect();
     let mut parts: Vec<&str> = vec![&user.id];
     parts.extend(covers.iter().map(String::as_str));
     let id = kept::intent(KIND, &parts);
-    let notice = reminder(core, platform, user, games, now, &id);
-    let fresh = match &notice {
-        Some(n) => match kept::keep(core.base.as_ref(), n, user.clone(), now, covers) {
-            Ok(fresh) => fresh.is_some(),
-            Err(e) => {
-                tracing::warn!(user = %user.id, "a reminder could not be kept: {e}; it is sent when its game is next seen to");
-                for d in games {
-                    schedule::retry(core, &d.key, Some(&d.record), "its reminder cannot be kept");
-                }
-                return None;
-            }
-        },
-        None => false,
+    let Some(notice) = reminder(core, platform, user, games, now, &id) else {
+        // No reminders wanted: the points are marked, and nothing is said.
+        for d in games {
+            let _ = mark(core, &d.key, &d.record, &d.points);
+        }
+        return Reminded::Nothing;
     };
-    settled().insert(id);
-    for d in games {
-        if let Err(e) = mark(core, &d.key, &d.record, &d.points) {
-            tracing::warn!(key = %d.key, game = %d.record.id, "a reminder's points could not be marked as sent: {e}; its kept notice marks them at the next start");
+    let store = core.base.as_ref();
+    match kept::keep(store, &notice, user.clone(), now, covers) {
+        Ok(Some(_)) => {}
+        Ok(None) => return Reminded::Elsewhere,
+        Err(e) => {
+            tracing::warn!(user = %user.id, "a reminder could not be kept: {e}; it is sent when its game is next seen to");
+            for d in games {
+                schedule::retry(core, &d.key, Some(&d.record), "its reminder cannot be kept");
+            }
+            return Reminded::Nothing;
         }
     }
-    notice.filter(|_| fresh)
+    settled().insert(id.clone());
+    let mut ours: Vec<&Due> = Vec::new();
+    for d in games {
+        match mark(core, &d.key, &d.record, &d.points) {
+            Ok(true) => ours.push(d),
+            Ok(false) => {}
+            Err(e) => {
+                tracing::warn!(key = %d.key, game = %d.record.id, "a reminder's points could not be marked as sent: {e}; its kept notice marks them at the next start");
+                ours.push(d);
+            }
+        }
+    }
+    if ours.len() == games.len() {
+        return Reminded::Post(Box::new(notice));
+    }
+    // Another instance reminds of the others: the kept notice covers this one's alone.
+    let ours: Vec<Due> = ours.into_iter().map(Due::clone).collect();
+    let rest = reminder(core, platform, user, &ours, now, &id).filter(|_| !ours.is_empty());
+    let body = rest.as_ref().map(|n| {
+        let covers = ours.iter().map(Due::cover).collect();
+        kept::receipt_of(n, user.clone(), now, covers).encode()
+    });
+    if let Err(e) = store.set_receipt(platform, &id, body.as_deref()) {
+        tracing::warn!(user = %user.id, "a reminder's kept notice could not be narrowed: {e}");
+    }
+    rest.map_or(Reminded::Nothing, |n| Reminded::Post(Box::new(n)))
 }
 
 /// The ids of kept reminders whose marks this process has made (or found made).
@@ -157,6 +215,7 @@ fn settled() -> std::sync::MutexGuard<'static, HashSet<String>> {
 /// Makes the marks of every reminder kept on `platform` that this process has not yet seen to:
 /// a reminder kept before a crash, whose points were not yet marked, is known as sent.
 pub(super) fn settle(core: &Core, platform: &str) {
+    let now = core.clock.now();
     let prefix = format!("{NOTICE}{KIND}.");
     let kept = match core.base.receipts(platform) {
         Ok(kept) => kept,
@@ -172,6 +231,11 @@ pub(super) fn settle(core: &Core, platform: &str) {
         let Ok(receipt) = Receipt::decode(&body) else {
             continue;
         };
+        // A young one may be in flight (this process's, or another instance's): its keeper
+        // marks it.
+        if receipt.at + IN_FLIGHT > now {
+            continue;
+        }
         let mut all = true;
         for cover in &receipt.covers {
             let mut parts = cover.split('\u{1f}');
@@ -199,13 +263,14 @@ pub(super) fn settle(core: &Core, platform: &str) {
 }
 
 /// Marks `points` as sent for `record`'s current move (merged with those marked already, by
-/// compare-and-swap, tried again if the note changed meanwhile).
+/// compare-and-swap, tried again if the note changed meanwhile); whether this call marked any
+/// (`false`: all were marked before, by another instance or an earlier run).
 fn mark(
     core: &Core,
     key: &ChannelKey,
     record: &GameRecord,
     points: &[u64],
-) -> Result<(), StoreError> {
+) -> Result<bool, StoreError> {
     for _ in 0..5 {
         let old = core.base.note(key, REMINDED)?;
         let mut sent = sent_points(old.as_deref(), record);
@@ -215,7 +280,7 @@ fn mark(
             .filter(|p| !sent.contains(p))
             .collect();
         if fresh.is_empty() {
-            return Ok(());
+            return Ok(false);
         }
         sent.extend_from_slice(&fresh);
         let list: Vec<String> = sent.iter().map(u64::to_string).collect();
@@ -224,7 +289,7 @@ fn mark(
             .base
             .swap_note(key, REMINDED, old.as_deref(), Some(&new))?
         {
-            return Ok(());
+            return Ok(true);
         }
     }
     Err(StoreError::Conflict)

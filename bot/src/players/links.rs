@@ -381,14 +381,23 @@ fn redeem(core: &Core, req: &Request, typed: &str) -> Result<Replies, Refusal> {
         .map(|c| format!("p{}", c.to_ascii_lowercase()))
         .ok_or_else(|| said("The link could not be made just now; try again."))?;
     let accounts = vec![kept.by.clone(), me.clone()];
-    // The player first: a stop before the accounts name it leaves nothing linked.
+    // The player first: a stop before the accounts name it leaves nothing linked. Each account
+    // is taken by compare-and-swap, so that two links made at once cannot both take one.
     store.set_note(&home(), &format!("player:{player}"), Some(&json(&accounts)))?;
+    let mut taken: Vec<&Account> = Vec::new();
     for account in &accounts {
-        store.set_note(
-            &home(),
-            &format!("account:{}", account.key()),
-            Some(&player),
-        )?;
+        let name = format!("account:{}", account.key());
+        if !store.swap_note(&home(), &name, None, Some(&player))? {
+            for undo in taken {
+                store.set_note(&home(), &format!("account:{}", undo.key()), None)?;
+            }
+            store.set_note(&home(), &format!("player:{player}"), None)?;
+            return Err(said(format!(
+                "{} was linked by another code just now; `whoami` shows how.",
+                account.shown()
+            )));
+        }
+        taken.push(account);
     }
     store.set_note(&home(), &format!("issued:{}", kept.by.key()), None)?;
     Ok(private(format!(
