@@ -194,7 +194,7 @@ fn remind(core: &Core, platform: &str, user: &User, games: &[Due], now: u64) -> 
         return Reminded::Post(Box::new(notice));
     }
     // Another instance reminds of the others: the kept notice covers this one's alone.
-    let ours: Vec<Due> = ours.into_iter().map(Due::clone).collect();
+    let ours: Vec<Due> = ours.into_iter().cloned().collect();
     let rest = reminder(core, platform, user, &ours, now, &id).filter(|_| !ours.is_empty());
     let body = rest.as_ref().map(|n| {
         let covers = ours.iter().map(Due::cover).collect();
