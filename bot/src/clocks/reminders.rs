@@ -167,6 +167,9 @@ fn remind(core: &Core, platform: &str, user: &User, games: &[Due], now: u64) -> 
         return Reminded::Nothing;
     };
     let store = core.base.as_ref();
+    // This run makes its marks itself: [`settle`] in this process leaves it alone, however
+    // far a manual clock jumps meanwhile.
+    settled().insert(id.clone());
     match kept::keep(store, &notice, user.clone(), now, covers) {
         Ok(Some(_)) => {}
         Ok(None) => return Reminded::Elsewhere,
@@ -178,7 +181,6 @@ fn remind(core: &Core, platform: &str, user: &User, games: &[Due], now: u64) -> 
             return Reminded::Nothing;
         }
     }
-    settled().insert(id.clone());
     let mut ours: Vec<&Due> = Vec::new();
     for d in games {
         match mark(core, &d.key, &d.record, &d.points) {
@@ -206,7 +208,7 @@ fn remind(core: &Core, platform: &str, user: &User, games: &[Due], now: u64) -> 
     rest.map_or(Reminded::Nothing, |n| Reminded::Post(Box::new(n)))
 }
 
-/// The ids of kept reminders whose marks this process has made (or found made).
+/// The ids of kept reminders whose marks this process makes or has made (or found made).
 fn settled() -> std::sync::MutexGuard<'static, HashSet<String>> {
     static SETTLED: LazyLock<Mutex<HashSet<String>>> = LazyLock::new(Default::default);
     SETTLED.lock().unwrap_or_else(|p| p.into_inner())
