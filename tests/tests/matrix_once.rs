@@ -13,7 +13,7 @@ mod matrix_play;
 use std::time::Duration;
 
 use matrix_play::{CLOCK_START, answer, invite_bot, notices_after, open_room, timed_challenge};
-use muster_tests::matrix::{Player, Seen};
+use muster_tests::matrix::Player;
 use muster_tests::matrix_bot::{Bot, Table, WAIT, spawn_on, table};
 use muster_tests::proxy::{Proxy, Trap};
 use muster_tests::{data_dir, muster_binary};
@@ -257,49 +257,50 @@ async fn a_swiss_rounds_room_and_announcement_are_made_once_across_kills() {
     bot.stop();
 }
 
+/// A game with claimed timeouts in `room`; alice's clock runs out while the bot is killed at
+/// `trap`; started again at `at`, the notice that bob may claim is in the room once.
+async fn claim_notice_once(
+    t: &Table,
+    (proxy, dir): (&Proxy, &std::path::Path),
+    bot: Bot,
+    (room, trap, at): (&str, Trap, &str),
+) -> Bot {
+    let bot_id = t.bot.user_id.clone();
+    let notice = "may `!claim` the win";
+    timed_challenge(t, room, "1d timeout claim").await;
+    let mark = t.alice.mark();
+    killed(proxy, bot, trap, "+1d").await;
+    let mut bot = serve(t, proxy, dir, at).await;
+    t.alice
+        .wait_for_after(mark, room, WAIT, |s| s.body.contains(notice))
+        .await;
+    settle(&mut bot).await;
+    let said = notices_after(&t.alice, mark, room, &bot_id);
+    let count = said.iter().filter(|s| s.body.contains(notice)).count();
+    assert_eq!(count, 1, "{trap:?}: {said:?}");
+    bot
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_claim_notice_is_posted_once_across_kills() {
     let t = table().await;
     let dir = data_dir("matrix-once", "claim");
-    let bot_id = t.bot.user_id.clone();
     let proxy = Proxy::start(&t.synapse.url()).await;
     let bot = serve(&t, &proxy, &dir, CLOCK_START).await;
     let room = open_room(&t, "Claims", false).await;
     invite_bot(&t, &room).await;
-    let may_claim = |said: &[Seen]| {
-        said.iter()
-            .filter(|s| s.body.contains("may `!claim` the win"))
-            .count()
-    };
 
-    // alice's clock runs out; the notice that bob may claim is kept, and the bot dies as it
-    // sends it: sent once after the restart.
-    timed_challenge(&t, &room, "1d timeout claim").await;
-    let mark = t.alice.mark();
-    killed(&proxy, bot, Trap::BeforeText("may `!claim` the win"), "+1d").await;
-    let mut bot = serve(&t, &proxy, &dir, "2026-11-26T10:00:00Z").await;
-    t.alice
-        .wait_for_after(mark, &room, WAIT, |s| {
-            s.body.contains("may `!claim` the win")
-        })
-        .await;
-    settle(&mut bot).await;
-    assert_eq!(may_claim(&notices_after(&t.alice, mark, &room, &bot_id)), 1);
+    // The notice is kept, and the bot dies as it sends it: sent once after the restart.
+    let trap = Trap::BeforeText("may `!claim` the win");
+    let at = "2026-11-26T10:00:00Z";
+    let bot = claim_notice_once(&t, (&proxy, &dir), bot, (&room, trap, at)).await;
     let ev = t.bob.send_text(&room, "!claim").await;
-    answer(&t.bob, &room, &bot_id, &ev).await;
+    answer(&t.bob, &room, &t.bot.user_id, &ev).await;
 
     // Another game: the homeserver stores the notice and the bot dies before it marks it
     // sent: sent again under the same transaction id, it is one message.
-    timed_challenge(&t, &room, "1d timeout claim").await;
-    let mark = t.alice.mark();
-    killed(&proxy, bot, Trap::AfterText("may `!claim` the win"), "+1d").await;
-    let mut bot = serve(&t, &proxy, &dir, "2026-11-27T10:01:00Z").await;
-    t.alice
-        .wait_for_after(mark, &room, WAIT, |s| {
-            s.body.contains("may `!claim` the win")
-        })
-        .await;
-    settle(&mut bot).await;
-    assert_eq!(may_claim(&notices_after(&t.alice, mark, &room, &bot_id)), 1);
+    let trap = Trap::AfterText("may `!claim` the win");
+    let at = "2026-11-27T10:01:00Z";
+    let bot = claim_notice_once(&t, (&proxy, &dir), bot, (&room, trap, at)).await;
     bot.stop();
 }

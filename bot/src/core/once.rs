@@ -81,8 +81,17 @@ impl Core {
     /// Forgets the finished receipts on `platform` handled before `before` (seconds since the
     /// Unix epoch); returns how many.
     pub fn forget_receipts(&self, platform: &str, before: u64) -> Result<usize, StoreError> {
+        self.forget(platform, before, "")
+    }
+
+    /// Forgets the finished (or unreadable) receipts on `platform` whose ids begin with
+    /// `prefix`, handled before `before`; how many.
+    fn forget(&self, platform: &str, before: u64, prefix: &str) -> Result<usize, StoreError> {
         let mut forgotten = 0;
         for (id, body) in self.store.receipts(platform)? {
+            if !id.starts_with(prefix) {
+                continue;
+            }
             let old = Receipt::decode(&body).map_or(true, |r| r.done && r.at < before);
             if old {
                 self.store.set_receipt(platform, &id, None)?;
@@ -119,17 +128,7 @@ impl Core {
     /// Forgets the notices on `platform` posted and kept since before `before` (seconds since the
     /// Unix epoch); how many.
     pub fn forget_notices(&self, platform: &str, before: u64) -> Result<usize, StoreError> {
-        let mut forgotten = 0;
-        for (id, body) in self.store.receipts(platform)? {
-            if !id.starts_with(NOTICE) {
-                continue;
-            }
-            if Receipt::decode(&body).map_or(true, |r| r.done && r.at < before) {
-                self.store.set_receipt(platform, &id, None)?;
-                forgotten += 1;
-            }
-        }
-        Ok(forgotten)
+        self.forget(platform, before, NOTICE)
     }
 
     /// Forgets, on every platform, the notices posted more than [`NOTICES_KEPT`] ago (the

@@ -242,12 +242,10 @@ async fn direct_channel(http: &Http, user: &User) -> Option<ChannelId> {
 /// that a notice posted again after a crash (between posting it and forgetting it) is made
 /// once. Discord takes at most 25 characters: an FNV-1a hash of both, in hex.
 fn nonce(id: &str, i: usize) -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in id.bytes().chain([0]).chain(i.to_string().bytes()) {
-        hash ^= u64::from(byte);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("m{hash:016x}")
+    format!(
+        "m{:016x}",
+        crate::kernel::kept::fnv1a(&[id, &i.to_string()])
+    )
 }
 
 /// A Discord id (a non-zero number).

@@ -205,20 +205,15 @@ fn start_game(core: &Core, event: &Event, r: usize, b: usize, channel: &str) {
     };
     // The opening words are kept in the write that creates the game.
     let id = kept::intent("opening", &[&game.id]);
-    let words = game_opening(core, event, &record, &rules, (r, b, board.games.len()));
-    let receipt = kept::receipt_of(
-        &Notice {
-            platform: event.platform.clone(),
-            target: Target::Channel(channel.to_string()),
-            replies: words.clone(),
-            fallback: None,
-            receipt: Some(id.clone()),
-        },
-        User::from(&event.organiser),
-        core.clock.now(),
-        Vec::new(),
-    )
-    .encode();
+    let notice = Notice {
+        platform: event.platform.clone(),
+        target: Target::Channel(channel.to_string()),
+        replies: game_opening(core, event, &record, &rules, (r, b, board.games.len())),
+        fallback: None,
+        receipt: Some(id.clone()),
+    };
+    let organiser = User::from(&event.organiser);
+    let receipt = kept::receipt_of(&notice, organiser, core.clock.now(), Vec::new()).encode();
     let created = core.base.commit(
         &key,
         Some(&Change::Create(record.clone())),
@@ -227,13 +222,7 @@ fn start_game(core: &Core, event: &Event, r: usize, b: usize, channel: &str) {
     match created {
         Ok(()) => {
             reschedule(core, &key);
-            core.timers.post(Notice {
-                platform: event.platform.clone(),
-                target: Target::Channel(channel.to_string()),
-                replies: words,
-                fallback: None,
-                receipt: Some(id),
-            });
+            core.timers.post(notice);
         }
         Err(e) => {
             failed(e.to_string());

@@ -66,17 +66,8 @@ impl Receipt {
     /// A receipt of `replies` to `req`, to be sent in `place`, nothing sent yet.
     pub fn new(req: &Request, place: Option<&str>, at: u64, replies: &[Reply]) -> Receipt {
         Receipt {
-            channel: req.channel.clone(),
-            user: req.user.clone(),
             place: place.map(str::to_string),
-            at,
-            replies: replies.to_vec(),
-            sent: 0,
-            media: Default::default(),
-            done: false,
-            direct: false,
-            fallback: Vec::new(),
-            covers: Vec::new(),
+            ..Receipt::notice(&req.channel, req.user.clone(), at, replies.to_vec())
         }
     }
 
