@@ -207,6 +207,7 @@ fn serve(loaded: &Loaded, clock: &crate::cli_args::ClockArgs, err: &mut dyn Writ
     // Each adapter's surface, given to the core before the scheduler or any adapter speaks.
     base.add_surface(std::sync::Arc::new(crate::discord::surface::DiscordSurface));
     base.add_surface(std::sync::Arc::new(crate::matrix::surface::MatrixSurface));
+    base.set_communities(communities(&settings));
     let result = runtime.block_on(serve_chats(base, settings));
     // Requests still in flight (a long-polling sync) are not waited for.
     runtime.shutdown_timeout(std::time::Duration::from_secs(1));
@@ -217,6 +218,34 @@ fn serve(loaded: &Loaded, clock: &crate::cli_args::ClockArgs, err: &mut dyn Writ
             1
         }
     }
+}
+
+/// The communities across platforms of the settings, as the core knows them: each Discord
+/// server a whole community of Discord's; each Matrix place a room (`!id:server`), or the rooms
+/// of a Matrix community (`*` for those without one of their own).
+fn communities(settings: &muster_config::Settings) -> crate::kernel::community::Communities {
+    use crate::kernel::community::{Community, Member};
+    let list = settings
+        .communities
+        .iter()
+        .map(|c| {
+            let discord = c
+                .discord
+                .iter()
+                .map(|id| Member::community(crate::discord::PLATFORM, &id.to_string()));
+            let matrix = c.matrix.iter().map(|place| match place.as_str() {
+                "*" => Member::community(crate::matrix::PLATFORM, ""),
+                room if room.starts_with('!') => Member::channel(crate::matrix::PLATFORM, room),
+                named => Member::community(crate::matrix::PLATFORM, named),
+            });
+            Community {
+                name: c.name.clone(),
+                members: discord.chain(matrix).collect(),
+                organisers: c.organisers.clone(),
+            }
+        })
+        .collect();
+    crate::kernel::community::Communities::new(list)
 }
 
 /// Runs every configured adapter; returns when one fails, or when the process is asked to

@@ -43,6 +43,13 @@ pub fn effective(s: &Settings) -> String {
             matrix_rooms(&mut out, m);
         }
     }
+    for c in &s.communities {
+        let _ = writeln!(out, "\n[communities.{}]", c.name);
+        let ids: Vec<String> = c.discord.iter().map(u64::to_string).collect();
+        let _ = writeln!(out, "discord = {}", list(&ids, true));
+        let _ = writeln!(out, "matrix = {}", list(&c.matrix, true));
+        let _ = writeln!(out, "organisers = {}", list(&c.organisers, true));
+    }
     out
 }
 
@@ -218,7 +225,8 @@ mod tests {
                     [discord]\ntoken = \"Bot.sekrit-token\"\napplication_id = \"1234\"\n\
                     [matrix]\nhomeserver = \"https://m.example.org\"\nuser = \"@muster:example.org\"\n\
                     password = \"hunter2-password\"\n\
-                    [matrix.rooms.\"!abc:example.org\"]\ncommunity = \"club\"\n";
+                    [matrix.rooms.\"!abc:example.org\"]\ncommunity = \"club\"\n\
+                    [communities.club]\ndiscord = [\"42\"]\nmatrix = [\"club\"]\n";
         let s = Settings::load_from(Some(file), &[]).expect("valid");
         let shown = effective(&s);
         assert!(
@@ -231,6 +239,10 @@ mod tests {
         assert!(shown.contains("vacation_days = 30"), "{shown}");
         assert!(shown.contains("clock = \"3d\""), "{shown}");
         assert!(shown.contains("community = \"club\""), "{shown}");
+        assert!(
+            shown.contains("[communities.club]\ndiscord = [\"42\"]"),
+            "{shown}"
+        );
         // What is printed reads back as the same settings.
         let again = Settings::load_from(
             Some(

@@ -16,10 +16,12 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+pub mod communities;
 pub mod discord;
 pub mod matrix;
 pub mod ops;
 
+pub use communities::Community;
 pub use discord::{Discord, Mode, Register, Secret, Shards};
 pub use matrix::{AutoJoin, Login, Matrix};
 pub use ops::{LogFormat, Ops};
@@ -43,6 +45,8 @@ pub struct Settings {
     /// Where games are kept (`store`, `MUSTER_STORE`): sled in the data directory, or a
     /// PostgreSQL database shared by several instances.
     pub store: Store,
+    /// Communities across platforms (`[communities.<name>]`; only in the file).
+    pub communities: Vec<Community>,
 }
 
 /// Where games are kept.
@@ -117,6 +121,7 @@ impl Default for Settings {
             vacation_days: 30,
             ops: Ops::default(),
             store: Store::Sled,
+            communities: Vec::new(),
         }
     }
 }
@@ -136,6 +141,8 @@ struct File {
     backup_every: Option<String>,
     backup_keep: Option<toml::Value>,
     store: Option<String>,
+    #[serde(default)]
+    communities: std::collections::BTreeMap<String, communities::File>,
 }
 
 /// A setting that could not be used.
@@ -323,6 +330,7 @@ impl Settings {
                     s.ops.set("muster.toml", key, &value)?;
                 }
             }
+            s.communities = communities::build(parsed.communities)?;
             if let Some(d) = parsed.discord {
                 discord = discord::Raw::from_file(d);
             }
@@ -436,6 +444,37 @@ mod tests {
         .discord
         .unwrap();
         assert_eq!((d.mode, d.public_key.unwrap()[0]), (Mode::Http, 0xd7));
+    }
+
+    #[test]
+    fn a_community_joins_servers_and_rooms_and_each_place_is_in_one() {
+        let file = "[communities.carroll-club]\ndiscord = [\"42\"]\n\
+                    matrix = [\"!a:example.org\", \"*\"]\norganisers = [\"7\", \"@o:example.org\"]\n";
+        let s = Settings::load_from(Some(file), &[]).unwrap();
+        assert_eq!(
+            s.communities,
+            vec![Community {
+                name: "carroll-club".into(),
+                discord: vec![42],
+                matrix: vec!["!a:example.org".into(), "*".into()],
+                organisers: vec!["7".into(), "@o:example.org".into()],
+            }]
+        );
+        let e =
+            Settings::load_from(Some("[communities.Club]\ndiscord = [\"1\"]\n"), &[]).unwrap_err();
+        assert_eq!(e.key, "communities.Club");
+        let e = Settings::load_from(
+            Some("[communities.a]\ndiscord = [\"1\"]\n[communities.b]\ndiscord = [\"1\"]\n"),
+            &[],
+        )
+        .unwrap_err();
+        assert_eq!(e.key, "communities.b.discord");
+        assert!(e.reason.contains("\"a\""), "{}", e.reason);
+        let e = Settings::load_from(Some("[communities.a]\nmatrix = [\"#alias:hs\"]\n"), &[])
+            .unwrap_err();
+        assert_eq!(e.key, "communities.a.matrix");
+        let e = Settings::load_from(Some("[communities.a]\n"), &[]).unwrap_err();
+        assert!(e.reason.contains("must list its places"), "{}", e.reason);
     }
 
     #[test]

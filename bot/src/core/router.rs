@@ -121,6 +121,8 @@ impl Core {
     /// change) when one is given; with whether it changed a game. Logged in a span of its own
     /// (platform, channel, user, command, game), and counted in the metrics.
     pub(crate) fn run(&self, req: &Request, kept: Kept<'_>) -> (Receipt, bool) {
+        let widened = self.organised(req);
+        let req = widened.as_ref().unwrap_or(req);
         let parsed = command::parse(&req.text);
         let name = parsed.as_ref().map_or("invalid", Command::name);
         let span = tracing::info_span!(
@@ -163,6 +165,26 @@ impl Core {
             "command handled"
         );
         (ran.receipt, written.is_some() && !ran.failed)
+    }
+
+    /// `req` made an organiser's, when its user (or an account linked with his) organises the
+    /// community across platforms its place belongs to; `None` when it stays as it is.
+    fn organised(&self, req: &Request) -> Option<Request> {
+        if req.policy.organiser {
+            return None;
+        }
+        let community =
+            self.communities()
+                .of(&req.platform, &req.policy.community, &req.channel)?;
+        let organises = community.organised_by(&req.user.id)
+            || links::accounts_of(self.base.as_ref(), &req.platform, &req.user.id)
+                .iter()
+                .any(|a| community.organised_by(&a.id));
+        organises.then(|| {
+            let mut req = req.clone();
+            req.policy.organiser = true;
+            req
+        })
     }
 
     /// [`Core::run`]'s work: decided over a staged store and committed in one write, decided

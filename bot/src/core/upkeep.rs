@@ -18,7 +18,7 @@ impl Core {
     pub fn fire_due(&self) -> usize {
         let fired = deadlines::fire_due(self);
         for ended in &fired.ended {
-            ratings::rate(self, ended);
+            ratings::later::rate(self, ended);
             if let Some(tag) = &ended.tournament {
                 events::play::game_over(self, tag, &ended.platform);
             }
@@ -60,8 +60,15 @@ impl Core {
 
     /// Takes the finished games of `platform` that no table has taken yet (a crash came between
     /// a game's end and its rating), in order of ending. How many were looked at.
+    /// Where communities span platforms, a link made just before a stop may not have been
+    /// counted: the links' count is moved on, so that their shared tables are worked out again.
     pub fn resume_ratings(&self, platform: &str) -> usize {
-        ratings::resume(self, platform)
+        if !self.communities().all().is_empty()
+            && let Err(e) = crate::players::links::changed(self.base.as_ref())
+        {
+            tracing::warn!("the links' count could not be moved on at start: {e}");
+        }
+        ratings::later::resume(self, platform)
     }
 
     /// Takes a finished game into its rating table (once) and returns the changes without

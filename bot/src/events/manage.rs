@@ -68,6 +68,18 @@ pub(super) fn new_event(core: &Core, req: &Request, e: NewEvent) -> Result<Repli
         tell: Vec::new(),
         told: 0,
     };
+    if let Some(shared) = core
+        .communities()
+        .of(&req.platform, &event.community, &req.channel)
+    {
+        super::claim_name(
+            store,
+            &shared.name,
+            &req.platform,
+            &event.community,
+            &e.name,
+        )?;
+    }
     if !save(store, None, &event)? {
         return Err(format!(
             "Someone opened an event named `{}` a moment ago; choose another name.",
@@ -498,23 +510,26 @@ fn withdraw(
     ))])
 }
 
-/// The current ratings of the event's game in its community, by player id.
+/// The current ratings of the event's game in its community, by its entrants' player ids.
 fn ratings_of(core: &Core, event: &Event) -> std::collections::HashMap<String, f64> {
     let Ok(game) = event.game.parse::<muster_rules::GameId>() else {
         return Default::default();
     };
     let system = crate::ratings::system_of(game);
     let now = core.clock.now();
-    let (table, _) = crate::ratings::table(
-        core.base.as_ref(),
-        &event.platform,
-        &event.community,
-        &event.game,
-    );
-    table
-        .players
+    let store = core.base.as_ref();
+    let scope =
+        crate::ratings::scope::Scope::of(core, &event.platform, &event.community, &event.channel);
+    let (table, _) = crate::ratings::table(store, &scope, &event.game);
+    event
+        .entrants
         .iter()
-        .map(|(id, s)| (id.clone(), s.now(system, now).rating))
+        .flat_map(|e| e.players.iter())
+        .filter_map(|p| {
+            let key = scope.key(store, &event.platform, &p.id);
+            let s = table.players.get(&key)?;
+            Some((p.id.clone(), s.now(system, now).rating))
+        })
         .collect()
 }
 

@@ -456,6 +456,45 @@ pub(crate) fn load(
     Ok(Some(Loaded { event, text }))
 }
 
+/// Claims `name` in the community across platforms `shared` for a new event of `platform`'s
+/// own `community`, so that no two of its places open events of one name (a name is claimed by
+/// compare-and-swap, beside every platform; a claim whose event was never saved is taken over).
+pub(crate) fn claim_name(
+    store: &dyn GameStore,
+    shared: &str,
+    platform: &str,
+    community: &str,
+    name: &str,
+) -> Result<(), String> {
+    let unavailable =
+        |e: StoreError| format!("The store is not available ({e}); nothing was changed.");
+    let home = ChannelKey::new("", HOME);
+    let note = note_name(shared, name);
+    let mine = format!("{platform}\u{1f}{community}");
+    let held = store.note(&home, &note).map_err(unavailable)?;
+    if let Some(held) = held.as_deref().filter(|h| *h != mine) {
+        let (p, c) = held.split_once('\u{1f}').unwrap_or((held, ""));
+        if let Some(found) = load(store, p, c, name)? {
+            return Err(format!(
+                "The name `{name}` is taken in this community (a {} event of {} on {}); choose \
+                 another, such as `{name}-2`.",
+                found.event.system.title(),
+                found.event.game,
+                crate::kernel::text::capitalised(p)
+            ));
+        }
+    }
+    if !store
+        .swap_note(&home, &note, held.as_deref(), Some(&mine))
+        .map_err(unavailable)?
+    {
+        return Err(format!(
+            "Someone opened an event named `{name}` a moment ago; choose another name."
+        ));
+    }
+    Ok(())
+}
+
 /// Writes `event` over `old` (`None`: a new event) by compare-and-swap; `Ok(false)` if it had
 /// changed meanwhile.
 pub(crate) fn save(

@@ -9,6 +9,7 @@ use std::sync::{Arc, Condvar, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 use super::clock::{Clock, SystemClock};
+use super::community::Communities;
 use super::outbox::{Notice, TimePolicy, Timers};
 use super::store::{ChannelKey, GameStore, Staged};
 use super::surface::{Plain, Surface};
@@ -29,6 +30,8 @@ pub struct Core {
     pub(crate) bots: Arc<BotQueue>,
     /// The platforms' surfaces, by platform name.
     surfaces: Arc<RwLock<HashMap<String, Arc<dyn Surface>>>>,
+    /// The communities across platforms the settings declare.
+    communities: Arc<RwLock<Arc<Communities>>>,
     /// The request's staged store, on a request's scratch core.
     pub(crate) staged: Option<Arc<Staged>>,
 }
@@ -49,6 +52,7 @@ impl Core {
             timers: Arc::new(Timers::default()),
             bots: Arc::new(BotQueue::default()),
             surfaces: Arc::default(),
+            communities: Arc::default(),
             staged: None,
         }
     }
@@ -96,6 +100,7 @@ impl Core {
             timers: Arc::clone(&self.timers),
             bots: Arc::clone(&self.bots),
             surfaces: Arc::clone(&self.surfaces),
+            communities: Arc::clone(&self.communities),
             staged: None,
         }
     }
@@ -110,6 +115,7 @@ impl Core {
             timers: Arc::clone(&self.timers),
             bots: Arc::clone(&self.bots),
             surfaces: Arc::clone(&self.surfaces),
+            communities: Arc::clone(&self.communities),
             staged: Some(Arc::clone(staged)),
         }
     }
@@ -125,6 +131,19 @@ impl Core {
     pub fn with_surface(self, surface: Arc<dyn Surface>) -> Core {
         self.add_surface(surface);
         self
+    }
+
+    /// Gives the core the communities across platforms (replacing those given before): every
+    /// core made from this one shares them.
+    pub fn set_communities(&self, communities: Communities) {
+        let mut held = self.communities.write().unwrap_or_else(|p| p.into_inner());
+        *held = Arc::new(communities);
+    }
+
+    /// The communities across platforms.
+    pub fn communities(&self) -> Arc<Communities> {
+        let held = self.communities.read().unwrap_or_else(|p| p.into_inner());
+        Arc::clone(&held)
     }
 
     /// How `platform` shows what the core says: its adapter's surface, or the plain one.

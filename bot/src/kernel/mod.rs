@@ -4,13 +4,15 @@
 //! [`draw`] and [`replay`]) is a board in a reply; [`receipt`] is a request answered once;
 //! [`outbox`] holds what the core says unasked and the agenda of due moments, [`kept`] how such
 //! a notice is written down before it is posted, so that it goes once; [`surface`] is how
-//! each platform shows what the core says; [`context`] is the [`Core`] that holds them all.
+//! each platform shows what the core says; [`community`] the communities that span platforms;
+//! [`context`] is the [`Core`] that holds them all.
 //!
 //! Nothing in the kernel knows a capability (games, clocks, events, ratings, players), the front
 //! desk or an adapter.
 
 pub mod board;
 pub mod clock;
+pub mod community;
 pub mod context;
 pub mod draw;
 pub mod kept;

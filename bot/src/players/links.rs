@@ -161,6 +161,65 @@ pub fn accounts_of(store: &dyn GameStore, platform: &str, id: &str) -> Vec<Accou
     }
 }
 
+/// The player `platform`'s user `id` is linked into, if he is linked.
+pub fn player_of(store: &dyn GameStore, platform: &str, id: &str) -> Option<String> {
+    let me = Account {
+        platform: platform.to_string(),
+        id: id.to_string(),
+        name: String::new(),
+    };
+    store
+        .note(&home(), &format!("account:{}", me.key()))
+        .ok()
+        .flatten()
+}
+
+/// How many times links have been made or undone (or a start found them possibly half-made):
+/// what is worked out from the links (a community's shared ratings) is worked out again when
+/// it changes.
+pub fn generation(store: &dyn GameStore) -> u64 {
+    store
+        .note(&home(), GENERATION)
+        .ok()
+        .flatten()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Counts one more change of the links (see [`generation`]); called after a link is made or
+/// undone, and at every start, since a stop may have come between a link and its count.
+pub fn changed(store: &dyn GameStore) -> Result<(), StoreError> {
+    for _ in 0..20 {
+        let text = store.note(&home(), GENERATION)?;
+        let next = text
+            .as_deref()
+            .and_then(|t| t.parse::<u64>().ok())
+            .unwrap_or(0)
+            + 1;
+        if store.swap_note(
+            &home(),
+            GENERATION,
+            text.as_deref(),
+            Some(&next.to_string()),
+        )? {
+            return Ok(());
+        }
+    }
+    Err(StoreError::Corrupt(
+        "the links' count could not be changed".into(),
+    ))
+}
+
+/// [`changed`], a failure logged: the link itself stands, and the next start counts it.
+fn count_change(store: &dyn GameStore) {
+    if let Err(e) = changed(store) {
+        tracing::warn!("a change of links could not be counted ({e}); the next start counts it");
+    }
+}
+
+/// The note counting the links' changes.
+const GENERATION: &str = "generation";
+
 /// Runs `link`, `unlink` or `whoami` for the requester.
 pub fn run(core: &Core, req: &Request, command: LinkCommand) -> Replies {
     let done = match command {
@@ -400,6 +459,7 @@ fn redeem(core: &Core, req: &Request, typed: &str) -> Result<Replies, Refusal> {
         taken.push(account);
     }
     store.set_note(&home(), &format!("issued:{}", kept.by.key()), None)?;
+    count_change(store);
     Ok(private(format!(
         "Linked: {} and {} are one player now. `whoami` shows your accounts; `unlink` parts them.",
         kept.by.shown(),
@@ -421,6 +481,7 @@ fn unlink(core: &Core, req: &Request) -> Result<Replies, Refusal> {
         store.set_note(&home(), &format!("account:{}", account.key()), None)?;
     }
     store.set_note(&home(), &format!("player:{player}"), None)?;
+    count_change(store);
     Ok(private(format!(
         "Unlinked: {} are separate players again.",
         shown_all(&accounts)

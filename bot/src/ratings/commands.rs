@@ -4,6 +4,7 @@ use muster_rules::{GameId, Seat};
 use serde_json::{Value, json};
 
 use super::maths::{self, System};
+use super::scope::Scope;
 use super::{Entry, Standing, entry, system_of, table};
 use crate::kernel::board::{Board, Chart, ChartKind};
 use crate::kernel::context::Core;
@@ -108,13 +109,27 @@ fn rating(core: &Core, req: &Request, player: Option<String>, game: Option<GameI
         Some(token) => resolve_user(req, token),
         None => req.user.clone(),
     };
-    let community = &req.policy.community;
+    let store = core.base.as_ref();
+    let scope = Scope::of_request(core, req);
+    let key = scope.key(store, &req.platform, &who.id);
     let now = core.clock.now();
     let games: Vec<GameId> = game.map_or_else(|| GameId::ALL.to_vec(), |g| vec![g]);
     let mut lines = Vec::new();
     for g in games {
-        let (t, _) = table(core.base.as_ref(), &req.platform, community, g.as_str());
-        if let Some(s) = t.players.get(&who.id) {
+        let (t, _) = table(store, &scope, g.as_str());
+        // In a community across platforms, a player of another platform is found by his name
+        // (when one player of the table has it).
+        let by_name = || {
+            let mut named = t
+                .players
+                .values()
+                .filter(|s| player.is_some() && s.name.eq_ignore_ascii_case(&who.name));
+            match (named.next(), named.next()) {
+                (Some(s), None) if scope.shared.is_some() => Some(s),
+                _ => None,
+            }
+        };
+        if let Some(s) = t.players.get(&key).or_else(by_name) {
             lines.push(format!("{}: {}", g.title(), line(s, system_of(g), now)));
         }
     }
@@ -143,8 +158,7 @@ fn ranked(
     let now = core.clock.now();
     let (t, _) = table(
         core.base.as_ref(),
-        &req.platform,
-        &req.policy.community,
+        &Scope::of_request(core, req),
         game.as_str(),
     );
     let mut all: Vec<(String, Standing, maths::Rating, bool)> = t
@@ -198,7 +212,8 @@ fn leaderboard(core: &Core, req: &Request, game: GameId) -> Vec<Reply> {
     if established.is_empty() {
         text.push_str("(nobody is established yet: a rating is provisional, shown with ?, until enough games have been played)\n");
     }
-    let mine = all.iter().position(|x| x.0 == req.user.id);
+    let me = Scope::of_request(core, req).key(core.base.as_ref(), &req.platform, &req.user.id);
+    let mine = all.iter().position(|x| x.0 == me);
     match mine {
         Some(i) if all[i].3 => text.push_str(&format!(
             "You: {} — provisional, so not ranked yet.",
@@ -300,14 +315,14 @@ fn export(core: &Core, req: &Request, game: Option<GameId>) -> Vec<Reply> {
 /// export lists him, read table by table.
 fn gathered(core: &Core, req: &Request, games: Vec<GameId>, now: u64) -> (Vec<Entry>, Vec<Value>) {
     let store = core.base.as_ref();
-    let community = &req.policy.community;
+    let scope = Scope::of_request(core, req);
     let mut rated = Vec::new();
     let mut players = Vec::new();
     for g in games {
         let system = system_of(g);
-        let (t, _) = table(store, &req.platform, community, g.as_str());
+        let (t, _) = table(store, &scope, g.as_str());
         for seq in 1..=t.seq {
-            if let Some(e) = entry(store, &req.platform, community, g.as_str(), seq) {
+            if let Some(e) = entry(store, &scope, g.as_str(), seq) {
                 rated.push(e);
             }
         }

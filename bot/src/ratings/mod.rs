@@ -10,7 +10,9 @@
 //! among the archived games without a mark.
 
 pub mod commands;
+pub mod later;
 pub mod maths;
+pub mod scope;
 
 use std::collections::BTreeMap;
 
@@ -19,15 +21,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::games::bot;
 use crate::kernel::context::Core;
-use crate::kernel::kept;
-use crate::kernel::outbox::{Notice, Target};
-use crate::kernel::reply::Reply;
-use crate::kernel::request::User;
-use crate::kernel::store::{ChannelKey, Ending, GameRecord, GameStore, Status};
-use maths::{Rating, System};
 
-/// Where the tables, logs and marks are kept.
-const HOME: &str = "\u{1e}ratings";
+use crate::kernel::reply::Reply;
+use crate::kernel::store::{ChannelKey, Ending, GameRecord, GameStore, Status};
+use crate::players::links;
+use maths::{Rating, System};
+use scope::{HOME, Scope};
 
 /// One player's standing in a table.
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
@@ -75,6 +74,14 @@ pub struct Table {
     /// that did not keep them (it drops this field too), whose bests [`table`] recounts.
     #[serde(default)]
     pub bests_kept: bool,
+    /// For a community across platforms, the count of link changes (`links::generation`) its
+    /// players were keyed by: a table of another count is worked out again from its log.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub links: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// One player of a rated game, as the log keeps him.
@@ -107,6 +114,19 @@ pub struct Entry {
     pub result: String,
     /// The players.
     pub players: Vec<Rated>,
+    /// Not counted: its sides became one player when accounts were linked (their ratings
+    /// before and after are the same).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub void: bool,
+}
+
+/// One player of a side as a game is taken: his account (as the log names him), the key his
+/// standing is kept under, and his name.
+#[derive(Clone, Debug)]
+struct Side {
+    account: String,
+    key: String,
+    name: String,
 }
 
 fn home(platform: &str) -> ChannelKey {
@@ -136,25 +156,186 @@ pub fn system_of(game: GameId) -> System {
 
 /// A table and its text (the compare-and-swap token). A table written by code that did not
 /// keep each player's best established rating has them recounted from its log (written back
-/// with the table's next change).
-pub(crate) fn table(
-    store: &dyn GameStore,
-    platform: &str,
-    community: &str,
-    game: &str,
-) -> (Table, Option<String>) {
-    let text = store
-        .note(&home(platform), &table_name(community, game))
-        .ok()
-        .flatten();
+/// with the table's next change). A shared table (a community across platforms) is worked out
+/// from its log again when accounts were linked or unlinked since it was written, and made
+/// the first time from its places' own tables (docs/ratings.md).
+pub(crate) fn table(store: &dyn GameStore, scope: &Scope, game: &str) -> (Table, Option<String>) {
+    let read = || {
+        store
+            .note(&scope.home, &table_name(&scope.community, game))
+            .ok()
+            .flatten()
+    };
+    let mut text = read();
+    if scope.shared.is_some() {
+        for _ in 0..5 {
+            match rekeyed(store, scope, game, text.as_deref()) {
+                Ok(None) => break,
+                Ok(Some(written)) => {
+                    text = Some(written);
+                    break;
+                }
+                Err(e) => {
+                    tracing::warn!(community = %scope.community, game, "a shared ratings table could not be worked out again: {e}");
+                    text = read();
+                }
+            }
+        }
+    }
     let mut table: Table = text
         .as_deref()
         .and_then(|t| serde_json::from_str(t).ok())
         .unwrap_or_default();
+    if scope.shared.is_some() && text.is_none() {
+        // A new shared table, keyed by the links as they are.
+        table.links = links::generation(store);
+        table.bests_kept = true;
+    }
     if !table.bests_kept {
-        recount_bests(store, platform, community, game, &mut table);
+        recount_bests(store, scope, game, &mut table);
     }
     (table, text)
+}
+
+/// A shared table worked out again by its players' current keys, when the links changed since
+/// it was written or it was never written: every rated game replayed in the order of its end
+/// (its own log's order; for a new table, the places' own logs merged by end). Its log and
+/// table are written, the table by compare-and-swap over `text`: the text written, `None`
+/// when it was up to date, an error when it could not be written (read it again).
+fn rekeyed(
+    store: &dyn GameStore,
+    scope: &Scope,
+    game: &str,
+    text: Option<&str>,
+) -> Result<Option<String>, String> {
+    let Ok(id) = game.parse::<GameId>() else {
+        return Ok(None);
+    };
+    let generation = links::generation(store);
+    let current: Option<Table> = text.and_then(|t| serde_json::from_str(t).ok());
+    let entries = match &current {
+        Some(t) if t.links == generation => return Ok(None),
+        Some(t) => (1..=t.seq)
+            .filter_map(|seq| entry(store, scope, game, seq))
+            .collect(),
+        None => merged_places(store, scope, game),
+    };
+    if current.is_none() && entries.is_empty() {
+        return Ok(None);
+    }
+    let system = system_of(id);
+    let mut table = Table {
+        bests_kept: true,
+        links: generation,
+        ..Table::default()
+    };
+    for old in entries {
+        let entry = replayed(store, scope, &mut table, system, id, old);
+        let log = serde_json::to_string(&entry).map_err(|e| e.to_string())?;
+        store
+            .set_note(
+                &scope.home,
+                &log_name(&scope.community, game, entry.seq),
+                Some(&log),
+            )
+            .map_err(|e| e.to_string())?;
+    }
+    let new = serde_json::to_string(&table).map_err(|e| e.to_string())?;
+    let name = table_name(&scope.community, game);
+    if store
+        .swap_note(&scope.home, &name, text, Some(&new))
+        .map_err(|e| e.to_string())?
+    {
+        tracing::info!(community = %scope.community, game, games = table.seq, links = generation, "a shared ratings table was worked out from its games");
+        Ok(Some(new))
+    } else {
+        Err("another change came first".into())
+    }
+}
+
+/// The rated games of a shared community's places, from their own tables, in order of their
+/// end (a place's own order among games that ended in the same second), each player named by
+/// his account.
+fn merged_places(store: &dyn GameStore, scope: &Scope, game: &str) -> Vec<Entry> {
+    let Some(community) = &scope.shared else {
+        return Vec::new();
+    };
+    let mut all: Vec<(u64, String, u64, Entry)> = Vec::new();
+    for member in &community.members {
+        let Some(local) = &member.community else {
+            continue;
+        };
+        let place = Scope::local(&member.platform, local);
+        let (t, _) = table(store, &place, game);
+        for seq in 1..=t.seq {
+            if let Some(mut e) = entry(store, &place, game, seq) {
+                for p in &mut e.players {
+                    p.id = scope.account(&member.platform, &p.id);
+                }
+                all.push((e.ended, member.platform.clone(), seq, e));
+            }
+        }
+    }
+    all.sort_by(|a, b| (a.0, &a.1, a.2).cmp(&(b.0, &b.1, b.2)));
+    all.into_iter().map(|(_, _, _, e)| e).collect()
+}
+
+/// `old` (a game of the log, its players named by account) taken again into `table`, by their
+/// current keys. A game whose sides are now one player is kept in the log but not counted.
+fn replayed(
+    store: &dyn GameStore,
+    scope: &Scope,
+    table: &mut Table,
+    system: System,
+    game: GameId,
+    old: Entry,
+) -> Entry {
+    let mut sides: [Vec<Side>; 2] = [Vec::new(), Vec::new()];
+    for p in &old.players {
+        let side = usize::from(p.side != "white");
+        let key = scope.key_of_account(store, &p.id);
+        if !sides[side].iter().any(|s| s.key == key) {
+            sides[side].push(Side {
+                account: p.id.clone(),
+                key,
+                name: p.name.clone(),
+            });
+        }
+    }
+    let one = sides[0]
+        .iter()
+        .any(|a| sides[1].iter().any(|b| a.key == b.key));
+    if one || sides.iter().any(Vec::is_empty) {
+        table.seq += 1;
+        table.last = Some(old.id.clone());
+        let players = old
+            .players
+            .into_iter()
+            .map(|p| {
+                let now = table
+                    .players
+                    .get(&scope.key_of_account(store, &p.id))
+                    .map_or_else(|| Rating::new(system), |s| s.rating);
+                Rated {
+                    before: now,
+                    after: now,
+                    ..p
+                }
+            })
+            .collect();
+        return Entry {
+            seq: table.seq,
+            players,
+            void: true,
+            ..old
+        };
+    }
+    let result = match old.result.as_str() {
+        "1-0" => maths::Result::First,
+        "0-1" => maths::Result::Second,
+        _ => maths::Result::Draw,
+    };
+    apply(table, system, &old.id, old.ended, game, &sides, result)
 }
 
 /// A player's best established rating once `after` (his rating after a game) is taken.
@@ -168,13 +349,7 @@ fn best_after(best: Option<f64>, after: &Rating, system: System) -> Option<f64> 
 /// Each player's best established rating, from the table's log: the highest rating after a
 /// game that left it established. A player whose log entries cannot be read but whose last
 /// rating is established has at least that.
-fn recount_bests(
-    store: &dyn GameStore,
-    platform: &str,
-    community: &str,
-    game: &str,
-    table: &mut Table,
-) {
+fn recount_bests(store: &dyn GameStore, scope: &Scope, game: &str, table: &mut Table) {
     let Ok(system) = game.parse::<GameId>().map(system_of) else {
         return;
     };
@@ -183,9 +358,9 @@ fn recount_bests(
         .values_mut()
         .for_each(|s| s.best_established = None);
     for seq in 1..=table.seq {
-        let Some(e) = entry(store, platform, community, game, seq) else {
+        let Some(e) = entry(store, scope, game, seq) else {
             tracing::warn!(
-                community,
+                community = %scope.community,
                 game,
                 seq,
                 "a rated game's log entry cannot be read to recount the best ratings"
@@ -193,7 +368,8 @@ fn recount_bests(
             continue;
         };
         for p in &e.players {
-            if let Some(s) = table.players.get_mut(&p.id) {
+            let key = scope.key_of_account(store, &p.id);
+            if let Some(s) = table.players.get_mut(&key) {
                 s.best_established = best_after(s.best_established, &p.after, system);
             }
         }
@@ -205,15 +381,9 @@ fn recount_bests(
 }
 
 /// The log entry `seq` of a table.
-pub(crate) fn entry(
-    store: &dyn GameStore,
-    platform: &str,
-    community: &str,
-    game: &str,
-    seq: u64,
-) -> Option<Entry> {
+pub(crate) fn entry(store: &dyn GameStore, scope: &Scope, game: &str, seq: u64) -> Option<Entry> {
     store
-        .note(&home(platform), &log_name(community, game, seq))
+        .note(&scope.home, &log_name(&scope.community, game, seq))
         .ok()
         .flatten()
         .and_then(|t| serde_json::from_str(&t).ok())
@@ -250,12 +420,13 @@ pub fn unrated_because(record: &GameRecord) -> Option<&'static str> {
     None
 }
 
-/// The sides of a finished game: each side's distinct players, the first seat's side first,
-/// and the result from its view.
-/// Each side's players, as (id, name).
-type Sides = [Vec<(String, String)>; 2];
-
-fn sides(record: &GameRecord) -> Option<(Sides, maths::Result)> {
+/// The sides of a finished game in `scope`: each side's distinct players, the first seat's side
+/// first, and the result from its view; `None` when its record does not replay.
+fn sides(
+    store: &dyn GameStore,
+    scope: &Scope,
+    record: &GameRecord,
+) -> Option<([Vec<Side>; 2], maths::Result)> {
     let game = record.rebuild().ok()?;
     let table = game.table();
     let first = table.team_of(Seat::new(0)?);
@@ -264,24 +435,39 @@ fn sides(record: &GameRecord) -> Option<(Sides, maths::Result)> {
         Outcome::Winner { team, .. } if team == first => maths::Result::First,
         Outcome::Winner { .. } => maths::Result::Second,
     };
-    let mut sides: Sides = [Vec::new(), Vec::new()];
+    let mut sides: [Vec<Side>; 2] = [Vec::new(), Vec::new()];
     for seat in table.all() {
         let Some(p) = record.player(seat.index()) else {
             continue;
         };
         let side = usize::from(table.team_of(seat) != first);
-        if !sides[side].iter().any(|(id, _)| *id == p.id) {
-            sides[side].push((p.id.clone(), p.name.clone()));
+        let key = scope.key(store, &record.platform, &p.id);
+        if !sides[side].iter().any(|s| s.key == key) {
+            sides[side].push(Side {
+                account: scope.account(&record.platform, &p.id),
+                key,
+                name: p.name.clone(),
+            });
         }
     }
     Some((sides, result))
+}
+
+/// Why a game of `scope` is not rated when [`unrated_because`] finds no reason: its sides are
+/// one player (two accounts of his, linked).
+fn one_player(sides: &[Vec<Side>; 2]) -> Option<&'static str> {
+    sides[0]
+        .iter()
+        .any(|a| sides[1].iter().any(|b| a.key == b.key))
+        .then_some("both sides are one player, by linked accounts")
 }
 
 /// Takes a finished game into its table, once. Returns the changes to announce (empty when it
 /// is not rated or was taken before). A game that cannot be taken now (the store failed) is
 /// logged with its id, and taken at the next start.
 pub fn take(core: &Core, record: &GameRecord) -> Vec<Reply> {
-    match take_once(core.base.as_ref(), record) {
+    let scope = Scope::of_record(core, record);
+    match take_once(core.base.as_ref(), &scope, record) {
         Ok(Taken::Rated(entry, system)) => vec![Reply::Text(changes(&entry, system))],
         Ok(Taken::Unrated(why)) => not_rated(record, why).into_iter().collect(),
         Ok(Taken::Before) => Vec::new(),
@@ -311,19 +497,34 @@ pub fn foresee(core: &Core, record: &GameRecord) -> Vec<Reply> {
     let Ok(game) = record.game_id() else {
         return Vec::new();
     };
+    let scope = Scope::of_record(core, record);
     let unrated = unrated_because(record);
-    let Some((sides, result)) = unrated.is_none().then(|| sides(record)).flatten() else {
+    let Some((sides, result)) = unrated
+        .is_none()
+        .then(|| sides(store, &scope, record))
+        .flatten()
+    else {
         return not_rated(record, unrated.unwrap_or("its record does not replay"))
             .into_iter()
             .collect();
     };
+    if let Some(why) = one_player(&sides) {
+        return not_rated(record, why).into_iter().collect();
+    }
     let system = system_of(game);
-    let community = record.community.clone().unwrap_or_default();
-    let (mut current, _) = table(store, platform, &community, game.as_str());
+    let (mut current, _) = table(store, &scope, game.as_str());
     if current.last.as_deref() == Some(record.id.as_str()) {
         return Vec::new();
     }
-    let entry = apply(&mut current, system, record, game, &sides, result);
+    let entry = apply(
+        &mut current,
+        system,
+        &record.id,
+        record.updated,
+        game,
+        &sides,
+        result,
+    );
     vec![Reply::Text(changes(&entry, system))]
 }
 
@@ -351,7 +552,7 @@ fn not_rated(record: &GameRecord, why: &str) -> Option<Reply> {
 }
 
 /// [`take`]'s work.
-fn take_once(store: &dyn GameStore, record: &GameRecord) -> Result<Taken, String> {
+fn take_once(store: &dyn GameStore, scope: &Scope, record: &GameRecord) -> Result<Taken, String> {
     let platform = &record.platform;
     let mark = mark_name(&record.id);
     if store
@@ -363,7 +564,15 @@ fn take_once(store: &dyn GameStore, record: &GameRecord) -> Result<Taken, String
     }
     let game = record.game_id().map_err(|e| e.0)?;
     let unrated = unrated_because(record);
-    let Some((sides, result)) = unrated.is_none().then(|| sides(record)).flatten() else {
+    let taken_sides = unrated
+        .is_none()
+        .then(|| sides(store, scope, record))
+        .flatten();
+    let unrated = match &taken_sides {
+        Some((sides, _)) => one_player(sides),
+        None => Some(unrated.unwrap_or("its record does not replay")),
+    };
+    let (Some((sides, result)), None) = (taken_sides, unrated) else {
         store
             .set_note(&home(platform), &mark, Some("-"))
             .map_err(|e| e.to_string())?;
@@ -372,25 +581,32 @@ fn take_once(store: &dyn GameStore, record: &GameRecord) -> Result<Taken, String
         ));
     };
     let system = system_of(game);
-    let community = record.community.clone().unwrap_or_default();
-    let name = table_name(&community, game.as_str());
+    let name = table_name(&scope.community, game.as_str());
     let mut taken = None;
     for _ in 0..20 {
-        let (mut current, text) = table(store, platform, &community, game.as_str());
+        let (mut current, text) = table(store, scope, game.as_str());
         if current.last.as_deref() == Some(record.id.as_str()) {
             // Taken before a crash: only the mark is missing.
-            taken = entry(store, platform, &community, game.as_str(), current.seq);
+            taken = entry(store, scope, game.as_str(), current.seq);
             break;
         }
-        let entry = apply(&mut current, system, record, game, &sides, result);
+        let entry = apply(
+            &mut current,
+            system,
+            &record.id,
+            record.updated,
+            game,
+            &sides,
+            result,
+        );
         let log = serde_json::to_string(&entry).map_err(|e| e.to_string())?;
-        let log_key = log_name(&community, game.as_str(), entry.seq);
+        let log_key = log_name(&scope.community, game.as_str(), entry.seq);
         store
-            .set_note(&home(platform), &log_key, Some(&log))
+            .set_note(&scope.home, &log_key, Some(&log))
             .map_err(|e| e.to_string())?;
         let new = serde_json::to_string(&current).map_err(|e| e.to_string())?;
         let swapped = store
-            .swap_note(&home(platform), &name, text.as_deref(), Some(&new))
+            .swap_note(&scope.home, &name, text.as_deref(), Some(&new))
             .map_err(|e| e.to_string())?;
         if swapped {
             taken = Some(entry);
@@ -403,18 +619,18 @@ fn take_once(store: &dyn GameStore, record: &GameRecord) -> Result<Taken, String
     Ok(taken.map_or(Taken::Before, |entry| Taken::Rated(entry, system)))
 }
 
-/// The table after `record`'s game, and the game's log entry.
+/// The table after a game (`id`, ended at `ended`) is taken into it, and the game's log entry.
 fn apply(
     table: &mut Table,
     system: System,
-    record: &GameRecord,
+    id: &str,
+    ended: u64,
     game: GameId,
-    sides: &Sides,
+    sides: &[Vec<Side>; 2],
     result: maths::Result,
 ) -> Entry {
-    let ended = record.updated;
-    let before = |id: &str| {
-        table.players.get(id).map_or_else(
+    let before = |key: &str| {
+        table.players.get(key).map_or_else(
             || Rating::new(system),
             |s| {
                 let days = ended.saturating_sub(s.last_at) as f64 / 86_400.0;
@@ -422,8 +638,8 @@ fn apply(
             },
         )
     };
-    let first: Vec<Rating> = sides[0].iter().map(|(id, _)| before(id)).collect();
-    let second: Vec<Rating> = sides[1].iter().map(|(id, _)| before(id)).collect();
+    let first: Vec<Rating> = sides[0].iter().map(|s| before(&s.key)).collect();
+    let second: Vec<Rating> = sides[1].iter().map(|s| before(&s.key)).collect();
     let (a, b) = match system {
         System::Glicko2 => {
             let (a, b) = maths::two_players(first[0], second[0], result);
@@ -435,9 +651,9 @@ fn apply(
     for (side, (members, (befores, afters))) in
         sides.iter().zip([(&first, &a), (&second, &b)]).enumerate()
     {
-        for (((id, name), before), after) in members.iter().zip(befores.iter()).zip(afters.iter()) {
-            let standing = table.players.entry(id.clone()).or_insert(Standing {
-                name: name.clone(),
+        for ((member, before), after) in members.iter().zip(befores.iter()).zip(afters.iter()) {
+            let standing = table.players.entry(member.key.clone()).or_insert(Standing {
+                name: member.name.clone(),
                 rating: *before,
                 games: 0,
                 best: after.rating,
@@ -445,7 +661,7 @@ fn apply(
                 last_change: 0.0,
                 last_at: ended,
             });
-            standing.name = name.clone();
+            standing.name = member.name.clone();
             standing.games += 1;
             standing.last_change = after.rating - before.rating;
             standing.rating = *after;
@@ -453,8 +669,8 @@ fn apply(
             standing.best_established = best_after(standing.best_established, after, system);
             standing.last_at = ended;
             players.push(Rated {
-                id: id.clone(),
-                name: name.clone(),
+                id: member.account.clone(),
+                name: member.name.clone(),
                 side: if side == 0 { "white" } else { "black" }.into(),
                 before: *before,
                 after: *after,
@@ -462,10 +678,10 @@ fn apply(
         }
     }
     table.seq += 1;
-    table.last = Some(record.id.clone());
+    table.last = Some(id.to_string());
     Entry {
         seq: table.seq,
-        id: record.id.clone(),
+        id: id.to_string(),
         game: game.as_str().to_string(),
         ended,
         result: match result {
@@ -475,6 +691,7 @@ fn apply(
         }
         .into(),
         players,
+        void: false,
     }
 }
 
@@ -499,93 +716,4 @@ fn changes(entry: &Entry, system: System) -> String {
         })
         .collect();
     format!("Ratings: {}.", parts.join(" · "))
-}
-
-/// A game ended on time is taken into its rating table (once); the changes are announced in
-/// its channel, said once: kept before the table is written, then posted (see `kernel::kept`),
-/// under the id of the timeout's announcement and `.rating`, so that a restart that finds both
-/// owed posts them in that order.
-pub fn rate(core: &Core, record: &GameRecord) {
-    let foreseen = foresee(core, record);
-    let mut notice = Notice {
-        platform: record.platform.clone(),
-        target: Target::Channel(record.channel.clone()),
-        replies: foreseen.clone(),
-        fallback: None,
-        receipt: Some(format!(
-            "{}.rating",
-            crate::games::timeouts::notice_id(&record.id)
-        )),
-    };
-    let bot = User::named("muster");
-    let fresh = !foreseen.is_empty()
-        && match kept::keep(
-            core.base.as_ref(),
-            &notice,
-            bot.clone(),
-            core.clock.now(),
-            Vec::new(),
-        ) {
-            Ok(fresh) => fresh.is_some(),
-            Err(e) => {
-                tracing::warn!(game = %record.id, "a rating's announcement could not be kept: {e}");
-                true
-            }
-        };
-    let taken = take(core, record);
-    if !fresh || taken.is_empty() {
-        return;
-    }
-    // Another game was rated between the two: the words kept are brought up to date.
-    if taken != foreseen {
-        notice.replies = taken;
-        let receipt = kept::receipt_of(&notice, bot, core.clock.now(), Vec::new());
-        if let Some(id) = notice.receipt.as_deref()
-            && let Err(e) = core
-                .base
-                .set_receipt(&record.platform, id, Some(&receipt.encode()))
-        {
-            tracing::warn!(game = %record.id, "a rating's announcement could not be corrected: {e}");
-        }
-    }
-    core.timers.post(notice);
-}
-
-/// Takes the finished games of `platform` that no table has taken yet (a crash came between
-/// a game's end and its rating), in order of ending. How many were looked at.
-pub fn resume(core: &Core, platform: &str) -> usize {
-    let store = core.base.as_ref();
-    let ids = match store.archive_ids() {
-        Ok(ids) => ids,
-        Err(e) => {
-            tracing::error!(
-                platform,
-                "the finished games cannot be listed to rate them: {e}"
-            );
-            return 0;
-        }
-    };
-    let mut pending: Vec<GameRecord> = Vec::new();
-    for id in ids {
-        let read = store
-            .note(&home(platform), &mark_name(&id))
-            .and_then(|mark| match mark {
-                Some(_) => Ok(None),
-                None => store.archived(&id),
-            });
-        match read {
-            Ok(Some(r)) if r.platform == platform => pending.push(r),
-            Ok(_) => {}
-            Err(e) => {
-                tracing::warn!(game = %id, "a finished game could not be read to rate it: {e}")
-            }
-        }
-    }
-    pending.sort_by(|a, b| a.updated.cmp(&b.updated).then_with(|| a.id.cmp(&b.id)));
-    let n = pending.len();
-    for record in pending {
-        // Quietly: these games ended before this start.
-        let _ = take(core, &record);
-    }
-    n
 }
