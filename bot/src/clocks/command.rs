@@ -41,6 +41,8 @@ pub enum NotifyCommand {
     RemindDefault,
     /// Quiet hours (`None`: none).
     Quiet(Option<Quiet>),
+    /// For linked accounts: the platform every reminder goes to (`None`: each game's own).
+    Route(Option<String>),
 }
 
 /// What `vacation` asks.
@@ -55,7 +57,8 @@ pub enum VacationCommand {
 }
 
 /// Words that begin a setting of `notify`.
-const NOTIFY_WORDS: [&str; 7] = [
+const NOTIFY_WORDS: [&str; 8] = [
+    "on",
     "mention",
     "mentions",
     "dm",
@@ -69,8 +72,8 @@ const NOTIFY_WORDS: [&str; 7] = [
 /// 22:00-07:00 Europe/Berlin`); none of them applies unless all can be read.
 pub fn parse_notify(args: &[&str]) -> Result<ClockCommand, String> {
     let usage = "say `notify` (your settings), `notify mention|dm|off`, `notify remind 24h 1h` (or `off`, \
-                 `default`), or `notify quiet 22:00-07:00 Europe/Berlin` (or `off`); several at once \
-                 are fine";
+                 `default`), `notify quiet 22:00-07:00 Europe/Berlin` (or `off`), or, with linked \
+                 accounts, `notify on <platform>` (or `on each`); several at once are fine";
     let mut changes = Vec::new();
     let mut rest = args;
     while let Some((first, after)) = rest.split_first() {
@@ -85,6 +88,19 @@ pub fn parse_notify(args: &[&str]) -> Result<ClockCommand, String> {
             "dm" | "direct" if values.is_empty() => NotifyCommand::Mode(Mode::Dm),
             "off" | "none" if values.is_empty() => NotifyCommand::Mode(Mode::Off),
             "remind" | "reminders" => remind(values, usage)?,
+            "on" => match values {
+                [w] if ["each", "own", "both", "all"]
+                    .contains(&w.to_ascii_lowercase().as_str()) =>
+                {
+                    NotifyCommand::Route(None)
+                }
+                [w] => NotifyCommand::Route(Some(w.to_ascii_lowercase())),
+                _ => {
+                    return Err(format!(
+                        "`notify on` takes one platform of your linked accounts (`notify on <platform>`), or `each`; {usage}"
+                    ));
+                }
+            },
             "quiet" => match values {
                 [w] if w.eq_ignore_ascii_case("off") || w.eq_ignore_ascii_case("none") => {
                     NotifyCommand::Quiet(None)

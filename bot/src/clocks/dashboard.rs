@@ -1,4 +1,5 @@
-//! `games`: a player's dashboard. His live games across every channel of the platform, those
+//! `games`: a player's dashboard. His live games across every channel of the platform (and of
+//! the other platforms his account is linked with), those
 //! where it is his move first, each with a link to its channel, the opponents, the game, the
 //! moves played and the time left on the running clock (the least first) or, untimed, how long
 //! the game has waited for its next decision (the longest-waiting first); then his last
@@ -13,6 +14,7 @@ use crate::kernel::request::Request;
 use crate::kernel::store::{GameRecord, Player, Status};
 use crate::kernel::surface::Surface;
 use crate::kernel::text::{capitalised, excerpt};
+use crate::players::links;
 use crate::players::profile::profile;
 
 /// How many finished games are listed.
@@ -32,10 +34,11 @@ struct Live {
 }
 
 /// The dashboard's line for `record`, a live game of the player `who` (`whose`: `your` or
-/// `their`). `away`: until when the player to move is on vacation, if he is.
+/// `their`), played at `place` (a link to it). `away`: until when the player to move is on vacation, if he is.
 fn row(
     surface: &dyn Surface,
     record: &GameRecord,
+    place: &str,
     who: &str,
     whose: &str,
     now: u64,
@@ -81,7 +84,7 @@ fn row(
     let line = format!(
         "• {} — {} · {title} {} · {} · {time}",
         capitalised(&state),
-        surface.channel_link(&record.channel),
+        place,
         against(record, who),
         moves(record.moves.len()),
     );
@@ -146,18 +149,32 @@ fn moves(n: usize) -> String {
     }
 }
 
-/// The dashboard of the asker, or of the player `name` (a name or id he is mentioned by).
+/// The dashboard of the asker, or of the player `name` (a name or id he is mentioned by); with
+/// his games under every account linked with his (docs/guide.md, "One player on two
+/// platforms").
 pub fn games(core: &Core, req: &Request, name: Option<String>) -> Vec<Reply> {
     let (who, shown) = player_asked(req, name.as_deref());
     let mine = who == req.user.id;
-    let live = match core.store.live_games_of(&req.platform, &who) {
-        Ok(l) => l,
-        Err(e) => return unavailable(e),
-    };
-    let finished = match core.store.games_of(&who) {
-        Ok(f) => f,
-        Err(e) => return unavailable(e),
-    };
+    let accounts = links::accounts_of(core.base.as_ref(), &req.platform, &who);
+    let linked = accounts.len() > 1;
+    let mut live: Vec<(String, GameRecord)> = Vec::new();
+    let mut finished: Vec<GameRecord> = Vec::new();
+    for account in &accounts {
+        match core.store.live_games_of(&account.platform, &account.id) {
+            Ok(l) => live.extend(l.into_iter().map(|r| (account.id.clone(), r))),
+            Err(e) => return unavailable(e),
+        }
+        match core.store.games_of(&account.id) {
+            // An account of another platform: only its games there (ids of two platforms may
+            // look alike).
+            Ok(f) => finished.extend(
+                f.into_iter()
+                    .filter(|r| !linked || r.platform == account.platform),
+            ),
+            Err(e) => return unavailable(e),
+        }
+    }
+    finished.sort_by(|a, b| b.updated.cmp(&a.updated).then_with(|| b.id.cmp(&a.id)));
     let shown = excerpt(&shown, 64);
     if live.is_empty() && finished.is_empty() {
         return vec![Reply::Private(if mine {
@@ -177,7 +194,7 @@ pub fn games(core: &Core, req: &Request, name: Option<String>) -> Vec<Reply> {
             format!("{shown} has no live games.")
         });
     } else {
-        live_lines(core, req, &live, &who, &shown, &mut lines);
+        live_lines(core, req, &live, mine, &shown, &mut lines);
     }
     if !finished.is_empty() {
         finished_lines(&core.prefix, &finished, &mut lines);
@@ -207,22 +224,19 @@ fn unavailable(e: impl std::fmt::Display) -> Vec<Reply> {
     ))]
 }
 
-/// The live games of `who` (shown as `shown`) into `lines`: a heading, then his moves first,
-/// the least time left first (timed games before untimed ones), then the longest waiting; at
-/// most [`LIVE_SHOWN`], the rest counted.
+/// The live games of a player (each with his id at its table; `mine`: the asker's own; shown as
+/// `shown`) into `lines`: a heading, then his moves first, the least time left first (timed
+/// games before untimed ones), then the longest waiting; at most [`LIVE_SHOWN`], the rest
+/// counted. A game on another platform than the asker's is linked by its address there.
 fn live_lines(
     core: &Core,
     req: &Request,
-    live: &[GameRecord],
-    who: &str,
+    live: &[(String, GameRecord)],
+    mine: bool,
     shown: &str,
     lines: &mut Vec<String>,
 ) {
-    let (mine, whose) = if who == req.user.id {
-        (true, "your")
-    } else {
-        (false, "their")
-    };
+    let whose = if mine { "your" } else { "their" };
     let now = core.clock.now();
     let surface = core.surface(&req.platform);
     let away = |r: &GameRecord| {
@@ -231,7 +245,19 @@ fn live_lines(
     };
     let mut rows: Vec<Live> = live
         .iter()
-        .map(|r| row(surface.as_ref(), r, who, whose, now, away(r)))
+        .map(|(who, r)| {
+            let place = if r.platform == req.platform {
+                surface.channel_link(&r.channel)
+            } else {
+                let there = core.surface(&r.platform);
+                format!(
+                    "{} on {}",
+                    there.address(r.community.as_deref(), &r.channel),
+                    capitalised(&r.platform)
+                )
+            };
+            row(surface.as_ref(), r, &place, who, whose, now, away(r))
+        })
         .collect();
     rows.sort_by(|a, b| {
         b.his_move

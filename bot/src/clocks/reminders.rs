@@ -19,6 +19,7 @@ use crate::kernel::reply::Reply;
 use crate::kernel::request::User;
 use crate::kernel::store::{ChannelKey, GameRecord, StoreError};
 use crate::kernel::text::capitalised;
+use crate::players::links;
 use crate::players::profile::{Mode, Profiles};
 use crate::telemetry::metrics::metrics;
 
@@ -64,15 +65,76 @@ impl Due {
         })
     }
 
-    /// What the reminder covers, as its kept notice says it: `channel␟move␟points`.
+    /// What the reminder covers, as its kept notice says it: `channel␟move␟points␟platform`
+    /// (the platform, since a linked player's reminder may be sent on another; a cover
+    /// without it is of the notice's own platform).
     fn cover(&self) -> String {
         let points: Vec<String> = self.points.iter().map(u64::to_string).collect();
         format!(
-            "{}\u{1f}{}\u{1f}{}",
+            "{}\u{1f}{}\u{1f}{}\u{1f}{}",
             self.key.channel,
             move_tag(&self.record),
-            points.join(",")
+            points.join(","),
+            self.key.platform
         )
+    }
+}
+
+/// Whom a reminder goes to: the player to move, on the game's platform; or, for a player whose
+/// accounts are linked and who said `notify on <platform>`, his account there, by direct
+/// message (`routed`).
+#[derive(Clone, PartialEq, Eq, Debug)]
+struct Recipient {
+    platform: String,
+    user: User,
+    routed: bool,
+    /// His accounts whose games' reminders go to him so: (platform, user).
+    sources: Vec<(String, User)>,
+}
+
+impl Recipient {
+    /// The recipient of the reminders of `user`, to move on `platform`.
+    fn of(core: &Core, platform: &str, user: &User) -> Recipient {
+        let store = core.base.as_ref();
+        let own = Recipient {
+            platform: platform.to_string(),
+            user: user.clone(),
+            routed: false,
+            sources: vec![(platform.to_string(), user.clone())],
+        };
+        let Some(route) = Profiles::new(store).of(platform, &user.id).route else {
+            return own;
+        };
+        let accounts = links::accounts_of(store, platform, &user.id);
+        let Some(there) = accounts.iter().find(|a| a.platform == route) else {
+            return own;
+        };
+        let sources = accounts
+            .iter()
+            .map(|a| {
+                let name = if a.platform == platform {
+                    &user.name
+                } else {
+                    &a.name
+                };
+                (
+                    a.platform.clone(),
+                    User {
+                        id: a.id.clone(),
+                        name: name.clone(),
+                    },
+                )
+            })
+            .collect();
+        Recipient {
+            platform: route.clone(),
+            user: User {
+                id: there.id.clone(),
+                name: there.name.clone(),
+            },
+            routed: route != platform,
+            sources,
+        }
     }
 }
 
@@ -80,7 +142,23 @@ impl Due {
 /// player, each with his other games due a little later; how many notices were left in the
 /// outbox.
 pub(super) fn send(core: &Core, reminders: Vec<Due>, now: u64) -> usize {
+    let mut recipients: Vec<Recipient> = Vec::new();
+    for d in &reminders {
+        if let Some((_, u)) = mover(&d.record)
+            && !recipients.iter().any(|r| {
+                r.sources
+                    .iter()
+                    .any(|(p, x)| *p == d.record.platform && x.id == u.id)
+            })
+        {
+            let r = Recipient::of(core, &d.record.platform, &u);
+            if !recipients.contains(&r) {
+                recipients.push(r);
+            }
+        }
+    }
     let mut platforms: Vec<&str> = reminders.iter().map(|d| d.key.platform.as_str()).collect();
+    platforms.extend(recipients.iter().map(|r| r.platform.as_str()));
     platforms.sort_unstable();
     platforms.dedup();
     for platform in platforms {
@@ -96,25 +174,19 @@ pub(super) fn send(core: &Core, reminders: Vec<Due>, now: u64) -> usize {
             (!d.points.is_empty()).then_some(d)
         })
         .collect();
-    let mut players: Vec<(String, User)> = Vec::new();
-    for d in &reminders {
-        if let Some((_, u)) = mover(&d.record)
-            && !players
-                .iter()
-                .any(|(p, x)| *p == d.record.platform && x.id == u.id)
-        {
-            players.push((d.record.platform.clone(), u));
-        }
-    }
     let mut posted = 0;
-    for (platform, user) in players {
+    for recipient in recipients {
         let (mut mine, rest): (Vec<Due>, Vec<Due>) = reminders.into_iter().partition(|d| {
-            d.record.platform == platform && mover(&d.record).is_some_and(|(_, u)| u.id == user.id)
+            recipient.sources.iter().any(|(p, u)| {
+                d.record.platform == *p && mover(&d.record).is_some_and(|(_, m)| m.id == u.id)
+            })
         });
         reminders = rest;
-        let soon = soon_for(core, &platform, &user, now, &mine);
-        mine.extend(soon);
-        match remind(core, &platform, &user, &mine, now) {
+        for (platform, user) in &recipient.sources {
+            let soon = soon_for(core, platform, user, now, &mine);
+            mine.extend(soon);
+        }
+        match remind(core, &recipient, &mine, now) {
             Reminded::Post(n) => {
                 metrics().reminder();
                 core.timers.post(*n);
@@ -125,7 +197,7 @@ pub(super) fn send(core: &Core, reminders: Vec<Due>, now: u64) -> usize {
             // games are looked at again a little later.
             Reminded::Elsewhere => {
                 for d in &mine {
-                    let who = hint(&user.id);
+                    let who = mover(&d.record).map_or(0, |(_, u)| hint(&u.id));
                     core.timers.set(&d.key, Some((now + LATER, who)));
                 }
                 continue;
@@ -154,12 +226,13 @@ enum Reminded {
     Elsewhere,
 }
 
-fn remind(core: &Core, platform: &str, user: &User, games: &[Due], now: u64) -> Reminded {
+fn remind(core: &Core, recipient: &Recipient, games: &[Due], now: u64) -> Reminded {
+    let (platform, user) = (recipient.platform.as_str(), &recipient.user);
     let covers: Vec<String> = games.iter().map(Due::cover).collect();
     let mut parts: Vec<&str> = vec![&user.id];
     parts.extend(covers.iter().map(String::as_str));
     let id = kept::intent(KIND, &parts);
-    let Some(notice) = reminder(core, platform, user, games, now, &id) else {
+    let Some(notice) = reminder(core, recipient, games, now, &id) else {
         // No reminders wanted: the points are marked, and nothing is said.
         for d in games {
             let _ = mark(core, &d.key, &d.record, &d.points);
@@ -197,7 +270,7 @@ fn remind(core: &Core, platform: &str, user: &User, games: &[Due], now: u64) -> 
     }
     // Another instance reminds of the others: the kept notice covers this one's alone.
     let ours: Vec<Due> = ours.into_iter().cloned().collect();
-    let rest = reminder(core, platform, user, &ours, now, &id).filter(|_| !ours.is_empty());
+    let rest = reminder(core, recipient, &ours, now, &id).filter(|_| !ours.is_empty());
     let body = rest.as_ref().map(|n| {
         let covers = ours.iter().map(Due::cover).collect();
         kept::receipt_of(n, user.clone(), now, covers).encode()
@@ -240,14 +313,9 @@ pub(super) fn settle(core: &Core, platform: &str) {
         }
         let mut all = true;
         for cover in &receipt.covers {
-            let mut parts = cover.split('\u{1f}');
-            let (Some(channel), Some(tag), Some(points)) =
-                (parts.next(), parts.next(), parts.next())
-            else {
+            let Some((key, tag, points)) = covered(cover, platform) else {
                 continue;
             };
-            let points: Vec<u64> = points.split(',').filter_map(|p| p.parse().ok()).collect();
-            let key = ChannelKey::new(platform, channel);
             let done = match core.base.load(&key) {
                 // The game moved on or ended: nothing is left to mark.
                 Ok(Some(record)) if move_tag(&record) == tag => {
@@ -262,6 +330,16 @@ pub(super) fn settle(core: &Core, platform: &str) {
             settled().insert(id);
         }
     }
+}
+
+/// What a kept reminder of `platform` covers in one game, read back from [`Due::cover`]: the
+/// game's channel (on the platform the cover names, else `platform`), its move and the points.
+fn covered(cover: &str, platform: &str) -> Option<(ChannelKey, String, Vec<u64>)> {
+    let mut parts = cover.split('\u{1f}');
+    let (channel, tag, points) = (parts.next()?, parts.next()?, parts.next()?);
+    let points = points.split(',').filter_map(|p| p.parse().ok()).collect();
+    let key = ChannelKey::new(parts.next().unwrap_or(platform), channel);
+    Some((key, tag.to_string(), points))
 }
 
 /// Marks `points` as sent for `record`'s current move (merged with those marked already, by
@@ -335,15 +413,15 @@ fn soon_for(core: &Core, platform: &str, user: &User, now: u64, taken: &[Due]) -
     out
 }
 
-/// A reminder for `user` about `games` (at least one), where his settings send it.
+/// A reminder for `recipient` about `games` (at least one), where his settings send it.
 fn reminder(
     core: &Core,
-    platform: &str,
-    user: &User,
+    recipient: &Recipient,
     games: &[Due],
     now: u64,
     id: &str,
 ) -> Option<Notice> {
+    let (platform, user) = (recipient.platform.as_str(), &recipient.user);
     let mut games: Vec<&Due> = games.iter().collect();
     if games.is_empty() {
         return None;
@@ -353,16 +431,26 @@ fn reminder(
     let surface = core.surface(platform);
     let line = |d: &&Due| {
         let title = d.record.game_id().map_or("a game", |g| g.title());
+        let me = mover(&d.record).map(|(_, u)| u.id);
         let mut others: Vec<&str> = Vec::new();
         for p in d.record.seats.iter().filter_map(|s| s.player.as_ref()) {
-            if p.id != user.id && !others.contains(&p.name.as_str()) {
+            if Some(&p.id) != me.as_ref() && !others.contains(&p.name.as_str()) {
                 others.push(p.name.as_str());
             }
         }
+        let place = if d.record.platform == platform {
+            surface.channel_link(&d.record.channel)
+        } else {
+            let there = core.surface(&d.record.platform);
+            format!(
+                "{} on {}",
+                there.address(d.record.community.as_deref(), &d.record.channel),
+                capitalised(&d.record.platform)
+            )
+        };
         format!(
-            "{} left for your move in {} ({title} against {}) — the deadline is {}",
+            "{} left for your move in {place} ({title} against {}) — the deadline is {}",
             duration(d.left),
-            surface.channel_link(&d.record.channel),
             others.join(", "),
             surface.time(d.deadline, now)
         )
@@ -377,14 +465,25 @@ fn reminder(
             lines.join("\n")
         )
     };
-    let target = match profile.notify {
-        Mode::Off => return None,
-        Mode::Dm => Target::Direct(user.clone()),
-        Mode::Mention => Target::Channel(games[0].key.channel.clone()),
+    let direct = |fallback: Option<Box<Notice>>| Notice {
+        platform: platform.to_string(),
+        target: Target::Direct(user.clone()),
+        replies: vec![Reply::Text(format!("Reminder: {}", capitalised(&text)))],
+        fallback,
+        receipt: Some(id.to_string()),
+    };
+    if profile.notify == Mode::Off {
+        return None;
+    }
+    // Sent to his account on another platform: a direct message there, with no channel of
+    // that platform to fall back on; so too when none of the games is played there.
+    let home = games.iter().find(|d| d.record.platform == platform);
+    let Some(home) = home.filter(|_| !recipient.routed) else {
+        return Some(direct(None));
     };
     let in_channel = Notice {
         platform: platform.to_string(),
-        target: Target::Channel(games[0].key.channel.clone()),
+        target: Target::Channel(home.key.channel.clone()),
         replies: vec![Reply::Mention {
             user: user.clone(),
             text: text.clone(),
@@ -392,17 +491,30 @@ fn reminder(
         fallback: None,
         receipt: Some(id.to_string()),
     };
-    Some(match target {
-        Target::Direct(_) => Notice {
-            platform: platform.to_string(),
-            target,
-            replies: vec![Reply::Text(format!("Reminder: {}", capitalised(&text)))],
-            fallback: Some(Box::new(Notice {
-                receipt: Some(format!("{id}.fallback")),
-                ..in_channel
-            })),
-            receipt: Some(id.to_string()),
-        },
-        Target::Channel(_) | Target::Open(_) => in_channel,
+    Some(match profile.notify {
+        Mode::Dm => direct(Some(Box::new(Notice {
+            receipt: Some(format!("{id}.fallback")),
+            ..in_channel
+        }))),
+        Mode::Mention | Mode::Off => in_channel,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cover_names_its_games_platform_and_one_kept_before_it_did_is_of_its_own() {
+        let now = "c1\u{1f}g7:3\u{1f}3600,86400\u{1f}chat";
+        let (key, tag, points) = covered(now, "rooms").expect("read");
+        assert_eq!(key, ChannelKey::new("chat", "c1"));
+        assert_eq!((tag.as_str(), points), ("g7:3", vec![3_600, 86_400]));
+        let before = "c1\u{1f}g7:3\u{1f}3600";
+        assert_eq!(
+            covered(before, "rooms").map(|c| c.0),
+            Some(ChannelKey::new("rooms", "c1"))
+        );
+        assert_eq!(covered("c1", "rooms"), None);
+    }
 }

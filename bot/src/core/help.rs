@@ -74,7 +74,7 @@ pub fn help(topic: Option<&str>, prefix: &str) -> String {
                 "`{p}claim` wins a game whose timeouts are claimed (`new … timeout claim`) once the opponent's clock has run out. Until someone claims, the late player may still move."
             ),
             "notify" => format!(
-                "`{p}notify` shows your reminder settings. `{p}notify mention|dm|off` — where reminders go (a mention in the game's channel, a direct message, or none); `{p}notify remind 24h 1h` — the times left to remind you at (`off`, `default`); `{p}notify quiet 22:00-07:00 Europe/Berlin` — hours in your time zone during which reminders wait (`off`). Reminders due close together come as one message."
+                "`{p}notify` shows your reminder settings. `{p}notify mention|dm|off` — where reminders go (a mention in the game's channel, a direct message, or none); `{p}notify remind 24h 1h` — the times left to remind you at (`off`, `default`); `{p}notify quiet 22:00-07:00 Europe/Berlin` — hours in your time zone during which reminders wait (`off`). Reminders due close together come as one message. With accounts linked on two platforms (`link`), the settings are your accounts' alike, and `{p}notify on <platform>` sends every reminder to you there as a direct message (`{p}notify on each`: each game's reminders on its own platform)."
             ),
             "vacation" => format!(
                 "`{p}vacation` shows what is left of your allowance this year. `{p}vacation start [days]` stops your clocks in all your games (the whole allowance left, without a number); `{p}vacation end` starts them again and gives back the days not taken. Your opponents are told."

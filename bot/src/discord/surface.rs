@@ -21,6 +21,15 @@ impl Surface for DiscordSurface {
         format!("<#{channel}>")
     }
 
+    /// The channel's address in Discord's web and apps (`https://discord.com/channels/<server>/<channel>`),
+    /// which any reader can open; without the server, the channel's mention.
+    fn address(&self, community: Option<&str>, channel: &str) -> String {
+        match community.filter(|c| !c.is_empty()) {
+            Some(guild) => format!("https://discord.com/channels/{guild}/{channel}"),
+            None => self.channel_link(channel),
+        }
+    }
+
     fn mention(&self, user: &User) -> String {
         format!("<@{}>", user.id)
     }

@@ -31,6 +31,13 @@ pub trait Surface: Send + Sync {
         format!("#{channel}")
     }
 
+    /// A link to `channel` (of the platform's own `community`, when it has one) that a reader
+    /// can follow from another platform: by default as [`Surface::channel_link`].
+    fn address(&self, community: Option<&str>, channel: &str) -> String {
+        let _ = community;
+        self.channel_link(channel)
+    }
+
     /// `user` named so that the platform notifies him.
     fn mention(&self, user: &User) -> String {
         format!("@{}", user.name)

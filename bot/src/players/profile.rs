@@ -41,6 +41,10 @@ pub struct Profile {
     /// Where reminders go.
     #[serde(default)]
     pub notify: Mode,
+    /// For a player whose accounts are linked: the platform all his reminders go to, as direct
+    /// messages to his account there (`notify on <platform>`); `None`: each game's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub route: Option<String>,
     /// Times left to remind at, largest first; `None` for [`DEFAULT_REMIND`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub remind: Option<Vec<u64>>,
