@@ -155,6 +155,16 @@ fn clocks_notifications_and_vacations_become_the_core_s_words() {
         .0,
         "notify off"
     );
+    // With linked accounts: the platform every reminder goes to.
+    assert_eq!(
+        texts(
+            "notify",
+            serde_json::json!([{"name": "on", "type": 4, "value": 2}])
+        )
+        .unwrap()
+        .0,
+        "notify on matrix"
+    );
     // /vacation: days alone start one.
     for (o, want) in [
         (serde_json::json!([]), "vacation"),

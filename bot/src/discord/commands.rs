@@ -227,6 +227,13 @@ const MODES: &[(&str, &str)] = &[
     ("Off: no reminders", "off"),
 ];
 
+/// Where a player with linked accounts has every reminder sent.
+const ROUTES: &[(&str, &str)] = &[
+    ("Each game's own platform", "each"),
+    ("Discord, by direct message", "discord"),
+    ("Matrix, by direct message", "matrix"),
+];
+
 /// A vacation's start or end.
 const VACATION: &[(&str, &str)] = &[("Start", "start"), ("End", "end")];
 
@@ -459,6 +466,12 @@ pub const COMMANDS: &[Command] = &[
                 64,
             )
             .after("quiet"),
+            choice(
+                "on",
+                "With accounts linked: the platform every reminder goes to",
+                ROUTES,
+            )
+            .after("on"),
         ],
         subcommands: &[],
     },
