@@ -1,7 +1,8 @@
 //! Rating a finished game on sled: the whole path a game's end takes (is it rated, the sides
 //! and result from a replay, the table read, both updates, the log entry and the table written
-//! by compare-and-swap, the mark), with tables of 10 and 1,000 players; and the Glicko-2 and
-//! Weng-Lin updates alone.
+//! by compare-and-swap, the mark), with tables of 10 and 1,000 players; the Glicko-2 and
+//! Weng-Lin updates alone; and a community's shared table worked out again after a link (every
+//! rated game replayed, its log and table written), with 1,000 games.
 
 use std::sync::Arc;
 
@@ -68,5 +69,45 @@ fn maths_alone(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, rate, maths_alone);
+/// The first reading of a shared table after a link: its 1,000 games replayed by the players'
+/// new keys, the log and the table written again (docs/ratings.md, "One rating across
+/// platforms"); measured as the `rating` command that reads it.
+fn shared_after_link(c: &mut Criterion) {
+    use muster_bot::kernel::community::{Communities, Community, Member};
+    let dir = std::env::temp_dir().join("muster-bench-ratings-shared");
+    let _ = std::fs::remove_dir_all(&dir);
+    let store = Arc::new(SledStore::open(&dir).unwrap());
+    let core = Core::new(store.clone(), "!");
+    core.set_communities(Communities::new(vec![Community {
+        name: "club".into(),
+        members: vec![Member::community("console", "")],
+        organisers: Vec::new(),
+    }]));
+    // 1,000 rated games among 40 players (never one against himself: 6i + 1 is odd).
+    for i in 0..1000usize {
+        let (p, q) = (format!("p{}", i % 40), format!("p{}", (i * 7 + 1) % 40));
+        let game = common::croquet_ended(
+            &core,
+            store.as_ref(),
+            &format!("w{i}"),
+            (&p, &q),
+            "new croquet",
+        );
+        core.rate_now(&game);
+    }
+    let ask = common::request("p0", "x", "rating croquet");
+    c.bench_function("shared table of 1,000 games read after a link", |b| {
+        b.iter_batched(
+            || muster_bot::players::links::changed(store.as_ref()).unwrap(),
+            |()| core.handle(&ask),
+            BatchSize::PerIteration,
+        )
+    });
+    c.bench_function("shared table of 1,000 games read, links unchanged", |b| {
+        b.iter(|| core.handle(&ask))
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+criterion_group!(benches, rate, maths_alone, shared_after_link);
 criterion_main!(benches);
