@@ -9,7 +9,8 @@
 //!   homeserver never gets it;
 //! - [`Trap::BeforeCreateRoom`] and [`Trap::AfterCreateRoom`]: as the bot asks for a room, before
 //!   the homeserver has the request, or once the homeserver has made it, before the bot hears so
-//!   (it never learns the room's id);
+//!   (it never learns the room's id: from the moment it asks, no sync reaches it either, so
+//!   that its client never hears of the room);
 //! - [`Trap::BeforeText`] and [`Trap::AfterText`]: as a message whose body contains a given text
 //!   is sent, before the homeserver has it, or once it has stored it;
 //! - [`Trap::AfterEncrypted`]: once the homeserver has stored an encrypted message.
@@ -65,6 +66,8 @@ struct State {
     seen: Vec<Seen>,
     /// The homeserver is away: every request is answered 502 without reaching it.
     away: bool,
+    /// Syncs are answered 502 (a room made for [`Trap::AfterCreateRoom`] is never heard of).
+    hold_syncs: bool,
 }
 
 /// The proxy.
@@ -191,7 +194,9 @@ fn kill(state: &Mutex<State>, trap: Trap, pid: u32) {
     let _ = std::process::Command::new("kill")
         .args(["-KILL", &pid.to_string()])
         .status();
-    state.lock().unwrap().fired = Some(trap);
+    let mut state = state.lock().unwrap();
+    state.fired = Some(trap);
+    state.hold_syncs = false;
 }
 
 fn record(state: &Mutex<State>, method: &str, path: &str, status: u16) {
@@ -252,6 +257,15 @@ async fn forward(
         return dropped();
     }
     let board = is_board(&method, &path, &bytes);
+    {
+        let mut held = state.lock().unwrap();
+        if matches!(held.armed, Some((Trap::AfterCreateRoom, _)))
+            && method == "POST"
+            && path.ends_with("/createRoom")
+        {
+            held.hold_syncs = true;
+        }
+    }
     if let Some((trap, pid)) = spring(state, |t| is_moment(t, true, &method, &path, &bytes)) {
         kill(state, trap, pid);
         record(state, &method, &path, 0);
@@ -279,6 +293,10 @@ async fn forward(
     let status = answer.status().as_u16();
     let content_type = answer.headers().get("content-type").cloned();
     let body = answer.bytes().await.unwrap_or_default();
+    if path.ends_with("/sync") && state.lock().unwrap().hold_syncs {
+        record(state, &method, &path, 0);
+        return dropped();
+    }
     let after =
         |t: Trap| (board && t == Trap::AfterBoard) || is_moment(t, false, &method, &path, &bytes);
     if let Some((trap, pid)) = spring(state, after) {

@@ -434,3 +434,50 @@ fn a_refused_direct_message_and_a_rate_limit_lose_nothing_else() {
         let _ = std::fs::remove_dir_all(dir);
     });
 }
+
+#[test]
+fn a_timeout_announced_while_discord_is_down_is_posted_once_when_it_is_back() {
+    runtime().block_on(async {
+        let standin = StandIn::start(bot::APP).await;
+        let (bot, dir) = start(&standin, "outage", Mode::Gateway).await;
+        let (alice, bob) = (Person::new("alice"), Person::new("bob"));
+        timed_game(
+            &standin,
+            &bot,
+            &alice,
+            &bob,
+            json!([{"name": "clock", "type": 3, "value": "3d"}]),
+        )
+        .await;
+        // Discord's API answers 503 to everything; the third day ends meanwhile.
+        standin.rest_outage(true);
+        assert_eq!(bot.advance("+3d").await, "2026-11-28T10:00:00Z");
+        // The timeout's announcement (kept as `notice.timeout.<game>`) could not be posted.
+        bot.wait_log("the announcement kept for later", |l| {
+            (l.contains("Discord cannot take a notice now") && l.contains("notice.timeout."))
+                .then_some(())
+        })
+        .await;
+        let announced = |standin: &StandIn| {
+            posted_in_channel(standin)
+                .iter()
+                .filter(|m| m.content.contains("time ran out"))
+                .count()
+        };
+        assert_eq!(announced(&standin), 0);
+        // Discord is back: the announcement comes at the next try, once.
+        standin.rest_outage(false);
+        standin
+            .wait_message(
+                "the timeout in the channel",
+                |m| m.channel_id == CHANNEL && m.content.contains("time ran out"),
+                WAIT,
+            )
+            .await;
+        // Another try's time passes: it is not posted again.
+        tokio::time::sleep(std::time::Duration::from_secs(12)).await;
+        assert_eq!(announced(&standin), 1);
+        bot.terminate();
+        let _ = std::fs::remove_dir_all(&dir);
+    });
+}

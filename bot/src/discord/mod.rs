@@ -53,6 +53,9 @@ pub struct Shared {
     in_flight: tokio::sync::watch::Sender<usize>,
     /// The bot's own user, once asked.
     me: tokio::sync::OnceCell<serenity::UserId>,
+    /// Whether a kept notice could not be posted for a reason that passes (Discord down or
+    /// overloaded): the notices' task tries the owed ones again a little later.
+    pub owed_later: std::sync::atomic::AtomicBool,
 }
 
 /// How long an interaction's id is remembered: its token's lifetime, after which Discord
@@ -71,6 +74,7 @@ impl Shared {
             settings,
             defer_after,
             handled: Mutex::new(HashMap::new()),
+            owed_later: std::sync::atomic::AtomicBool::new(false),
             in_flight: tokio::sync::watch::Sender::new(0),
             me: tokio::sync::OnceCell::new(),
         }

@@ -3,10 +3,14 @@
 //! posts each where the core says: in a channel (`POST /channels/{id}/messages`), or to a user
 //! in his direct-message channel (opened with `POST /users/@me/channels` first). They become
 //! the same messages as an answer's ([`respond::plan`]): text, pings limited to the users
-//! mentioned, the board with its alt text, buttons. A notice that cannot be sent is logged and
-//! dropped; nothing here stops the adapter.
+//! mentioned, the board with its alt text, buttons. A kept notice that Discord cannot take
+//! now (it is down, or answers 5xx or 429 after the retries) stays owed and is tried again
+//! every [`AGAIN`] until it goes; one Discord refuses (4xx) is logged and dropped. Nothing here
+//! stops the adapter.
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 use serenity::all as serenity;
 use serenity::{ChannelId, Http};
@@ -41,16 +45,59 @@ pub async fn run(shared: Arc<Shared>, http: Arc<Http>) {
             deliver(&shared, &http, notice).await;
         }
     }
+    // When the notices Discord could not take are tried again.
+    let mut again: Option<tokio::time::Instant> = None;
     loop {
+        if again.is_none() && shared.owed_later.load(Ordering::SeqCst) {
+            again = Some(tokio::time::Instant::now() + AGAIN);
+        }
+        let mut retry = false;
         tokio::select! {
             biased;
             () = &mut stop => return,
             () = ready.notified() => {}
+            () = tokio::time::sleep_until(again.unwrap_or_else(tokio::time::Instant::now)),
+                if again.is_some() => retry = true,
         }
         let _answering = super::answering(&shared);
         for notice in shared.core.notices(PLATFORM) {
             deliver(&shared, &http, notice).await;
         }
+        if retry {
+            // The notices Discord could not take, tried again (beside other instances, the
+            // scheduler leaves those owed a while in the outbox of one of them).
+            again = None;
+            shared.owed_later.store(false, Ordering::SeqCst);
+            if !shared.core.store().shared() {
+                for notice in shared.core.owed_notices(PLATFORM) {
+                    deliver(&shared, &http, notice).await;
+                }
+            }
+        }
+    }
+}
+
+/// How long a notice Discord could not take waits before it is tried again.
+pub const AGAIN: Duration = Duration::from_secs(10);
+
+/// What came of posting a notice.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Delivery {
+    /// Posted, or refused for good (it is not tried again).
+    Done,
+    /// Not taken for a reason that passes: tried again later.
+    Later,
+}
+
+/// Whether `e` is a failure that passes: Discord unreachable, or answering 5xx, or 429 still
+/// after the retries.
+fn passing(e: &serenity::Error) -> bool {
+    match e {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
+            r.status_code.is_server_error() || r.status_code.as_u16() == 429
+        }
+        serenity::Error::Http(serenity::HttpError::Request(_)) => true,
+        _ => false,
     }
 }
 
@@ -58,16 +105,25 @@ pub async fn run(shared: Arc<Shared>, http: Arc<Http>) {
 /// a refusal that outlasted the retries is logged, not tried again at every start).
 pub async fn deliver(shared: &Shared, http: &Http, notice: Notice) {
     let receipt = notice.receipt.clone();
-    send(shared, http, notice).await;
-    if let Some(id) = receipt {
-        shared.core.notice_sent(PLATFORM, &id);
+    let outcome = send(shared, http, notice).await;
+    match (receipt, outcome) {
+        (Some(id), Delivery::Later) => {
+            tracing::warn!(
+                notice = %id,
+                "Discord cannot take a notice now; it stays owed and is tried again in {} s",
+                AGAIN.as_secs()
+            );
+            shared.owed_later.store(true, Ordering::SeqCst);
+        }
+        (Some(id), Delivery::Done) => shared.core.notice_sent(PLATFORM, &id),
+        (None, _) => {}
     }
 }
 
-async fn send(shared: &Shared, http: &Http, notice: Notice) {
+async fn send(shared: &Shared, http: &Http, notice: Notice) -> Delivery {
     if let Target::Open(opening) = notice.target {
         open_thread(shared, http, *opening).await;
-        return;
+        return Delivery::Done;
     }
     let Notice {
         target,
@@ -87,30 +143,31 @@ async fn send(shared: &Shared, http: &Http, notice: Notice) {
         Ok(r) => r,
         Err(e) => {
             tracing::error!("a notice could not be drawn: {e}");
-            return;
+            return Delivery::Done;
         }
     };
     let outgoing = respond::plan(replies);
     if outgoing.is_empty() {
-        return;
+        return Delivery::Done;
     }
     let (channel, direct) = match &target {
         Target::Channel(id) => match snowflake(id) {
             Some(id) => (ChannelId::new(id), false),
             None => {
                 tracing::error!("a notice for channel {id:?} was dropped: not a channel id");
-                return;
+                return Delivery::Done;
             }
         },
-        Target::Open(_) => return,
+        Target::Open(_) => return Delivery::Done,
         Target::Direct(user) => match direct_channel(http, user).await {
-            Some(c) => (c, true),
-            None => {
+            Ok(Some(c)) => (c, true),
+            Ok(None) => {
                 if let Some(f) = fall_back("no direct message could be opened") {
-                    Box::pin(deliver(shared, http, *f)).await;
+                    return Box::pin(send(shared, http, *f)).await;
                 }
-                return;
+                return Delivery::Done;
             }
+            Err(later) => return later,
         },
     };
     for (i, out) in outgoing.iter().enumerate() {
@@ -121,17 +178,22 @@ async fn send(shared: &Shared, http: &Http, notice: Notice) {
         }
         let nonce = receipt.as_deref().map(|id| nonce(id, i));
         if let Err(e) = respond::post(shared, http, channel, out, nonce.as_deref()).await {
+            if passing(&e) {
+                // Tried again whole: the messages posted already carry the same nonces.
+                return Delivery::Later;
+            }
             let place = match &target {
                 Target::Direct(user) => format!("to {} ({})", user.name, user.id),
                 Target::Channel(_) | Target::Open(_) => format!("in channel {channel}"),
             };
             tracing::warn!("a notice could not be sent {place}: {e}");
             if direct && let Some(f) = fall_back("the direct message was refused") {
-                Box::pin(deliver(shared, http, *f)).await;
+                return Box::pin(send(shared, http, *f)).await;
             }
             break;
         }
     }
+    Delivery::Done
 }
 
 /// Opens a tournament board's place: a public thread under the event's channel
@@ -215,25 +277,26 @@ async fn opened_before(
 
 /// The direct-message channel with `user`, opened (or found again: Discord gives the same one)
 /// with `POST /users/@me/channels`.
-async fn direct_channel(http: &Http, user: &User) -> Option<ChannelId> {
+async fn direct_channel(http: &Http, user: &User) -> Result<Option<ChannelId>, Delivery> {
     if snowflake(&user.id).is_none() {
         tracing::warn!(
             "a notice for {} was dropped: {:?} is not a user id",
             user.name,
             user.id
         );
-        return None;
+        return Ok(None);
     }
     let body = serde_json::json!({ "recipient_id": user.id });
     match respond::patiently(|| http.create_private_channel(&body)).await {
-        Ok(channel) => Some(channel.id),
+        Ok(channel) => Ok(Some(channel.id)),
+        Err(e) if passing(&e) => Err(Delivery::Later),
         Err(e) => {
             tracing::warn!(
                 "no direct message could be opened with {} ({}): {e}",
                 user.name,
                 user.id
             );
-            None
+            Ok(None)
         }
     }
 }

@@ -484,6 +484,10 @@ impl Drop for Sending<'_> {
     }
 }
 
+/// How long (seconds) a notice for a room the client has not yet heard of waits for a sync that
+/// brings the room, before it is given up.
+const UNHEARD_WAIT: u64 = 600;
+
 /// Sends what is still owed of `receipt`, kept for the event `event` (or as a notice): each
 /// message in order, retried while the homeserver is away or asks the bot to slow down (with
 /// the same transaction id, so a retry never posts twice), the receipt updated after each. A
@@ -501,6 +505,20 @@ pub async fn deliver(shared: &Shared, event: &str, mut receipt: Receipt) -> bool
         return false;
     }
     let Some(ctx) = Context::of(shared, event, &receipt) else {
+        // A room found on the homeserver, made before a restart, that the client has not yet
+        // heard of: the next sync brings it.
+        let unheard = matrix_sdk::ruma::OwnedRoomId::try_from(receipt.channel.as_str())
+            .is_ok_and(|id| shared.client.get_room(&id).is_none());
+        if unheard && event.starts_with(NOTICE) && shared.now() < receipt.at + UNHEARD_WAIT {
+            tracing::info!(
+                "{} is not yet known to the client: {event} waits for the next sync",
+                receipt.channel
+            );
+            shared
+                .owed_later
+                .store(true, std::sync::atomic::Ordering::SeqCst);
+            return false;
+        }
         tracing::warn!(
             "the answer to {event} in {} cannot be sent (not in that room); dropped",
             receipt.channel

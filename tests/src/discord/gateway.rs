@@ -481,6 +481,12 @@ impl StandIn {
         }
     }
 
+    /// An outage of the HTTP API from now on (`true`) or its end (`false`): while it lasts,
+    /// every request is answered 503 and nothing it asks is done.
+    pub fn rest_outage(&self, on: bool) {
+        self.shared.lock().rest_outage = on;
+    }
+
     /// Sends op 1 (a heartbeat request) on the current session's connection: the client should
     /// heartbeat at once. Returns the connection's number.
     pub async fn request_heartbeat(&self) -> usize {

@@ -62,6 +62,9 @@ pub(crate) fn route(state: &mut State, req: &Incoming) -> Answer {
     let Some(rest) = req.path.strip_prefix("/api/v10/") else {
         return not_found();
     };
+    if state.rest_outage {
+        return (503, Some(error(0, "503: Service Unavailable")));
+    }
     let segments: Vec<&str> = rest.trim_end_matches('/').split('/').collect();
     let app = state.app();
     let open = matches!(segments.first(), Some(&"interactions" | &"webhooks"));

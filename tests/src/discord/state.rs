@@ -296,6 +296,9 @@ pub(crate) struct State {
     pub(crate) revoked: bool,
     /// A gateway outage: new connections are dropped as they come.
     pub(crate) outage: bool,
+    /// An outage of the HTTP API: every request the bot makes is answered 503 (interaction
+    /// callbacks and webhooks included), as Discord answers while it is down.
+    pub(crate) rest_outage: bool,
     /// Every signature put on an interaction posted to the endpoint.
     pub(crate) signatures: Vec<String>,
     /// Interaction callbacks wait until this is cleared.
@@ -331,6 +334,7 @@ impl State {
             heartbeat_interval: 41_250,
             revoked: false,
             outage: false,
+            rest_outage: false,
             signatures: Vec::new(),
             hold_callbacks: false,
             held: 0,
