@@ -355,7 +355,7 @@ fn player_json(g: GameId, system: System, id: &str, s: &Standing, now: u64) -> V
 
 /// A rated game in the export, with each player's rating before and after it.
 fn rated_json(e: &Entry) -> Value {
-    json!({
+    let mut game = json!({
         "seq": e.seq,
         "game": e.game,
         "id": e.id,
@@ -368,7 +368,12 @@ fn rated_json(e: &Entry) -> Value {
             "before": rating_json(&p.before),
             "after": rating_json(&p.after),
         })).collect::<Vec<_>>(),
-    })
+    });
+    // A game whose sides became one player by linked accounts: kept, not counted.
+    if e.void {
+        game["void"] = Value::Bool(true);
+    }
+    game
 }
 
 /// A player's side as the export names it: `white` or `black`, as the log keeps it (the first
