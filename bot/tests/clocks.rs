@@ -223,3 +223,47 @@ fn a_vacation_whose_games_were_not_all_paused_before_a_crash_is_finished_when_as
     assert_eq!(told.len(), 1, "{told:?}");
     assert_eq!(told[0].target, Target::Channel("c1".into()));
 }
+
+#[test]
+fn a_vacation_whose_end_did_not_reach_all_games_before_a_crash_is_finished_when_asked_again() {
+    let (core, clock, store) = setup(2);
+    core.handle(&request("alice", "c0", "vacation start 3"));
+    core.notices("console");
+    clock.set(START + 86_400).unwrap();
+    let key = ChannelKey::new("console", "c1");
+    let paused = store.load(&key).unwrap().unwrap();
+    let said = core.handle(&request("alice", "c0", "vacation end"));
+    assert!(
+        text(&said).contains("run again in 2 timed games"),
+        "{said:?}"
+    );
+    // As if the process had died after c0 only: c1's pause still runs to the third day, and
+    // its word was never kept.
+    let mut live = store.load(&key).unwrap().unwrap();
+    let expected = live.version;
+    live.pauses = paused.pauses.clone();
+    live.version += 1;
+    live.refresh_clock();
+    store.update(&key, expected, &live).unwrap();
+    for n in core.owed_notices("console") {
+        if n.target == Target::Channel("c1".into()) {
+            store
+                .set_receipt("console", n.receipt.as_deref().unwrap(), None)
+                .unwrap();
+        }
+    }
+    core.notices("console");
+    clock.set(START + 86_400 + 60).unwrap();
+    let said = core.handle(&request("alice", "c0", "vacation end"));
+    assert!(text(&said).contains("standing in 1 timed game"), "{said:?}");
+    // Its pause ends when the vacation was ended, not now; it is told once.
+    let live = store.load(&key).unwrap().unwrap();
+    assert_eq!(live.pauses.len(), 1);
+    assert_eq!(live.pauses[0].to, START + 86_400);
+    let told = core.notices("console");
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert_eq!(told[0].target, Target::Channel("c1".into()));
+    // Asked once more: nothing is left to finish.
+    let said = core.handle(&request("alice", "c0", "vacation end"));
+    assert!(text(&said).contains("Nothing changed"), "{said:?}");
+}

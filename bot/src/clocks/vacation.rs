@@ -136,29 +136,55 @@ fn end(core: &Core, req: &Request, now: u64) -> Replies {
     });
     let from = match result {
         Ok((_, from)) => from,
-        Err(e) => return private(format!("Nothing changed: {e}.")),
+        Err(e) => {
+            // A vacation ended before a crash, its games not all running again yet, is
+            // finished now: each still paused beyond its end runs again from that end.
+            let ended = profile(store, &req.platform, &req.user.id)
+                .vacation
+                .current
+                .filter(|c| c.1 <= now);
+            if let Some((from, ended)) = ended {
+                let games = resume(core, req, from, ended);
+                if !games.is_empty() {
+                    return private(format!(
+                        "Your vacation had ended already; a stop had left your clock standing in \
+                         {} timed game{}, where it runs again from when you ended it.",
+                        games.len(),
+                        if games.len() == 1 { "" } else { "s" }
+                    ));
+                }
+            }
+            return private(format!("Nothing changed: {e}."));
+        }
     };
+    let games = resume(core, req, from, now);
+    private(format!(
+        "Welcome back: your clocks run again in {} timed game{}.",
+        games.len(),
+        if games.len() == 1 { "" } else { "s" }
+    ))
+}
+
+/// Ends at `ended` the pauses of the vacation begun at `from` in every timed game of the
+/// requester where it lasts beyond, each game told in the write that changes it; the channels
+/// of the games being played.
+fn resume(core: &Core, req: &Request, from: u64, ended: u64) -> Vec<ChannelKey> {
     let user = req.user.id.clone();
     let told = format!(
         "{} is back from vacation: their clock runs again.",
         req.user.name
     );
     let about = [user.as_str(), &from.to_string(), "end"];
-    let games = pause_games(core, req, (&told, &about), |pauses| {
+    pause_games(core, req, (&told, &about), |pauses| {
         let mut changed = false;
         for pause in pauses.iter_mut() {
-            if pause.player == user && pause.from == from && pause.to > now {
-                pause.to = now;
+            if pause.player == user && pause.from == from && pause.to > ended {
+                pause.to = ended;
                 changed = true;
             }
         }
         changed
-    });
-    private(format!(
-        "Welcome back: your clocks run again in {} timed game{}.",
-        games.len(),
-        if games.len() == 1 { "" } else { "s" }
-    ))
+    })
 }
 
 /// Pauses the requester's clocks in every timed game of his from `from` to `until`, each game
