@@ -342,6 +342,17 @@ impl StandIn {
         self.shared.lock().threads.clone()
     }
 
+    /// Archives every thread, as Discord does when a thread's auto-archive time passes without
+    /// a message: it leaves the server's active threads, is listed among its parent's archived
+    /// ones, and a message posted in it brings it back.
+    pub fn archive_threads(&self) {
+        let now = objects::now();
+        for t in &mut self.shared.lock().threads {
+            t["thread_metadata"]["archived"] = true.into();
+            t["thread_metadata"]["archive_timestamp"] = now.clone().into();
+        }
+    }
+
     /// The direct-message channels the bot opened (`POST /users/@me/channels`): recipient id
     /// and channel id, in the order they were first opened.
     pub fn direct_channels(&self) -> Vec<(String, String)> {

@@ -266,13 +266,34 @@ async fn opened_before(
             }
         };
     let since = i64::try_from(opening.since).unwrap_or(i64::MAX);
-    active
-        .threads
-        .iter()
-        .filter(|t| t.parent_id == Some(ChannelId::new(parent)) && t.name == opening.name)
-        .filter(|t| t.id.created_at().unix_timestamp() >= since)
-        .map(|t| t.id)
-        .min()
+    let ours = |threads: &[serenity::GuildChannel]| {
+        threads
+            .iter()
+            .filter(|t| t.parent_id == Some(ChannelId::new(parent)) && t.name == opening.name)
+            .filter(|t| t.id.created_at().unix_timestamp() >= since)
+            .map(|t| t.id)
+            .min()
+    };
+    if let Some(found) = ours(&active.threads) {
+        return Some(found);
+    }
+    // Archived meanwhile (a thread left a day without a message is): among the parent's
+    // archived public threads, the most recently archived first. A message posted in it brings
+    // it back.
+    let archived = respond::patiently(|| {
+        ChannelId::new(parent).get_archived_public_threads(http, None, Some(100))
+    })
+    .await;
+    match archived {
+        Ok(archived) => ours(&archived.threads),
+        Err(e) => {
+            tracing::warn!(
+                "the archived threads could not be listed ({e}); the thread {} is opened anew",
+                opening.name
+            );
+            None
+        }
+    }
 }
 
 /// The direct-message channel with `user`, opened (or found again: Discord gives the same one)

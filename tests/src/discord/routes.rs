@@ -132,6 +132,12 @@ pub(crate) fn route(state: &mut State, req: &Incoming) -> Answer {
             if let Some(refused) = refusal(&req.json, req.files.len(), &[], &m) {
                 return refused;
             }
+            // A message in an archived thread brings it back.
+            for t in &mut state.threads {
+                if t["id"].as_str() == Some(*channel) {
+                    t["thread_metadata"]["archived"] = false.into();
+                }
+            }
             m.kind = if req.json["message_reference"].is_object() {
                 19
             } else {
@@ -195,9 +201,30 @@ pub(crate) fn route(state: &mut State, req: &Incoming) -> Answer {
                 .threads
                 .iter()
                 .filter(|t| t["guild_id"].as_str() == Some(guild))
+                .filter(|t| t["thread_metadata"]["archived"] != true)
                 .cloned()
                 .collect();
             ok(json!({ "threads": threads, "members": [] }))
+        }
+        // A channel's archived public threads, the most recently archived first (one page:
+        // the suites make few).
+        ("GET", ["channels", parent, "threads", "archived", "public"]) => {
+            let mut threads: Vec<Value> = state
+                .threads
+                .iter()
+                .filter(|t| t["parent_id"].as_str() == Some(parent) && t["type"] == 11)
+                .filter(|t| t["thread_metadata"]["archived"] == true)
+                .cloned()
+                .collect();
+            threads.sort_by(|a, b| {
+                let at = |t: &Value| {
+                    t["thread_metadata"]["archive_timestamp"]
+                        .as_str()
+                        .map(str::to_owned)
+                };
+                at(b).cmp(&at(a))
+            });
+            ok(json!({ "threads": threads, "members": [], "has_more": false }))
         }
         ("POST", ["channels", channel, "threads"]) => {
             let id = snowflake();
