@@ -9,20 +9,13 @@ use std::sync::Arc;
 use muster_bot::clock::ManualClock;
 use muster_bot::core::{Core, Policy, Reply, Request, User};
 use muster_bot::kernel::community::{Communities, Community, Member};
-use muster_bot::kernel::surface::Surface;
 use muster_bot::store::MemoryStore;
 use serde_json::Value;
 
+mod common;
+use common::Named;
+
 const START: u64 = 1_795_600_800; // 2026-11-25T10:00:00Z
-
-/// A platform shown the plain way.
-struct Named(&'static str);
-
-impl Surface for Named {
-    fn platform(&self) -> &str {
-        self.0
-    }
-}
 
 /// The server `g1` of `chat` and the rooms of `rooms` without a community of their own.
 fn club() -> Communities {
@@ -127,27 +120,12 @@ fn story(core: &Core, clock: &ManualClock) {
 }
 
 fn link(core: &Core) {
-    let out = say(core, "alice@chat", "c1", "link");
-    let code = out
-        .split('`')
-        .find(|w| w.len() == 9 && w.as_bytes()[4] == b'-')
-        .unwrap_or_else(|| panic!("no code in {out:?}"))
-        .to_string();
-    let out = say(core, "alice@rooms", "!r1", &format!("link {code}"));
-    assert!(out.starts_with("Linked"), "{out}");
+    common::link_alice(|who, channel, text| say(core, who, channel, text));
 }
 
 /// The Croquet ratings export asked on `who`'s platform.
 fn export(core: &Core, who: &str) -> Value {
-    let out = core.handle(&req(who, "x", "ratings export croquet"));
-    let content = out
-        .iter()
-        .find_map(|r| match r {
-            Reply::File { content, .. } => Some(content.clone()),
-            _ => None,
-        })
-        .expect("an export");
-    serde_json::from_str(&content).expect("JSON")
+    common::file_json(&core.handle(&req(who, "x", "ratings export croquet")))
 }
 
 /// Each player of the export: (id, name, rating, games), by rating.

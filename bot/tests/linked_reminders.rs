@@ -8,19 +8,13 @@ use std::sync::Arc;
 
 use muster_bot::clock::ManualClock;
 use muster_bot::core::{Core, Notice, Reply, Request, Target, User};
-use muster_bot::kernel::surface::Surface;
 use muster_bot::store::{ChannelKey, GameStore, MemoryStore};
+
+mod common;
+use common::Named;
 
 const START: u64 = 1_795_600_800; // 2026-11-25T10:00:00Z
 const HOUR: u64 = 3_600;
-
-struct Named(&'static str);
-
-impl Surface for Named {
-    fn platform(&self) -> &str {
-        self.0
-    }
-}
 
 fn core() -> (Core, Arc<ManualClock>) {
     let clock = Arc::new(ManualClock::starting_at(START));
@@ -80,14 +74,7 @@ fn say(core: &Core, who: &str, channel: &str, text: &str) -> String {
 }
 
 fn link(core: &Core) {
-    let out = say(core, "alice@chat", "c1", "link");
-    let code = out
-        .split('`')
-        .find(|w| w.len() == 9 && w.as_bytes()[4] == b'-')
-        .unwrap_or_else(|| panic!("no code in {out:?}"))
-        .to_string();
-    let out = say(core, "alice@rooms", "!r1", &format!("link {code}"));
-    assert!(out.starts_with("Linked"), "{out}");
+    common::link_alice(|who, channel, text| say(core, who, channel, text));
 }
 
 /// A Croquet game with a day per move in `channel`, where `alice` is to move: bob challenges,

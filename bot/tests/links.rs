@@ -10,18 +10,9 @@ use muster_bot::kernel::surface::Surface;
 use muster_bot::store::MemoryStore;
 
 mod common;
-use common::privates;
+use common::{Named, code_in, privates};
 
 const START: u64 = 1_795_600_800; // 2026-11-25T10:00:00Z
-
-/// A platform whose private answers are private (as Discord's ephemeral ones are).
-struct Chat(&'static str);
-
-impl Surface for Chat {
-    fn platform(&self) -> &str {
-        self.0
-    }
-}
 
 /// A platform whose private answers are mentions in the room (as on Matrix).
 struct Rooms(&'static str);
@@ -42,7 +33,7 @@ fn core() -> (Arc<Core>, Arc<ManualClock>) {
         "!",
         clock.clone(),
     ));
-    core.add_surface(Arc::new(Chat("chat")));
+    core.add_surface(Arc::new(Named("chat")));
     core.add_surface(Arc::new(Rooms("rooms")));
     (core, clock)
 }
@@ -67,14 +58,6 @@ fn said(core: &Core, platform: &str, user: &str, text: &str) -> String {
         "every answer is private: {replies:?}"
     );
     private.join("\n")
-}
-
-/// The code in `text` (`ABCD-EFGH`, between backquotes).
-fn code_in(text: &str) -> String {
-    text.split('`')
-        .find(|w| w.len() == 9 && w.as_bytes()[4] == b'-')
-        .unwrap_or_else(|| panic!("no code in {text:?}"))
-        .to_string()
 }
 
 #[test]
@@ -183,7 +166,7 @@ fn wrong_expired_same_platform_and_malformed_codes_are_refused_and_wrong_ones_co
 fn with_one_platform_there_is_nothing_to_link_with() {
     let clock = Arc::new(ManualClock::starting_at(START));
     let core = Core::with_clock(Arc::new(MemoryStore::default()), "!", clock);
-    core.add_surface(Arc::new(Chat("chat")));
+    core.add_surface(Arc::new(Named("chat")));
     let asked = said(&core, "chat", "alice", "link");
     assert!(asked.contains("serves only Chat"), "{asked}");
 }

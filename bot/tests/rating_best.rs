@@ -30,15 +30,7 @@ fn shown(core: &Core, who: &str) -> String {
 
 /// The ratings export of Croquet.
 fn export(core: &Core) -> Value {
-    let out = core.handle(&request("alice", "x", "ratings export croquet"));
-    let content = out
-        .iter()
-        .find_map(|r| match r {
-            Reply::File { content, .. } => Some(content.clone()),
-            _ => None,
-        })
-        .expect("an export");
-    serde_json::from_str(&content).expect("JSON")
+    common::file_json(&core.handle(&request("alice", "x", "ratings export croquet")))
 }
 
 /// `who`'s ratings after each of his games in the export: (rating, deviation).

@@ -302,10 +302,7 @@ fn replayed(
             });
         }
     }
-    let one = sides[0]
-        .iter()
-        .any(|a| sides[1].iter().any(|b| a.key == b.key));
-    if one || sides.iter().any(Vec::is_empty) {
+    if one_player(&sides).is_some() || sides.iter().any(Vec::is_empty) {
         table.seq += 1;
         table.last = Some(old.id.clone());
         let players = old
@@ -462,6 +459,22 @@ fn one_player(sides: &[Vec<Side>; 2]) -> Option<&'static str> {
         .then_some("both sides are one player, by linked accounts")
 }
 
+/// The sides and result of `record`'s game as `scope` rates it, or why it is not rated.
+fn rated_sides(
+    store: &dyn GameStore,
+    scope: &Scope,
+    record: &GameRecord,
+) -> Result<([Vec<Side>; 2], maths::Result), &'static str> {
+    if let Some(why) = unrated_because(record) {
+        return Err(why);
+    }
+    let (sides, result) = sides(store, scope, record).ok_or("its record does not replay")?;
+    match one_player(&sides) {
+        Some(why) => Err(why),
+        None => Ok((sides, result)),
+    }
+}
+
 /// Takes a finished game into its table, once. Returns the changes to announce (empty when it
 /// is not rated or was taken before). A game that cannot be taken now (the store failed) is
 /// logged with its id, and taken at the next start.
@@ -498,19 +511,10 @@ pub fn foresee(core: &Core, record: &GameRecord) -> Vec<Reply> {
         return Vec::new();
     };
     let scope = Scope::of_record(core, record);
-    let unrated = unrated_because(record);
-    let Some((sides, result)) = unrated
-        .is_none()
-        .then(|| sides(store, &scope, record))
-        .flatten()
-    else {
-        return not_rated(record, unrated.unwrap_or("its record does not replay"))
-            .into_iter()
-            .collect();
+    let (sides, result) = match rated_sides(store, &scope, record) {
+        Ok(rated) => rated,
+        Err(why) => return not_rated(record, why).into_iter().collect(),
     };
-    if let Some(why) = one_player(&sides) {
-        return not_rated(record, why).into_iter().collect();
-    }
     let system = system_of(game);
     let (mut current, _) = table(store, &scope, game.as_str());
     if current.last.as_deref() == Some(record.id.as_str()) {
@@ -563,22 +567,14 @@ fn take_once(store: &dyn GameStore, scope: &Scope, record: &GameRecord) -> Resul
         return Ok(Taken::Before);
     }
     let game = record.game_id().map_err(|e| e.0)?;
-    let unrated = unrated_because(record);
-    let taken_sides = unrated
-        .is_none()
-        .then(|| sides(store, scope, record))
-        .flatten();
-    let unrated = match &taken_sides {
-        Some((sides, _)) => one_player(sides),
-        None => Some(unrated.unwrap_or("its record does not replay")),
-    };
-    let (Some((sides, result)), None) = (taken_sides, unrated) else {
-        store
-            .set_note(&home(platform), &mark, Some("-"))
-            .map_err(|e| e.to_string())?;
-        return Ok(Taken::Unrated(
-            unrated.unwrap_or("its record does not replay"),
-        ));
+    let (sides, result) = match rated_sides(store, scope, record) {
+        Ok(rated) => rated,
+        Err(why) => {
+            store
+                .set_note(&home(platform), &mark, Some("-"))
+                .map_err(|e| e.to_string())?;
+            return Ok(Taken::Unrated(why));
+        }
     };
     let system = system_of(game);
     let name = table_name(&scope.community, game.as_str());

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 use muster_bot::core::{Core, Reply, Request, Target, User};
+use muster_bot::kernel::surface::Surface;
 use muster_bot::store::{ChannelKey, Ending, GameRecord, GameStore, Status};
 
 /// A console command by `user` in `channel`.
@@ -122,4 +123,41 @@ pub fn open_places(core: &Core) {
             }
         }
     }
+}
+
+/// A platform named `.0`, shown the plain way, whose private answers are private.
+pub struct Named(pub &'static str);
+
+impl Surface for Named {
+    fn platform(&self) -> &str {
+        self.0
+    }
+}
+
+/// The link code in `text` (`ABCD-EFGH`, between backquotes).
+pub fn code_in(text: &str) -> String {
+    text.split('`')
+        .find(|w| w.len() == 9 && w.as_bytes()[4] == b'-')
+        .unwrap_or_else(|| panic!("no code in {text:?}"))
+        .to_string()
+}
+
+/// alice's accounts on `chat` and `rooms` linked: `say(who, channel, text)` says `text` as
+/// `who` (`alice@chat`) in `channel` and gives the answer's words.
+pub fn link_alice(say: impl Fn(&str, &str, &str) -> String) {
+    let code = code_in(&say("alice@chat", "c1", "link"));
+    let out = say("alice@rooms", "!r1", &format!("link {code}"));
+    assert!(out.starts_with("Linked"), "{out}");
+}
+
+/// The JSON file among `replies` (an export).
+pub fn file_json(replies: &[Reply]) -> serde_json::Value {
+    let content = replies
+        .iter()
+        .find_map(|r| match r {
+            Reply::File { content, .. } => Some(content.clone()),
+            _ => None,
+        })
+        .expect("an export");
+    serde_json::from_str(&content).expect("JSON")
 }
