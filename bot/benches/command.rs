@@ -54,6 +54,7 @@ fn record(id: &str, channel: &str, moves: Vec<String>) -> GameRecord {
         tournament: None,
         community: None,
         casual: false,
+        away: None,
     }
 }
 

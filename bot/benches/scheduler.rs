@@ -52,6 +52,7 @@ fn game(n: usize, ago: u64) -> GameRecord {
         tournament: None,
         community: None,
         casual: false,
+        away: None,
     };
     r.refresh_clock();
     r

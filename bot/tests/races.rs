@@ -346,12 +346,12 @@ impl GameStore for Meanwhile {
         &self,
         key: &ChannelKey,
         change: Option<&muster_bot::store::Change>,
-        receipt: Option<muster_bot::store::Kept<'_>>,
+        receipts: &[muster_bot::store::Kept<'_>],
     ) -> Result<(), muster_bot::store::StoreError> {
         if change.is_some() {
             self.run();
         }
-        self.inner.commit(key, change, receipt)
+        self.inner.commit(key, change, receipts)
     }
     through! {
         next_id() -> Result<String, muster_bot::store::StoreError>;

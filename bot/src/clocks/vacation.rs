@@ -258,8 +258,8 @@ fn pause_games(
             // Only a game being played is told (one waiting for players has no clock running).
             let playing_now = record.status == Status::Active;
             let body = receipt.encode();
-            let kept = playing_now.then_some((id.as_str(), body.as_str()));
-            match store.commit(&key, Some(&update), kept) {
+            let kept = playing_now.then_some((key.platform.as_str(), id.as_str(), body.as_str()));
+            match store.commit(&key, Some(&update), kept.as_slice()) {
                 Ok(()) => {
                     if playing_now {
                         playing.push(key.clone());

@@ -13,7 +13,7 @@ use super::command::{self, Command};
 use super::help;
 use crate::clocks;
 use crate::events;
-use crate::games::{self, bot, command::GameCommand, view};
+use crate::games::{self, away, bot, command::GameCommand, view};
 use crate::kernel::context::Core;
 use crate::kernel::receipt::Receipt;
 use crate::kernel::reply::{Reply, not_saved};
@@ -79,7 +79,11 @@ impl Core {
             return None;
         }
         let key = ChannelKey::new(platform, channel);
-        let record = self.store.load(&key).ok()??;
+        let record = match self.store.load(&key).ok()? {
+            Some(record) => record,
+            // The other place of a game played on two platforms.
+            None => away::game_of(self.store.as_ref(), &key).ok()??.1,
+        };
         if record.status != Status::Active {
             return None;
         }
@@ -213,15 +217,23 @@ impl Core {
                 .map(|ended| self.ending_words(&mut replies, &ended))
                 .unwrap_or_default();
             appearance::style_boards(&mut profiles, &mut replies, Some(&req.user.id));
+            // A game played in two places: the other place is told in the same write.
+            let told = away::mirror(self, req, &staged, &mut replies);
             let mut receipt = Receipt::new(req, place, self.clock.now(), &replies);
             let body = id.map(|_| receipt.encode());
-            let result = staged.commit(&req.platform, id.zip(body.as_deref()));
+            let result = staged.commit(
+                id.zip(body.as_deref())
+                    .map(|(id, body)| (req.platform.as_str(), id, body)),
+            );
             if result == Err(StoreError::Conflict) && tries < 3 {
                 lost = lost.or_else(|| staged.before(&key));
                 continue;
             }
             if let Err(e) = result {
                 return self.not_stored(req, kept, receipt, staged, &e);
+            }
+            if let Some(notice) = told {
+                self.timers.post(notice);
             }
             if staged.touched() {
                 self.follow(req, id, &mut receipt, &staged, (&mut profiles, &foreseen));
@@ -307,6 +319,10 @@ impl Core {
             .is_none_or(|b| b.id != written.id || b.moves != written.moves.len());
         let live = (written.status != Status::Finished).then_some(&written);
         clocks::schedule::reschedule_written(self, &key, live, moved, profiles);
+        if let Some(opening) = away::opening(&written) {
+            // Asked again while it is not open: the adapter finds a place it opened before.
+            self.timers.post(opening);
+        }
         let played = staged.played(written.version);
         // The bot decides after this command has been answered.
         if bot::to_decide(&written, played.as_ref()).is_some() {
@@ -400,10 +416,22 @@ impl Core {
         }
     }
 
-    /// A command about the channel's game: the record read once, then played by the games.
+    /// A command about the channel's game: the record read once, then played by the games. In
+    /// the other place of a game played on two platforms, that game, read at its home.
     fn game_command(&self, req: &Request, command: GameCommand) -> Vec<Reply> {
-        let key = ChannelKey::new(&req.platform, &req.channel);
-        let record = match self.store.load(&key) {
+        let mut key = ChannelKey::new(&req.platform, &req.channel);
+        let mut loaded = self.store.load(&key);
+        if let Ok(None) = loaded {
+            match away::game_of(self.store.as_ref(), &key) {
+                Ok(Some((home, record))) => {
+                    key = home;
+                    loaded = Ok(Some(record));
+                }
+                Ok(None) => {}
+                Err(e) => loaded = Err(e),
+            }
+        }
+        let record = match loaded {
             Ok(r) => r,
             Err(StoreError::Corrupt(why)) => return self.damaged(&key, &command, &why),
             Err(e) => {
@@ -429,11 +457,11 @@ impl Core {
     /// The game of the request's channel, if it has one.
     fn current_game(&self, req: &Request) -> Option<GameId> {
         let key = ChannelKey::new(&req.platform, &req.channel);
-        self.store
-            .load(&key)
-            .ok()
-            .flatten()
-            .and_then(|r| r.game_id().ok())
+        let record = match self.store.load(&key).ok()? {
+            Some(record) => record,
+            None => away::game_of(self.store.as_ref(), &key).ok()??.1,
+        };
+        record.game_id().ok()
     }
 
     /// A command in a channel whose record cannot be read: only `abort` helps, setting it aside.

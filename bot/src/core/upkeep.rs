@@ -4,6 +4,7 @@
 
 use crate::clocks::{deadlines, schedule};
 use crate::events;
+use crate::games;
 use crate::kernel::context::Core;
 use crate::kernel::reply::Reply;
 use crate::kernel::store::GameRecord;
@@ -86,6 +87,9 @@ impl Core {
     /// The adapter opened `opening`'s place as `channel` (a thread, a room): the board's game
     /// starts there.
     pub fn place_opened(&self, opening: &Opening, channel: &str) {
-        events::places::opened(self, opening, channel);
+        match &opening.home {
+            Some(home) => games::away::opened(self, home, &opening.platform, channel),
+            None => events::places::opened(self, opening, channel),
+        }
     }
 }

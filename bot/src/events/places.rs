@@ -217,7 +217,7 @@ fn start_game(core: &Core, event: &Event, r: usize, b: usize, channel: &str) {
     let created = core.base.commit(
         &key,
         Some(&Change::Create(record.clone())),
-        Some((&id, &receipt)),
+        &[(&event.platform, &id, &receipt)],
     );
     match created {
         Ok(()) => {
@@ -452,6 +452,7 @@ fn new_record(
         }),
         community: Some(event.community.clone()).filter(|c| !c.is_empty()),
         casual: false,
+        away: None,
     };
     pause_the_away(core, &mut record, now);
     record.refresh_clock();
@@ -485,6 +486,7 @@ fn opening(event: &Event, round: usize, board: usize) -> Opening {
             ])
         ),
         since: event.created,
+        home: None,
     }
 }
 
@@ -534,7 +536,7 @@ pub(super) fn close_game(
         let kept_id = notice.receipt.clone().unwrap_or_default();
         if core
             .base
-            .commit(&key, Some(&change), Some((&kept_id, &receipt)))
+            .commit(&key, Some(&change), &[(&key.platform, &kept_id, &receipt)])
             .is_ok()
         {
             reschedule(core, &key);

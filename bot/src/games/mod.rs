@@ -3,6 +3,7 @@
 //! goes through [`play::save`] into the request's one change; the replies are worded from the
 //! game as played.
 
+pub mod away;
 pub mod bot;
 pub mod command;
 pub mod lanko_words;

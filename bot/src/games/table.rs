@@ -6,14 +6,17 @@ use muster_rules::{AnyGame, Seat, Team};
 use super::command::NewGame;
 use super::play::{bot_turns, next_up, said, save};
 use super::words::{self, who};
-use super::{bot, seating};
+use super::{away, bot, seating};
 use crate::kernel::clock::control::Control;
 use crate::kernel::clock::timing::Pause;
 use crate::kernel::context::Core;
 use crate::kernel::reply::{Button, Replies, Reply, not_saved, private};
 use crate::kernel::request::{Request, THREAD, User, resolve_user};
-use crate::kernel::store::{ChannelKey, Ending, GameRecord, Player, SCHEMA, SeatEntry, Status};
+use crate::kernel::store::{
+    Away, ChannelKey, Ending, GameRecord, Player, SCHEMA, SeatEntry, Status,
+};
 use crate::kernel::text::excerpt;
+use crate::players::links;
 use crate::players::profile::Profiles;
 
 /// `new`: a game in this channel, the asker seated, the players named challenged (or the bot
@@ -32,7 +35,7 @@ pub fn new(
         return occupied(core, req, r);
     }
     let game = AnyGame::new(want.game);
-    let seated = match seat(req, &game, want) {
+    let seated = match seat(core, req, &game, want) {
         Ok(s) => s,
         Err(e) => return e,
     };
@@ -46,12 +49,39 @@ pub fn new(
                     .unwrap_or_else(|| policy.claim_for(&req.platform)),
             )
         });
-    let record = match open_record(core, req, key, want, clock, seated.seats) {
+    let record = match open_record(core, req, key, want, clock, seated.seats, seated.away) {
         Ok(r) => r,
         Err(e) => return e,
     };
     let mut out = vec![Reply::Text(table_text(&record, &game, &seated.hands))];
-    for user in seated.invited {
+    if let Some(away) = &record.away {
+        // Challenged on another platform: asked there, in the game's place that opens for them.
+        let names: Vec<&str> = seated
+            .invited
+            .iter()
+            .filter(|u| away.players.contains(&u.id))
+            .map(|u| u.name.as_str())
+            .collect();
+        out.push(Reply::Text(format!(
+            "{} {} challenged on {}: Muster opens the game's place there, where {} \
+             the challenge; the game is shown in both places.{}",
+            names.join(" and "),
+            if names.len() == 1 { "is" } else { "are" },
+            crate::kernel::text::capitalised(&away.platform),
+            if names.len() == 1 {
+                "they answer"
+            } else {
+                "each answers"
+            },
+            if record.casual && !want.casual {
+                " Casual — not rated: only a community across platforms rates games between them."
+            } else {
+                ""
+            }
+        )));
+    }
+    let here = |u: &User| record.platform_of(&u.id) == record.platform;
+    for user in seated.invited.into_iter().filter(here) {
         out.push(Reply::Mention {
             user,
             text: format!(
@@ -140,6 +170,8 @@ struct Seated {
     seats: Vec<SeatEntry>,
     invited: Vec<User>,
     hands: Vec<Vec<Seat>>,
+    /// Players challenged on another platform, and that platform.
+    away: Option<Away>,
 }
 
 /// The hands of the game `new` asks for, and the asker's.
@@ -184,8 +216,9 @@ fn hands(game: &AnyGame, want: &NewGame) -> Result<(Vec<Vec<Seat>>, usize), Repl
     Ok((hands, my_hand))
 }
 
-/// Seats the asker, the bot where it is named, and the players challenged.
-fn seat(req: &Request, game: &AnyGame, want: &NewGame) -> Result<Seated, Replies> {
+/// Seats the asker, the bot where it is named, and the players challenged (here, or on another
+/// platform by an account's id).
+fn seat(core: &Core, req: &Request, game: &AnyGame, want: &NewGame) -> Result<Seated, Replies> {
     let (hands, my_hand) = hands(game, want)?;
     let mut seats = seating::empty_table(game, &hands);
     let sit = |seats: &mut Vec<SeatEntry>, hand: &[Seat], player: Player, accepted: bool| {
@@ -196,6 +229,7 @@ fn seat(req: &Request, game: &AnyGame, want: &NewGame) -> Result<Seated, Replies
     };
     sit(&mut seats, &hands[my_hand], Player::from(&req.user), true);
     let mut invited: Vec<User> = Vec::new();
+    let mut away: Option<Away> = None;
     let mut free = hands
         .iter()
         .enumerate()
@@ -209,7 +243,39 @@ fn seat(req: &Request, game: &AnyGame, want: &NewGame) -> Result<Seated, Replies
             sit(&mut seats, &hand, bot::player(level, want.game), true);
             continue;
         }
-        let user = resolve_user(req, token);
+        let mut user = resolve_user(req, token);
+        let mentioned = req.mentions.iter().any(|m| m.id == user.id);
+        if !mentioned && let Some((platform, there)) = away::elsewhere(core, req, token) {
+            match &mut away {
+                Some(a) if a.platform != platform => {
+                    return Err(private(format!(
+                        "A game is played in two places at most: {} and {} are on different \
+                         platforms. Challenge players of one other platform.",
+                        excerpt(&a.players[0], 40),
+                        excerpt(token, 40)
+                    )));
+                }
+                Some(a) => a.players.push(there.id.clone()),
+                None => {
+                    away = Some(Away {
+                        platform: platform.clone(),
+                        channel: None,
+                        players: vec![there.id.clone()],
+                    })
+                }
+            }
+            let mine = links::accounts_of(core.base.as_ref(), &req.platform, &req.user.id);
+            if mine
+                .iter()
+                .any(|a| a.platform == platform && a.id == there.id)
+            {
+                return Err(private(
+                    "That account is linked with yours: you cannot challenge yourself. Name \
+                     another player.",
+                ));
+            }
+            user = there;
+        }
         if user.id == req.user.id {
             return Err(private(
                 "You cannot challenge yourself: name another player, or leave the seat open.",
@@ -229,6 +295,7 @@ fn seat(req: &Request, game: &AnyGame, want: &NewGame) -> Result<Seated, Replies
         seats,
         invited,
         hands,
+        away,
     })
 }
 
@@ -240,6 +307,7 @@ fn open_record(
     want: &NewGame,
     clock: Option<Control>,
     seats: Vec<SeatEntry>,
+    away: Option<Away>,
 ) -> Result<GameRecord, Replies> {
     let id = core
         .store
@@ -268,7 +336,15 @@ fn open_record(
         wait: None,
         tournament: None,
         community: Some(req.policy.community.clone()).filter(|c| !c.is_empty()),
-        casual: want.casual,
+        // Between platforms, only a community across them has one table for both players
+        // (docs/ratings.md).
+        casual: want.casual
+            || (away.is_some()
+                && core
+                    .communities()
+                    .of(&req.platform, &req.policy.community, &req.channel)
+                    .is_none()),
+        away,
     };
     core.store.create(key, &record).map_err(|e| not_saved(&e))?;
     Ok(record)
@@ -408,6 +484,12 @@ pub fn join(
         },
     };
     let hand = seating::hand_of(&record, wanted.index());
+    if req.platform != record.platform
+        && let Some(away) = record.away.as_mut()
+    {
+        // Taken from the game's place on the other platform: played from there.
+        away.players.push(req.user.id.clone());
+    }
     for i in &hand {
         record.seats[*i].player = Some(Player::from(&req.user));
         record.seats[*i].accepted = true;

@@ -65,8 +65,8 @@ pub fn finish_on_time(
     };
     let kept = receipt
         .as_ref()
-        .map(|(id, body)| (id.as_str(), body.as_str()));
-    store.commit(key, Some(&change), kept)?;
+        .map(|(id, body)| (key.platform.as_str(), id.as_str(), body.as_str()));
+    store.commit(key, Some(&change), kept.as_slice())?;
     Ok((replies, record))
 }
 

@@ -38,6 +38,13 @@ pub trait Surface: Send + Sync {
         self.channel_link(channel)
     }
 
+    /// The account of this platform that `text` names by its shape alone (an id no other
+    /// platform's could be), for a challenge from another platform; `None` by default.
+    fn account(&self, text: &str) -> Option<User> {
+        let _ = text;
+        None
+    }
+
     /// `user` named so that the platform notifies him.
     fn mention(&self, user: &User) -> String {
         format!("@{}", user.name)
@@ -88,8 +95,9 @@ impl Surface for Plain {
     }
 }
 
-/// A board of an event that needs a place for its game: a thread, a room or a channel, named
-/// `<event>-<round>-<board>`, under the event's own channel.
+/// A game that needs a place: a board of an event (a thread, a room or a channel, named
+/// `<event>-<round>-<board>`, under the event's own channel), or the other place of a game
+/// played on two platforms (`home` names it; named `<game>-<id>`, its players there invited).
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct Opening {
     /// The platform.
@@ -117,4 +125,18 @@ pub struct Opening {
     /// When the event was created (seconds since the Unix epoch): no place of it is older.
     #[serde(default)]
     pub since: u64,
+    /// For the other place of a game played on two platforms: the game's home.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub home: Option<Home>,
+}
+
+/// Where a game played on two platforms lives: its record's platform and channel, and its id.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Home {
+    /// The platform of the record.
+    pub platform: String,
+    /// Its channel there.
+    pub channel: String,
+    /// The game's id.
+    pub game: String,
 }

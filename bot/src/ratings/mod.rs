@@ -438,10 +438,10 @@ fn sides(
             continue;
         };
         let side = usize::from(table.team_of(seat) != first);
-        let key = scope.key(store, &record.platform, &p.id);
+        let key = scope.key(store, record.platform_of(&p.id), &p.id);
         if !sides[side].iter().any(|s| s.key == key) {
             sides[side].push(Side {
-                account: scope.account(&record.platform, &p.id),
+                account: scope.account(record.platform_of(&p.id), &p.id),
                 key,
                 name: p.name.clone(),
             });

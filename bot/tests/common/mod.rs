@@ -75,6 +75,7 @@ pub fn lanrick(id: &str) -> Reply {
         tournament: None,
         community: None,
         casual: false,
+        away: None,
     };
     Reply::board(&record, 0)
 }

@@ -46,6 +46,7 @@ pub fn record(store: &dyn GameStore, channel: &str) -> GameRecord {
         tournament: None,
         community: None,
         casual: false,
+        away: None,
     }
 }
 
@@ -109,7 +110,7 @@ pub fn keeps_the_contract(store: &dyn GameStore) {
     let game = record(store, "third");
     let create = Change::Create(game.clone());
     store
-        .commit(&third, Some(&create), Some(("ev1", "first")))
+        .commit(&third, Some(&create), &[("console", "ev1", "first")])
         .unwrap();
     assert_eq!(store.load(&third).unwrap(), Some(game.clone()));
     assert_eq!(
@@ -121,16 +122,47 @@ pub fn keeps_the_contract(store: &dyn GameStore) {
         record: game.clone(),
     };
     assert_eq!(
-        store.commit(&third, Some(&stale), Some(("ev2", "second"))),
+        store.commit(&third, Some(&stale), &[("console", "ev2", "second")]),
         Err(StoreError::Conflict)
     );
     assert_eq!(
-        store.commit(&third, Some(&create), Some(("ev2", "second"))),
+        store.commit(&third, Some(&create), &[("console", "ev2", "second")]),
         Err(StoreError::Exists)
     );
     assert_eq!(store.receipt("console", "ev2").unwrap(), None);
-    // A receipt alone; receipts are kept per platform.
-    store.commit(&third, None, Some(("ev3", "third"))).unwrap();
+    // A receipt alone; receipts are kept per platform, and one write may keep receipts on
+    // several platforms (a game played in two places).
+    store
+        .commit(&third, None, &[("console", "ev3", "third")])
+        .unwrap();
+    let mut both = game.clone();
+    both.version += 1;
+    let change = Change::Update {
+        expected: game.version,
+        record: both.clone(),
+    };
+    store
+        .commit(
+            &third,
+            Some(&change),
+            &[("console", "ev4", "here"), ("rooms", "ev4", "there")],
+        )
+        .unwrap();
+    assert_eq!(
+        store.receipt("rooms", "ev4").unwrap().as_deref(),
+        Some("there")
+    );
+    store.set_receipt("rooms", "ev4", None).unwrap();
+    store.set_receipt("console", "ev4", None).unwrap();
+    let stale = Change::Update {
+        expected: game.version,
+        record: both,
+    };
+    assert_eq!(
+        store.commit(&third, Some(&stale), &[("rooms", "ev5", "lost")]),
+        Err(StoreError::Conflict)
+    );
+    assert_eq!(store.receipt("rooms", "ev5").unwrap(), None);
     store
         .set_receipt("rooms", "ev1", Some("elsewhere"))
         .unwrap();
@@ -159,10 +191,10 @@ pub fn keeps_the_contract(store: &dyn GameStore) {
         record: quick.clone(),
     };
     assert_eq!(
-        store.commit(&third, Some(&file), None),
+        store.commit(&third, Some(&file), &[]),
         Err(StoreError::Conflict)
     );
-    store.commit(&fourth, Some(&file), None).unwrap();
+    store.commit(&fourth, Some(&file), &[]).unwrap();
     assert_eq!(store.load(&fourth).unwrap(), None);
     assert_eq!(store.archived(&quick.id).unwrap(), Some(quick));
     // A player's live games, on one platform only.
@@ -210,7 +242,7 @@ pub fn races_have_one_winner(store: &(dyn GameStore + Sync)) {
                             expected: base.version,
                             record: mine,
                         };
-                        match store.commit(key, Some(&change), Some((&kept, "done"))) {
+                        match store.commit(key, Some(&change), &[(&key.platform, &kept, "done")]) {
                             Ok(()) => true,
                             Err(StoreError::Conflict) => false,
                             Err(e) => panic!("a racing write failed otherwise: {e}"),

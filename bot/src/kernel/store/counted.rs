@@ -66,10 +66,10 @@ impl GameStore for Counted {
         &self,
         key: &ChannelKey,
         change: Option<&Change>,
-        receipt: Option<Kept<'_>>,
+        receipts: &[Kept<'_>],
     ) -> Result<(), StoreError> {
         count(&self.counts.commits);
-        self.inner.commit(key, change, receipt)
+        self.inner.commit(key, change, receipts)
     }
     fn set_aside(&self, key: &ChannelKey) -> Result<(), StoreError> {
         count(&self.counts.other_writes);

@@ -87,8 +87,9 @@ pub enum Change {
 }
 
 /// What the core made of a request that has an id on its platform (a chat event, an
-/// interaction), kept beside the change it made: `(id, body)`.
-pub type Kept<'a> = (&'a str, &'a str);
+/// interaction), or a notice it owes there, kept beside the change it made: `(platform, id,
+/// body)`. A game played in two places keeps a receipt on each platform in one write.
+pub type Kept<'a> = (&'a str, &'a str, &'a str);
 
 /// The games, by channel, and the archive of finished ones.
 pub trait GameStore: Send + Sync {
@@ -97,18 +98,18 @@ pub trait GameStore: Send + Sync {
     /// The channel's live game, if any.
     fn load(&self, key: &ChannelKey) -> Result<Option<GameRecord>, StoreError>;
     /// Applies `change` to the channel (compare-and-swap on the live game's version) and keeps
-    /// `receipt` under the channel's platform, in one atomic, durable write: either both are
-    /// stored or neither is. [`StoreError::Conflict`] if the live game is not the one the change
+    /// `receipts`, each under its own platform, in one atomic, durable write: either all are
+    /// stored or none is. [`StoreError::Conflict`] if the live game is not the one the change
     /// was made from, [`StoreError::Exists`] if a game is created where one lives.
     fn commit(
         &self,
         key: &ChannelKey,
         change: Option<&Change>,
-        receipt: Option<Kept<'_>>,
+        receipts: &[Kept<'_>],
     ) -> Result<(), StoreError>;
     /// Stores a new live game; [`StoreError::Exists`] if the channel has one.
     fn create(&self, key: &ChannelKey, record: &GameRecord) -> Result<(), StoreError> {
-        self.commit(key, Some(&Change::Create(record.clone())), None)
+        self.commit(key, Some(&Change::Create(record.clone())), &[])
     }
     /// Replaces the live game if its stored version is still `expected`; durable on return.
     fn update(
@@ -121,7 +122,7 @@ pub trait GameStore: Send + Sync {
             expected,
             record: record.clone(),
         };
-        self.commit(key, Some(&change), None)
+        self.commit(key, Some(&change), &[])
     }
     /// Moves the live game (still at version `expected`) to the archive as `record`.
     fn archive(
@@ -134,7 +135,7 @@ pub trait GameStore: Send + Sync {
             expected: Some(expected),
             record: record.clone(),
         };
-        self.commit(key, Some(&change), None)
+        self.commit(key, Some(&change), &[])
     }
     /// Sets an unreadable live record aside (kept for inspection), freeing the channel.
     fn set_aside(&self, key: &ChannelKey) -> Result<(), StoreError>;

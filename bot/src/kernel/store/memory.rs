@@ -53,7 +53,7 @@ impl GameStore for MemoryStore {
         &self,
         key: &ChannelKey,
         change: Option<&Change>,
-        receipt: Option<Kept<'_>>,
+        receipts: &[Kept<'_>],
     ) -> Result<(), StoreError> {
         let mut inner = self.lock();
         if let Some(change) = change {
@@ -84,10 +84,10 @@ impl GameStore for MemoryStore {
                 }
             }
         }
-        if let Some((id, body)) = receipt {
+        for (platform, id, body) in receipts {
             inner
                 .receipts
-                .insert((key.platform.clone(), id.to_string()), body.to_string());
+                .insert((platform.to_string(), id.to_string()), body.to_string());
         }
         Ok(())
     }

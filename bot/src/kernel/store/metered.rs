@@ -42,10 +42,10 @@ impl GameStore for Metered {
         &self,
         key: &ChannelKey,
         change: Option<&Change>,
-        receipt: Option<Kept<'_>>,
+        receipts: &[Kept<'_>],
     ) -> Result<(), StoreError> {
         fault::writing();
-        self.timed("commit", |s| s.commit(key, change, receipt))?;
+        self.timed("commit", |s| s.commit(key, change, receipts))?;
         fault::wrote();
         match change {
             Some(Change::Create(r)) if r.status == Status::Active => metrics().started(&r.game),

@@ -29,7 +29,7 @@ pub use memory::MemoryStore;
 pub use metered::Metered;
 pub use named::{Copied, Named, migrate};
 pub use postgres::PgStore;
-pub use record::{Ending, EventTag, GameRecord, Player, SCHEMA, SeatEntry, Status};
+pub use record::{Away, Ending, EventTag, GameRecord, Player, SCHEMA, SeatEntry, Status};
 pub use sled_store::SledStore;
 pub use staged::Staged;
 

@@ -362,25 +362,26 @@ impl GameStore for PgStore {
         &self,
         key: &ChannelKey,
         change: Option<&Change>,
-        receipt: Option<Kept<'_>>,
+        receipts: &[Kept<'_>],
     ) -> Result<(), StoreError> {
         let pool = self.pool.clone();
         let key = key.clone();
         let change = change.cloned();
-        let receipt = receipt.map(|(id, body)| (id.to_string(), body.to_string()));
+        let receipts: Vec<(String, String, String)> = receipts
+            .iter()
+            .map(|(p, id, body)| (p.to_string(), id.to_string(), body.to_string()))
+            .collect();
         self.run(async move {
             let mut client = Self::client(&pool).await?;
             let tx = client.transaction().await.map_err(db)?;
             if let Some(change) = &change {
                 apply(&tx, &key, change).await?;
             }
-            if let Some((id, body)) = &receipt {
+            for (platform, id, body) in &receipts {
                 let sql = "INSERT INTO receipts (platform, id, body) VALUES ($1, $2, $3)
                            ON CONFLICT (platform, id) DO UPDATE SET body = excluded.body";
                 let st = tx.prepare_cached(sql).await.map_err(db)?;
-                tx.execute(&st, &[&key.platform, id, body])
-                    .await
-                    .map_err(db)?;
+                tx.execute(&st, &[platform, id, body]).await.map_err(db)?;
             }
             // Acknowledged only once committed: a unique key broken by a racing writer is
             // that race lost.

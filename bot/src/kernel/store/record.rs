@@ -127,6 +127,23 @@ pub struct GameRecord {
     /// Whether it was started `casual`: not rated.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub casual: bool,
+    /// A game played in two places: its place on another platform, and who plays from there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub away: Option<Away>,
+}
+
+/// The other place of a game played on two platforms: the record lives in the challenger's
+/// channel (its home), and the players of the other platform play in a place there (a room, a
+/// thread) that shows the same game.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Away {
+    /// The other platform.
+    pub platform: String,
+    /// The place there, once the adapter has opened it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel: Option<String>,
+    /// The ids of the players who play from there.
+    pub players: Vec<String>,
 }
 
 /// A tournament game's place in its event.
@@ -372,6 +389,25 @@ impl GameRecord {
             .position(|s| s.player.as_ref().is_some_and(|p| p.id == user))
     }
 
+    /// The platform the player `user` plays from: the game's own, or its other place's.
+    pub fn platform_of(&self, user: &str) -> &str {
+        match &self.away {
+            Some(away) if away.players.iter().any(|p| p == user) => &away.platform,
+            _ => &self.platform,
+        }
+    }
+
+    /// The game's place on `platform`: its own channel, or its other place once opened.
+    pub fn place_on(&self, platform: &str) -> Option<&str> {
+        if platform == self.platform {
+            return Some(&self.channel);
+        }
+        self.away
+            .as_ref()
+            .filter(|a| a.platform == platform)
+            .and_then(|a| a.channel.as_deref())
+    }
+
     /// Whether `user` sits at the table.
     pub fn is_player(&self, user: &str) -> bool {
         self.seat_of(user).is_some()
@@ -558,6 +594,7 @@ mod tests {
             tournament: None,
             community: None,
             casual: false,
+            away: None,
         }
     }
 

@@ -158,7 +158,7 @@ impl GameStore for SledStore {
         &self,
         key: &ChannelKey,
         change: Option<&Change>,
-        receipt: Option<Kept<'_>>,
+        receipts: &[Kept<'_>],
     ) -> Result<(), StoreError> {
         let _writing = self.writing();
         let live_key = key.bytes();
@@ -167,7 +167,10 @@ impl GameStore for SledStore {
             | Change::Update { record: r, .. }
             | Change::Archive { record: r, .. } => encode(r),
         });
-        let kept = receipt.map(|(id, body)| (receipt_key(&key.platform, id), body.as_bytes()));
+        let kept: Vec<_> = receipts
+            .iter()
+            .map(|(platform, id, body)| (receipt_key(platform, id), body.as_bytes()))
+            .collect();
         let trees = (&self.live, &self.archive, &self.by_player, &self.receipts);
         let result = trees.transaction(|(live, archive, index, receipts)| {
             let abort = |e| Err(ConflictableTransactionError::Abort(e));
@@ -200,7 +203,7 @@ impl GameStore for SledStore {
                     }
                 }
             }
-            if let Some((k, body)) = &kept {
+            for (k, body) in &kept {
                 receipts.insert(k.as_slice(), *body)?;
             }
             Ok(())

@@ -24,6 +24,9 @@ pub struct Staged {
     /// The game as the held record leaves it, with the record's version, when the command
     /// kept it (see [`Staged::keep_played`]).
     played: Mutex<Option<(u64, AnyGame)>>,
+    /// Notices the change owes on some platform (a game played in two places tells the other
+    /// place), kept as receipts in the commit: `(platform, id, body)`.
+    notices: Mutex<Vec<(String, String, String)>>,
 }
 
 /// A channel's game as a request read it: what it saw of it, and the record.
@@ -50,7 +53,16 @@ impl Staged {
             written: Mutex::new(None),
             read: Mutex::new(Vec::new()),
             played: Mutex::new(None),
+            notices: Mutex::new(Vec::new()),
         }
+    }
+
+    /// Keeps a notice the held change owes on `platform` as the receipt `id`, stored in the
+    /// same write as the change (and not at all if the change is not).
+    pub fn keep_notice(&self, platform: &str, id: &str, body: String) {
+        let mut notices = self.notices.lock().unwrap_or_else(|p| p.into_inner());
+        notices.retain(|(p, i, _)| !(p == platform && i == id));
+        notices.push((platform.to_string(), id.to_string(), body));
     }
 
     /// Keeps `game`, the game as the record of `version` (the one just held) leaves it, so that
@@ -80,6 +92,16 @@ impl Staged {
     /// Whether the request changed a game (held, or committed).
     pub fn touched(&self) -> bool {
         self.touched.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// The record the held change is to store (created, changed or archived), before it is
+    /// committed.
+    pub fn held_record(&self) -> Option<GameRecord> {
+        self.held().as_ref().map(|(_, change)| match change {
+            Change::Create(r)
+            | Change::Update { record: r, .. }
+            | Change::Archive { record: r, .. } => r.clone(),
+        })
     }
 
     /// The finished game the held change is to move to the archive, before it is committed.
@@ -114,13 +136,19 @@ impl Staged {
             .and_then(|(_, b, _)| b.clone())
     }
 
-    /// Stores the held change (if any) and `receipt` of a request on `platform` in one write
-    /// to the real store.
-    pub fn commit(&self, platform: &str, receipt: Option<Kept<'_>>) -> Result<(), StoreError> {
+    /// Stores the held change (if any), the notices it owes and `receipt` of the request (its
+    /// platform, id and body) in one write to the real store.
+    pub fn commit(&self, receipt: Option<Kept<'_>>) -> Result<(), StoreError> {
         let held = self.held().take();
+        let notices = std::mem::take(&mut *self.notices.lock().unwrap_or_else(|p| p.into_inner()));
         match (held, receipt) {
             (Some((key, change)), receipt) => {
-                self.inner.commit(&key, Some(&change), receipt)?;
+                let mut kept: Vec<Kept<'_>> = notices
+                    .iter()
+                    .map(|(p, i, b)| (p.as_str(), i.as_str(), b.as_str()))
+                    .collect();
+                kept.extend(receipt);
+                self.inner.commit(&key, Some(&change), &kept)?;
                 let archived = matches!(change, Change::Archive { .. });
                 let (Change::Create(record)
                 | Change::Update { record, .. }
@@ -128,7 +156,7 @@ impl Staged {
                 *self.written.lock().unwrap_or_else(|p| p.into_inner()) = Some((record, archived));
                 Ok(())
             }
-            (None, Some((id, body))) => self.inner.set_receipt(platform, id, Some(body)),
+            (None, Some((platform, id, body))) => self.inner.set_receipt(platform, id, Some(body)),
             (None, None) => Ok(()),
         }
     }
@@ -210,9 +238,9 @@ impl GameStore for Staged {
         &self,
         key: &ChannelKey,
         change: Option<&Change>,
-        receipt: Option<Kept<'_>>,
+        receipts: &[Kept<'_>],
     ) -> Result<(), StoreError> {
-        if receipt.is_some() {
+        if !receipts.is_empty() {
             return Err(StoreError::Io(
                 "a receipt is kept when the request is committed".into(),
             ));
@@ -325,7 +353,7 @@ mod tests {
         started.version = 2;
         staged.update(&key, 1, &started).unwrap();
         assert_eq!(staged.update(&key, 1, &started), Err(StoreError::Conflict));
-        staged.commit("console", Some(("ev1", "said"))).unwrap();
+        staged.commit(Some(("console", "ev1", "said"))).unwrap();
         assert_eq!(real.load(&key).unwrap(), Some(started.clone()));
         assert_eq!(
             real.receipt("console", "ev1").unwrap().as_deref(),
@@ -341,7 +369,7 @@ mod tests {
         theirs.moves.push("a1".into());
         real.update(&key, 2, &theirs).unwrap();
         assert_eq!(
-            staged.commit("console", Some(("ev2", "said"))),
+            staged.commit(Some(("console", "ev2", "said"))),
             Err(StoreError::Conflict)
         );
         assert_eq!(real.load(&key).unwrap(), Some(theirs.clone()));
@@ -355,7 +383,7 @@ mod tests {
         done.version = 5;
         staged.archive(&key, 4, &done).unwrap();
         assert_eq!(staged.load(&key).unwrap(), None);
-        staged.commit("console", None).unwrap();
+        staged.commit(None).unwrap();
         assert_eq!(real.load(&key).unwrap(), None);
         assert_eq!(real.archived(&done.id).unwrap(), Some(done));
     }

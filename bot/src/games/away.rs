@@ -1,0 +1,325 @@
+//! A game played in two places (docs/guide.md, "Games across platforms"): a player challenges
+//! an account of another platform that Muster also serves. The record lives in the challenger's
+//! channel, its home; the other platform's adapter opens a place there (a room, a thread) for
+//! the players who play from it. Each place takes its own players' commands, and whatever one
+//! place is told of the game, the other is told too, in the same write as the change
+//! ([`mirror`]): a kept notice, posted once even across a restart or while that platform is
+//! down. Times are shown the plain way (UTC, with the time left) in both places, and a player
+//! of the other platform is named rather than mentioned.
+
+use std::sync::Arc;
+
+use crate::kernel::context::Core;
+use crate::kernel::kept;
+use crate::kernel::outbox::{Notice, Target};
+use crate::kernel::reply::Reply;
+use crate::kernel::request::{Request, User};
+use crate::kernel::store::{Change, ChannelKey, GameRecord, GameStore, Staged, StoreError};
+use crate::kernel::surface::{Home, Opening, Surface};
+
+/// The note, in a game's other place, naming its home: `<platform>␟<channel>␟<game id>`.
+pub const NOTE: &str = "away";
+
+/// The account of another platform served here that `token` names by its shape (`@alice:
+/// example.org`; the command's words come without the `@`), with that platform; `None` when
+/// no other platform claims it.
+pub fn elsewhere(core: &Core, req: &Request, token: &str) -> Option<(String, User)> {
+    let mut surfaces = core.surfaces();
+    surfaces.sort_by(|a, b| a.platform().cmp(b.platform()));
+    let at = format!("@{}", token.trim_start_matches('@'));
+    surfaces
+        .iter()
+        .filter(|s| s.platform() != req.platform)
+        .find_map(|s| {
+            s.account(token)
+                .or_else(|| s.account(&at))
+                .map(|u| (s.platform().to_string(), u))
+        })
+}
+
+/// How times and files are worded for `record`: its platform's surface, or for a game played
+/// in two places the plain way, read alike in both, with the smaller of their file limits.
+pub fn surface(core: &Core, record: &GameRecord) -> Arc<dyn Surface> {
+    let home = core.surface(&record.platform);
+    match &record.away {
+        None => home,
+        Some(away) => Arc::new(Both {
+            platform: record.platform.clone(),
+            limit: home
+                .upload_limit()
+                .min(core.surface(&away.platform).upload_limit()),
+        }),
+    }
+}
+
+/// The plain surface of a game played in two places.
+struct Both {
+    platform: String,
+    limit: usize,
+}
+
+impl Surface for Both {
+    fn platform(&self) -> &str {
+        &self.platform
+    }
+
+    fn upload_limit(&self) -> usize {
+        self.limit
+    }
+}
+
+/// The request for the other place of `record` (a game just challenged across platforms), for
+/// that platform's adapter to open: named after the game, its players there invited.
+pub fn opening(record: &GameRecord) -> Option<Notice> {
+    let away = record.away.as_ref().filter(|a| a.channel.is_none())?;
+    let players = record
+        .seats
+        .iter()
+        .filter_map(|s| s.player.as_ref())
+        .filter(|p| away.players.contains(&p.id))
+        .map(User::from)
+        .fold(Vec::<User>::new(), |mut all, u| {
+            if !all.contains(&u) {
+                all.push(u);
+            }
+            all
+        });
+    let created = record.created.to_string();
+    let opening = Opening {
+        platform: away.platform.clone(),
+        community: String::new(),
+        event: String::new(),
+        round: 0,
+        board: 0,
+        name: format!("{}-{}", record.game, record.id),
+        parent: String::new(),
+        players,
+        intent: kept::intent("place", &[&record.id, &created]),
+        since: record.created,
+        home: Some(Home {
+            platform: record.platform.clone(),
+            channel: record.channel.clone(),
+            game: record.id.clone(),
+        }),
+    };
+    Some(Notice {
+        platform: away.platform.clone(),
+        target: Target::Open(Box::new(opening)),
+        replies: Vec::new(),
+        fallback: None,
+        receipt: None,
+    })
+}
+
+/// The adapter opened the other place of `home`'s game as `channel`: it is noted there, the
+/// record learns it, and the place is told of the game (once: in the record's write).
+pub fn opened(core: &Core, home: &Home, platform: &str, channel: &str) {
+    let store = core.base.as_ref();
+    let place = ChannelKey::new(platform, channel);
+    let note = format!("{}\u{1f}{}\u{1f}{}", home.platform, home.channel, home.game);
+    if let Err(e) = store.set_note(&place, NOTE, Some(&note)) {
+        tracing::error!(game = %home.game, channel, "the other place of a game could not be noted: {e}; it is asked for again at the next start");
+        return;
+    }
+    let key = ChannelKey::new(&home.platform, &home.channel);
+    for _ in 0..3 {
+        match record_place(core, &key, home, platform, channel) {
+            Err(StoreError::Conflict) => continue,
+            Err(e) => {
+                tracing::error!(game = %home.game, channel, "the other place of a game could not be recorded: {e}; it is asked for again at the next start");
+                return;
+            }
+            Ok(()) => return,
+        }
+    }
+}
+
+/// Writes `channel` into the live record of `home` (if it is still that game's and has no
+/// other place yet), with the place's opening words kept in the same write; then posts them.
+fn record_place(
+    core: &Core,
+    key: &ChannelKey,
+    home: &Home,
+    platform: &str,
+    channel: &str,
+) -> Result<(), StoreError> {
+    let Some(mut record) = core.base.load(key)? else {
+        return Ok(());
+    };
+    let Some(away) = record.away.as_mut().filter(|_| record.id == home.game) else {
+        return Ok(());
+    };
+    if away.platform != platform || away.channel.is_some() {
+        if away.channel.as_deref() != Some(channel) {
+            tracing::warn!(game = %home.game, channel, "a second place was opened for a game; the first is kept");
+        }
+        return Ok(());
+    }
+    away.channel = Some(channel.to_string());
+    let expected = record.version;
+    record.version += 1;
+    let words = first_words(core, &record);
+    let notice = Notice {
+        platform: platform.to_string(),
+        target: Target::Channel(channel.to_string()),
+        replies: localised(words, &record, platform),
+        fallback: None,
+        receipt: Some(kept::intent("place", &[&record.id, "opened"])),
+    };
+    let by = record
+        .player(0)
+        .map_or_else(|| User::named("?"), User::from);
+    let body = kept::receipt_of(&notice, by, core.clock.now(), Vec::new()).encode();
+    let id = notice.receipt.clone().unwrap_or_default();
+    let change = Change::Update {
+        expected,
+        record: record.clone(),
+    };
+    core.base
+        .commit(key, Some(&change), &[(platform, &id, &body)])?;
+    core.timers.post(notice);
+    Ok(())
+}
+
+/// What the other place is told when it opens: the game, where its home is, and for a game
+/// still waiting, the challenge to its players.
+fn first_words(core: &Core, record: &GameRecord) -> Vec<Reply> {
+    let home = core.surface(&record.platform);
+    let link = home.address(record.community.as_deref(), &record.channel);
+    let table: Vec<String> = record
+        .seats
+        .iter()
+        .filter_map(|s| s.player.as_ref())
+        .map(|p| p.name.clone())
+        .fold(Vec::new(), |mut all, n| {
+            if !all.contains(&n) {
+                all.push(n);
+            }
+            all
+        });
+    let mut out = vec![Reply::Text(format!(
+        "{} ({}) between {}, played here and on {} ({link}). Commands here work as in any \
+         game's channel; what happens there is shown here too.",
+        record
+            .game_id()
+            .map_or(record.game.clone(), |g| g.title().to_string()),
+        record.id,
+        table.join(" and "),
+        crate::kernel::text::capitalised(&record.platform),
+    ))];
+    let p = core.prefix_in(
+        record.away.as_ref().map_or("", |a| a.platform.as_str()),
+        record
+            .away
+            .as_ref()
+            .and_then(|a| a.channel.as_deref())
+            .unwrap_or(""),
+    );
+    for seat in record.seats.iter().filter(|s| !s.accepted) {
+        if let Some(player) = &seat.player {
+            out.push(Reply::Mention {
+                user: User::from(player),
+                text: format!("you are challenged: `{p}accept` or `{p}decline`."),
+            });
+        }
+    }
+    out
+}
+
+/// The home of the game whose other place is `key`, if `key` is one: the home's key, read
+/// from the note (the live record there is checked by the caller).
+pub fn home_of(store: &dyn GameStore, key: &ChannelKey) -> Result<Option<Home>, StoreError> {
+    let Some(note) = store.note(key, NOTE)? else {
+        return Ok(None);
+    };
+    let mut parts = note.splitn(3, '\u{1f}');
+    Ok(match (parts.next(), parts.next(), parts.next()) {
+        (Some(platform), Some(channel), Some(game)) => Some(Home {
+            platform: platform.to_string(),
+            channel: channel.to_string(),
+            game: game.to_string(),
+        }),
+        _ => None,
+    })
+}
+
+/// The live game whose other place is `key`, with its home's key: `None` when `key` is no
+/// game's other place, or that game is over.
+pub fn game_of(
+    store: &dyn GameStore,
+    key: &ChannelKey,
+) -> Result<Option<(ChannelKey, GameRecord)>, StoreError> {
+    let Some(home) = home_of(store, key)? else {
+        return Ok(None);
+    };
+    let home_key = ChannelKey::new(&home.platform, &home.channel);
+    Ok(store.load(&home_key)?.and_then(|r| {
+        let here = r.away.as_ref().is_some_and(|a| {
+            a.platform == key.platform && a.channel.as_deref() == Some(key.channel.as_str())
+        });
+        (r.id == home.game && here).then_some((home_key, r))
+    }))
+}
+
+/// Replies for the place on `platform`: a player who plays from another platform is named,
+/// not mentioned (he is pinged in his own place).
+pub fn localised(replies: Vec<Reply>, record: &GameRecord, platform: &str) -> Vec<Reply> {
+    if record.away.is_none() {
+        return replies;
+    }
+    replies
+        .into_iter()
+        .map(|r| match r {
+            Reply::Mention { user, text } if record.platform_of(&user.id) != platform => {
+                Reply::Text(format!("{}, {text}", user.name))
+            }
+            other => other,
+        })
+        .collect()
+}
+
+/// What the other place of the request's game is told of `replies` (the command's answer, its
+/// change held in `staged`): what the channel was told, kept in the change's write as a notice
+/// for that place, returned to be posted once the change is stored. The requester's own
+/// replies are localised for his place.
+pub fn mirror(
+    core: &Core,
+    req: &Request,
+    staged: &Staged,
+    replies: &mut Vec<Reply>,
+) -> Option<Notice> {
+    let record = staged.held_record()?;
+    let away = record.away.as_ref()?;
+    let (platform, channel) = if req.platform == record.platform {
+        match &away.channel {
+            Some(c) => (away.platform.clone(), c.clone()),
+            None => {
+                *replies = localised(std::mem::take(replies), &record, &req.platform);
+                return None;
+            }
+        }
+    } else {
+        (record.platform.clone(), record.channel.clone())
+    };
+    let told: Vec<Reply> = replies
+        .iter()
+        .filter(|r| !matches!(r, Reply::Private(_)))
+        .cloned()
+        .collect();
+    *replies = localised(std::mem::take(replies), &record, &req.platform);
+    if told.is_empty() {
+        return None;
+    }
+    let version = record.version.to_string();
+    let notice = Notice {
+        platform: platform.clone(),
+        target: Target::Channel(channel),
+        replies: localised(told, &record, &platform),
+        fallback: None,
+        receipt: Some(kept::intent("mirror", &[&record.id, &version])),
+    };
+    let id = notice.receipt.clone().unwrap_or_default();
+    let body = kept::receipt_of(&notice, req.user.clone(), core.clock.now(), Vec::new()).encode();
+    staged.keep_notice(&platform, &id, body);
+    Some(notice)
+}
