@@ -206,7 +206,9 @@ fn serve(loaded: &Loaded, clock: &crate::cli_args::ClockArgs, err: &mut dyn Writ
     };
     // Each adapter's surface, given to the core before the scheduler or any adapter speaks.
     base.add_surface(std::sync::Arc::new(crate::discord::surface::DiscordSurface));
-    base.add_surface(std::sync::Arc::new(crate::matrix::surface::MatrixSurface));
+    base.add_surface(std::sync::Arc::new(
+        crate::matrix::surface::MatrixSurface::default(),
+    ));
     base.set_communities(communities(&settings));
     let result = runtime.block_on(serve_chats(base, settings));
     // Requests still in flight (a long-polling sync) are not waited for.

@@ -123,6 +123,7 @@ impl Console {
         self.core.fire_due();
         self.core.resume_ratings(PLATFORM);
         self.core.resume_tournaments(PLATFORM);
+        self.core.resume_places(PLATFORM);
         self.core.resume_bots();
         self.deliver(out)
     }

@@ -29,6 +29,13 @@ impl Surface for Rooms {
             name: local.to_string(),
         })
     }
+
+    fn reachable(&self, user: &User) -> Result<(), String> {
+        match user.id.as_str() {
+            "@nobody:hs" => Err("there is no such account".into()),
+            _ => Ok(()),
+        }
+    }
 }
 
 fn over(store: Arc<MemoryStore>, clock: &Arc<ManualClock>) -> Core {
@@ -223,5 +230,134 @@ fn a_challenge_that_cannot_be_played_across_platforms_is_refused_and_nothing_is_
         "{out:?}"
     );
     assert_eq!(store.load(&ChannelKey::new("chat", "c1")).unwrap(), None);
+    // An account the other platform does not know.
+    let out = ask(&core, "bob@chat", "c1", "new lanrick @nobody:hs");
+    assert!(
+        matches!(out.as_slice(), [Reply::Private(t)] if t.contains("there is no such account") && t.contains("Nothing was started")),
+        "{out:?}"
+    );
+    // Players of two other platforms (rooms, and a third one's) in one game.
+    core.add_surface(Arc::new(Third));
+    let out = ask(&core, "bob@chat", "c1", "new lanko88 @alice:hs carol#third");
+    assert!(
+        matches!(out.as_slice(), [Reply::Private(t)] if t.contains("two places at most")),
+        "{out:?}"
+    );
+    assert_eq!(store.load(&ChannelKey::new("chat", "c1")).unwrap(), None);
+    assert!(core.notices("rooms").is_empty() && core.notices("third").is_empty());
+}
+
+/// A third platform, whose accounts are shaped `name#third`.
+struct Third;
+
+impl Surface for Third {
+    fn platform(&self) -> &str {
+        "third"
+    }
+
+    fn account(&self, text: &str) -> Option<User> {
+        let name = text.strip_suffix("#third")?;
+        Some(User {
+            id: text.to_string(),
+            name: name.to_string(),
+        })
+    }
+}
+
+#[test]
+fn a_place_a_stop_left_unopened_is_asked_for_again_at_start() {
+    let store = Arc::new(MemoryStore::default());
+    let clock = Arc::new(ManualClock::starting_at(START));
+    let core = over(store.clone(), &clock);
+    say(&core, "bob@chat", "c1", "new lanrick @alice:hs");
+    // The stop comes before rooms' adapter opens the place.
+    drop(core);
+    let core = over(store, &clock);
+    core.resume_places("chat");
+    assert!(core.notices("chat").is_empty());
+    core.resume_places("rooms");
+    let notices = posted(&core, "rooms");
+    let [
+        Notice {
+            target: Target::Open(opening),
+            ..
+        },
+    ] = notices.as_slice()
+    else {
+        panic!("the place asked for again: {notices:?}");
+    };
+    core.place_opened(opening, "!g");
+    assert!(told(&core, "rooms", "!g").contains("you are challenged"));
+    // Once open, it is not asked for again.
+    core.resume_places("rooms");
     assert!(core.notices("rooms").is_empty());
+}
+
+#[test]
+fn a_place_that_cannot_be_opened_calls_the_challenge_off_and_says_so_once() {
+    let store = Arc::new(MemoryStore::default());
+    let clock = Arc::new(ManualClock::starting_at(START));
+    let core = over(store.clone(), &clock);
+    say(&core, "bob@chat", "c1", "new lanrick @alice:hs");
+    let notices = posted(&core, "rooms");
+    let Target::Open(opening) = &notices[0].target else {
+        panic!("{notices:?}");
+    };
+    core.place_failed(opening, "the homeserver refused");
+    let out = told(&core, "chat", "c1");
+    assert!(
+        out.contains("called off") && out.contains("the homeserver refused"),
+        "{out}"
+    );
+    assert_eq!(store.load(&ChannelKey::new("chat", "c1")).unwrap(), None);
+    core.place_failed(opening, "the homeserver refused");
+    assert!(core.notices("chat").is_empty());
+    // The channel is free.
+    let out = say(&core, "bob@chat", "c1", "new lanrick");
+    assert!(out.contains("New game"), "{out}");
+}
+
+#[test]
+fn the_player_of_the_other_place_is_reminded_there_and_both_places_hear_of_a_timeout() {
+    let clock = Arc::new(ManualClock::starting_at(START));
+    let core = over(Arc::new(MemoryStore::default()), &clock);
+    let out = say(&core, "bob@chat", "c1", "new croquet @alice:hs clock 1d");
+    assert!(out.contains("alice is challenged on Rooms"), "{out}");
+    let notices = posted(&core, "rooms");
+    let Target::Open(opening) = &notices[0].target else {
+        panic!("{notices:?}");
+    };
+    core.place_opened(opening, "!g");
+    posted(&core, "rooms");
+    say(&core, "alice@rooms", "!g", "accept");
+    posted(&core, "chat");
+    say(&core, "bob@chat", "c1", "move 1");
+    posted(&core, "rooms");
+    // An hour before alice's deadline: reminded in her place, on her platform.
+    clock.set(START + 23 * 3_600).expect("forward");
+    core.fire_due();
+    assert!(core.notices("chat").is_empty());
+    let reminder = told(&core, "rooms", "!g");
+    assert!(reminder.contains("<@@alice:hs>"), "{reminder}");
+    assert!(reminder.contains("left for your move in #!g"), "{reminder}");
+    // Her `games` lists it where she plays it.
+    let out = say(&core, "alice@rooms", "!x", "games");
+    assert!(out.contains("Your move — #!g"), "{out}");
+    // The clock runs out: both places are told, once, with what the ratings make of it.
+    clock.set(START + 25 * 3_600).expect("forward");
+    core.fire_due();
+    for (platform, channel) in [("chat", "c1"), ("rooms", "!g")] {
+        let notices = posted(&core, platform);
+        assert_eq!(notices.len(), 2, "{notices:?}");
+        assert!(
+            notices
+                .iter()
+                .all(|n| n.target == Target::Channel(channel.into()))
+        );
+        let text = words(&notices[0].replies);
+        assert!(text.contains("time ran out"), "{text}");
+        assert!(words(&notices[1].replies).contains("not rated"));
+    }
+    core.fire_due();
+    assert!(core.notices("chat").is_empty() && core.notices("rooms").is_empty());
 }

@@ -88,6 +88,16 @@ fn options_become_the_core_s_words_in_its_order() {
         "options": [{"name": "game", "type": 4, "value": 0}, {"name": "bot", "type": 4, "value": 2},
                     {"name": "players", "type": 4, "value": 3}]}));
     assert_eq!(one(&d), "new lanrick bot:strong for 3");
+    // A player of another platform, by his id there (docs/guide.md, "Games across platforms").
+    let d = data(serde_json::json!({"id": "6", "name": "new", "type": 1,
+        "options": [{"name": "game", "type": 4, "value": 0},
+                    {"name": "elsewhere", "type": 3, "value": "@alice:example.org"}]}));
+    assert_eq!(one(&d), "new lanrick @alice:example.org");
+    let d = data(serde_json::json!({"id": "7", "name": "new", "type": 1,
+        "options": [{"name": "game", "type": 4, "value": 0},
+                    {"name": "elsewhere", "type": 3, "value": "@alice:example.org clock 1d"}]}));
+    // Nothing typed there can become another word of the command.
+    assert_eq!(one(&d), "new lanrick @alice:example.orgclock1d");
     // A choice index Discord could not have sent is refused rather than guessed.
     let d = data(serde_json::json!({"id": "5", "name": "new", "type": 1,
         "options": [{"name": "game", "type": 4, "value": 9}]}));

@@ -360,6 +360,7 @@ impl GameStore for Meanwhile {
         live_games_of(platform: &str, player: &str) -> Result<Vec<GameRecord>, muster_bot::store::StoreError>;
         timed_games() -> Result<Vec<GameRecord>, muster_bot::store::StoreError>;
         bot_games() -> Result<Vec<GameRecord>, muster_bot::store::StoreError>;
+        away_games() -> Result<Vec<GameRecord>, muster_bot::store::StoreError>;
         games_of(player: &str) -> Result<Vec<GameRecord>, muster_bot::store::StoreError>;
         archived(id: &str) -> Result<Option<GameRecord>, muster_bot::store::StoreError>;
         archive_ids() -> Result<Vec<String>, muster_bot::store::StoreError>;

@@ -169,7 +169,7 @@ pub fn games(core: &Core, req: &Request, name: Option<String>) -> Vec<Reply> {
             // look alike).
             Ok(f) => finished.extend(
                 f.into_iter()
-                    .filter(|r| !linked || r.platform == account.platform),
+                    .filter(|r| !linked || r.platform_of(&account.id) == account.platform),
             ),
             Err(e) => return unavailable(e),
         }
@@ -241,19 +241,26 @@ fn live_lines(
     let surface = core.surface(&req.platform);
     let away = |r: &GameRecord| {
         let player = r.wait.and_then(|w| r.player(w.seat))?;
-        profile(core.base.as_ref(), &r.platform, &player.id).away_until(now)
+        profile(core.base.as_ref(), r.platform_of(&player.id), &player.id).away_until(now)
     };
     let mut rows: Vec<Live> = live
         .iter()
         .map(|(who, r)| {
-            let place = if r.platform == req.platform {
-                surface.channel_link(&r.channel)
+            // Where he plays it: the game's channel, or its other place (a game on two
+            // platforms).
+            let platform = r.platform_of(who);
+            let channel = r.place_on(platform).unwrap_or(&r.channel);
+            let community = (platform == r.platform)
+                .then_some(r.community.as_deref())
+                .flatten();
+            let place = if platform == req.platform {
+                surface.channel_link(channel)
             } else {
-                let there = core.surface(&r.platform);
+                let there = core.surface(platform);
                 format!(
                     "{} on {}",
-                    there.address(r.community.as_deref(), &r.channel),
-                    capitalised(&r.platform)
+                    there.address(community, channel),
+                    capitalised(platform)
                 )
             };
             row(surface.as_ref(), r, &place, who, whose, now, away(r))

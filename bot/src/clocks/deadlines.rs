@@ -13,6 +13,7 @@ use muster_rules::Seat;
 
 use super::reminders::{self, Due};
 use super::schedule::{FLAGGED, move_tag, mover, pending, reschedule, retry, sent};
+use crate::games::away;
 use crate::games::timeouts::{finish_on_time, notice_id};
 use crate::games::words;
 use crate::kernel::context::Core;
@@ -106,7 +107,7 @@ fn tend(core: &Core, key: &ChannelKey, record: &GameRecord, now: u64) -> Result<
     let Some((_, user)) = mover(record) else {
         return Ok(Tended::Nothing);
     };
-    let profile = Profiles::new(core.base.as_ref()).of(&record.platform, &user.id);
+    let profile = Profiles::new(core.base.as_ref()).of(record.platform_of(&user.id), &user.id);
     let sent = sent(core, key, record).map_err(|e| format!("its reminders cannot be read: {e}"))?;
     let points: Vec<u64> = pending(record, &profile, &sent)
         .into_iter()
@@ -144,6 +145,27 @@ fn flag(
         receipt: Some(id),
     };
     let loser = mover(record).map_or_else(|| User::named("?"), |(_, u)| u);
+    // A game played in two places: its other place is told too, kept the same way.
+    let away_id = format!("{}.away", notice.receipt.as_deref().unwrap_or_default());
+    let elsewhere = match away::other_place(
+        core,
+        record,
+        &key.platform,
+        &notice.replies,
+        &away_id,
+        loser.clone(),
+    ) {
+        Some((there, _)) => kept::keep(
+            core.base.as_ref(),
+            &there,
+            loser.clone(),
+            core.clock.now(),
+            Vec::new(),
+        )
+        .map_err(|e| format!("its run-out clock's notice cannot be kept: {e}"))?
+        .map(|_| there),
+        None => None,
+    };
     let fresh = kept::keep(
         core.base.as_ref(),
         &notice,
@@ -158,6 +180,9 @@ fn flag(
     core.base
         .swap_note(key, FLAGGED, old.as_deref(), Some(&tag))
         .map_err(why)?;
+    if let Some(there) = elsewhere {
+        core.timers.post(there);
+    }
     // Kept before: a crash came before the mark, and the notice is owed from there.
     if !fresh {
         return Ok(Tended::Nothing);
@@ -188,7 +213,7 @@ fn run_out_words(core: &Core, record: &GameRecord, deadline: u64) -> Replies {
     vec![Reply::Text(format!(
         "{}'s time ran out at {}. {} may `{}claim` the win, or keep waiting for the move.",
         words::who(record, &game, seat),
-        core.surface(&record.platform).time(deadline, deadline),
+        away::surface(core, record).time(deadline, deadline),
         others.join(" or "),
         core.prefix_in(&record.platform, &record.channel)
     ))]

@@ -65,6 +65,19 @@ impl Due {
         })
     }
 
+    /// Where the player to move plays: the game's platform and channel, or for one who plays
+    /// a game from its other place (docs/guide.md, "Games across platforms"), that place.
+    fn place(&self) -> (&str, &str) {
+        let Some((_, user)) = mover(&self.record) else {
+            return (&self.key.platform, &self.key.channel);
+        };
+        let platform = self.record.platform_of(&user.id);
+        match self.record.place_on(platform) {
+            Some(channel) if platform != self.key.platform => (platform, channel),
+            _ => (&self.key.platform, &self.key.channel),
+        }
+    }
+
     /// What the reminder covers, as its kept notice says it: `channel␟move␟points␟platform`
     /// (the platform, since a linked player's reminder may be sent on another; a cover
     /// without it is of the notice's own platform).
@@ -148,10 +161,10 @@ pub(super) fn send(core: &Core, reminders: Vec<Due>, now: u64) -> usize {
             && !recipients.iter().any(|r| {
                 r.sources
                     .iter()
-                    .any(|(p, x)| *p == d.record.platform && x.id == u.id)
+                    .any(|(p, x)| *p == d.place().0 && x.id == u.id)
             })
         {
-            let r = Recipient::of(core, &d.record.platform, &u);
+            let r = Recipient::of(core, d.place().0, &u);
             if !recipients.contains(&r) {
                 recipients.push(r);
             }
@@ -178,7 +191,7 @@ pub(super) fn send(core: &Core, reminders: Vec<Due>, now: u64) -> usize {
     for recipient in recipients {
         let (mut mine, rest): (Vec<Due>, Vec<Due>) = reminders.into_iter().partition(|d| {
             recipient.sources.iter().any(|(p, u)| {
-                d.record.platform == *p && mover(&d.record).is_some_and(|(_, m)| m.id == u.id)
+                d.place().0 == *p && mover(&d.record).is_some_and(|(_, m)| m.id == u.id)
             })
         });
         reminders = rest;
@@ -438,14 +451,18 @@ fn reminder(
                 others.push(p.name.as_str());
             }
         }
-        let place = if d.record.platform == platform {
-            surface.channel_link(&d.record.channel)
+        let (game_platform, channel) = d.place();
+        let place = if game_platform == platform {
+            surface.channel_link(channel)
         } else {
-            let there = core.surface(&d.record.platform);
+            let there = core.surface(game_platform);
+            let community = (game_platform == d.record.platform)
+                .then_some(d.record.community.as_deref())
+                .flatten();
             format!(
                 "{} on {}",
-                there.address(d.record.community.as_deref(), &d.record.channel),
-                capitalised(&d.record.platform)
+                there.address(community, channel),
+                capitalised(game_platform)
             )
         };
         format!(
@@ -477,13 +494,13 @@ fn reminder(
     }
     // Sent to his account on another platform: a direct message there, with no channel of
     // that platform to fall back on; so too when none of the games is played there.
-    let home = games.iter().find(|d| d.record.platform == platform);
+    let home = games.iter().find(|d| d.place().0 == platform);
     let Some(home) = home.filter(|_| !recipient.routed) else {
         return Some(direct(None));
     };
     let in_channel = Notice {
         platform: platform.to_string(),
-        target: Target::Channel(home.key.channel.clone()),
+        target: Target::Channel(home.place().1.to_string()),
         replies: vec![Reply::Mention {
             user: user.clone(),
             text: text.clone(),

@@ -109,7 +109,7 @@ fn next_moment(
     } else {
         sent(core, key, record)?
     };
-    let profile = profiles.of(&record.platform, &user.id);
+    let profile = profiles.of(record.platform_of(&user.id), &user.id);
     let reminder = pending(record, &profile, &sent).first().map(|p| p.1);
     let at = match (told, reminder) {
         (true, r) => r,

@@ -4,6 +4,7 @@
 
 use super::command::VacationCommand;
 use super::schedule::reschedule;
+use crate::games::away;
 use crate::kernel::clock::duration;
 use crate::kernel::clock::timing::Pause;
 use crate::kernel::context::Core;
@@ -242,15 +243,27 @@ fn pause_games(
             record.refresh_clock();
             let mut parts = about.to_vec();
             parts.push(&record.id);
+            // Told where he plays the game (its other place, for a game on two platforms),
+            // and its other place too.
+            let here = record.place_on(&req.platform).unwrap_or(&key.channel);
             let notice = Notice {
                 platform: req.platform.clone(),
-                target: Target::Channel(key.channel.clone()),
+                target: Target::Channel(here.to_string()),
                 replies: vec![Reply::Text(told.to_string())],
                 fallback: None,
                 receipt: Some(kept::intent("vacation", &parts)),
             };
             let receipt = kept::receipt_of(&notice, req.user.clone(), core.clock.now(), Vec::new());
             let id = notice.receipt.clone().unwrap_or_default();
+            let there_id = format!("{id}.away");
+            let there = away::other_place(
+                core,
+                &record,
+                &req.platform,
+                &notice.replies,
+                &there_id,
+                req.user.clone(),
+            );
             let update = Change::Update {
                 expected,
                 record: record.clone(),
@@ -258,12 +271,21 @@ fn pause_games(
             // Only a game being played is told (one waiting for players has no clock running).
             let playing_now = record.status == Status::Active;
             let body = receipt.encode();
-            let kept = playing_now.then_some((key.platform.as_str(), id.as_str(), body.as_str()));
-            match store.commit(&key, Some(&update), kept.as_slice()) {
+            let mut kept = Vec::new();
+            if playing_now {
+                kept.push((req.platform.as_str(), id.as_str(), body.as_str()));
+                if let Some((n, b)) = &there {
+                    kept.push((n.platform.as_str(), there_id.as_str(), b.as_str()));
+                }
+            }
+            match store.commit(&key, Some(&update), &kept) {
                 Ok(()) => {
                     if playing_now {
                         playing.push(key.clone());
                         core.timers.post(notice);
+                        if let Some((n, _)) = there {
+                            core.timers.post(n);
+                        }
                     }
                     break;
                 }

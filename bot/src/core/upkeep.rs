@@ -84,8 +84,38 @@ impl Core {
         events::play::resume(self, platform);
     }
 
+    /// Asks again for the places on `platform` of games played in two places that a stop left
+    /// unopened (at start): the adapter finds one it opened before rather than opening another.
+    pub fn resume_places(&self, platform: &str) {
+        match self.base.away_games() {
+            Ok(games) => {
+                for record in games {
+                    if let Some(opening) =
+                        games::away::opening(&record).filter(|n| n.platform == platform)
+                    {
+                        self.timers.post(opening);
+                    }
+                }
+            }
+            Err(e) => {
+                tracing::error!(
+                    platform,
+                    "the games played in two places cannot be read: {e}; their places are asked for at the next start"
+                );
+            }
+        }
+    }
+
+    /// The adapter could not open `opening`'s place (`why`): for a game played on two
+    /// platforms, the game is called off and its channel told.
+    pub fn place_failed(&self, opening: &Opening, why: &str) {
+        if let Some(home) = &opening.home {
+            games::away::failed(self, home, &opening.platform, why);
+        }
+    }
+
     /// The adapter opened `opening`'s place as `channel` (a thread, a room): the board's game
-    /// starts there.
+    /// starts there, or a game played on two platforms gets its other place.
     pub fn place_opened(&self, opening: &Opening, channel: &str) {
         match &opening.home {
             Some(home) => games::away::opened(self, home, &opening.platform, channel),

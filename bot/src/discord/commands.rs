@@ -287,6 +287,9 @@ const EXPORT_FORMATS: &[(&str, &str)] = &[
 const SEAT: u16 = 16;
 /// A clock, such as `10d+1d`.
 const CLOCK: u16 = 20;
+
+/// The longest account of another platform (a Matrix id is at most 255 bytes).
+const ACCOUNT: u16 = 255;
 /// A finished game's id, such as `g18446744073709551615`.
 const GAME_ID: u16 = 32;
 /// An event's name, as the core allows it.
@@ -322,6 +325,12 @@ pub const COMMANDS: &[Command] = &[
             user("opponent", "Challenge this player"),
             user("second", "A second player (Lanko)"),
             user("third", "A third player (Lanko)"),
+            text(
+                "elsewhere",
+                "Or a player on another platform: a Matrix id such as @alice:example.org",
+                ACCOUNT,
+            )
+            .one_word(),
             choice("bot", "Play against Muster at this level", BOTS),
             text(
                 "seat",

@@ -30,6 +30,7 @@ pub async fn run(shared: Arc<Shared>, http: Arc<Http>) {
     let _ = tokio::task::spawn_blocking(move || {
         core.resume_ratings(PLATFORM);
         core.resume_tournaments(PLATFORM);
+        core.resume_places(PLATFORM);
     })
     .await;
     // Announcements stored but not posted when Muster stopped go first. (Beside other

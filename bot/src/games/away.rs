@@ -181,6 +181,68 @@ fn record_place(
     Ok(())
 }
 
+/// The other place of `home`'s game could not be opened on `platform` (`why`): a game not
+/// begun is called off (nothing else could be done with it), and its channel told, once.
+pub fn failed(core: &Core, home: &Home, platform: &str, why: &str) {
+    let key = ChannelKey::new(&home.platform, &home.channel);
+    for _ in 0..3 {
+        let record = match core.base.load(&key) {
+            Ok(Some(r)) if r.id == home.game => r,
+            Ok(_) => return,
+            Err(e) => {
+                tracing::error!(game = %home.game, "a game whose other place failed could not be read: {e}");
+                return;
+            }
+        };
+        let open = record.away.as_ref().is_some_and(|a| a.channel.is_none());
+        if !open || record.status != crate::kernel::store::Status::Open {
+            // Begun, or its place found meanwhile: it goes on.
+            tracing::warn!(game = %home.game, platform, "a game's other place could not be opened: {why}");
+            return;
+        }
+        let mut ended = record.clone();
+        ended.version += 1;
+        ended.status = crate::kernel::store::Status::Finished;
+        ended.ending = Some(crate::kernel::store::Ending::Aborted);
+        ended.updated = core.clock.now();
+        let notice = Notice {
+            platform: home.platform.clone(),
+            target: Target::Channel(home.channel.clone()),
+            replies: vec![Reply::Text(format!(
+                "Game {} is called off: its place on {} could not be opened ({why}). Nothing \
+                 was played.",
+                record.id,
+                crate::kernel::text::capitalised(platform)
+            ))],
+            fallback: None,
+            receipt: Some(kept::intent("place", &[&record.id, "failed"])),
+        };
+        let by = record
+            .player(0)
+            .map_or_else(|| User::named("?"), User::from);
+        let body = kept::receipt_of(&notice, by, core.clock.now(), Vec::new()).encode();
+        let id = notice.receipt.clone().unwrap_or_default();
+        let change = Change::Archive {
+            expected: Some(record.version),
+            record: ended,
+        };
+        match core
+            .base
+            .commit(&key, Some(&change), &[(&home.platform, &id, &body)])
+        {
+            Ok(()) => {
+                core.timers.post(notice);
+                return;
+            }
+            Err(StoreError::Conflict) => continue,
+            Err(e) => {
+                tracing::error!(game = %home.game, "a game whose other place failed could not be called off: {e}");
+                return;
+            }
+        }
+    }
+}
+
 /// What the other place is told when it opens: the game, where its home is, and for a game
 /// still waiting, the challenge to its players.
 fn first_words(core: &Core, record: &GameRecord) -> Vec<Reply> {
@@ -289,15 +351,31 @@ pub fn mirror(
     replies: &mut Vec<Reply>,
 ) -> Option<Notice> {
     let record = staged.held_record()?;
+    record.away.as_ref()?;
+    let version = record.version.to_string();
+    let id = kept::intent("mirror", &[&record.id, &version]);
+    let told = other_place(core, &record, &req.platform, replies, &id, req.user.clone());
+    *replies = localised(std::mem::take(replies), &record, &req.platform);
+    let (notice, body) = told?;
+    staged.keep_notice(&notice.platform, &id, body);
+    Some(notice)
+}
+
+/// The notice that tells the place of `record` other than the one on `from` what that one
+/// was told (`replies`, its private answers left out), to be kept as the receipt `id` (on
+/// behalf of `by`): the notice and the receipt's body. `None` for a game played in one place,
+/// one whose other place is not open yet, or nothing public to tell.
+pub fn other_place(
+    core: &Core,
+    record: &GameRecord,
+    from: &str,
+    replies: &[Reply],
+    id: &str,
+    by: User,
+) -> Option<(Notice, String)> {
     let away = record.away.as_ref()?;
-    let (platform, channel) = if req.platform == record.platform {
-        match &away.channel {
-            Some(c) => (away.platform.clone(), c.clone()),
-            None => {
-                *replies = localised(std::mem::take(replies), &record, &req.platform);
-                return None;
-            }
-        }
+    let (platform, channel) = if from == record.platform {
+        (away.platform.clone(), away.channel.clone()?)
     } else {
         (record.platform.clone(), record.channel.clone())
     };
@@ -306,20 +384,16 @@ pub fn mirror(
         .filter(|r| !matches!(r, Reply::Private(_)))
         .cloned()
         .collect();
-    *replies = localised(std::mem::take(replies), &record, &req.platform);
     if told.is_empty() {
         return None;
     }
-    let version = record.version.to_string();
     let notice = Notice {
         platform: platform.clone(),
         target: Target::Channel(channel),
-        replies: localised(told, &record, &platform),
+        replies: localised(told, record, &platform),
         fallback: None,
-        receipt: Some(kept::intent("mirror", &[&record.id, &version])),
+        receipt: Some(id.to_string()),
     };
-    let id = notice.receipt.clone().unwrap_or_default();
-    let body = kept::receipt_of(&notice, req.user.clone(), core.clock.now(), Vec::new()).encode();
-    staged.keep_notice(&platform, &id, body);
-    Some(notice)
+    let body = kept::receipt_of(&notice, by, core.clock.now(), Vec::new()).encode();
+    Some((notice, body))
 }

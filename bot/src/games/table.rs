@@ -274,6 +274,12 @@ fn seat(core: &Core, req: &Request, game: &AnyGame, want: &NewGame) -> Result<Se
                      another player.",
                 ));
             }
+            if let Err(why) = core.surface(&platform).reachable(&there) {
+                return Err(private(format!(
+                    "{} cannot be challenged: {why}. Nothing was started.",
+                    excerpt(&there.id, 80)
+                )));
+            }
             user = there;
         }
         if user.id == req.user.id {
@@ -383,7 +389,7 @@ pub fn pause_the_away(core: &Core, record: &mut GameRecord, now: u64) {
     }
     let mut profiles = Profiles::new(core.base.as_ref());
     for id in record.player_ids() {
-        let away = profiles.of(&record.platform, &id).away_until(now);
+        let away = profiles.of(record.platform_of(&id), &id).away_until(now);
         if let Some(to) = away {
             record.pauses.push(Pause {
                 player: id,

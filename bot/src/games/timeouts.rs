@@ -4,6 +4,7 @@
 
 use muster_rules::{AnyGame, Seat};
 
+use super::away;
 use super::play::{player_seat, replay_board, worth_replaying};
 use super::words;
 use crate::kernel::clock::{duration, rfc3339};
@@ -63,10 +64,27 @@ pub fn finish_on_time(
         expected: Some(expected),
         record: record.clone(),
     };
-    let kept = receipt
+    // A game played in two places: the other place is told in the same write.
+    let elsewhere = keep.and_then(|id| {
+        let loser = record
+            .player(seat)
+            .map_or_else(|| User::named("?"), User::from);
+        let id = format!("{id}.away");
+        away::other_place(core, &record, &key.platform, &replies, &id, loser).map(|n| (id, n))
+    });
+    let mut kept: Vec<(&str, &str, &str)> = receipt
         .as_ref()
-        .map(|(id, body)| (key.platform.as_str(), id.as_str(), body.as_str()));
-    store.commit(key, Some(&change), kept.as_slice())?;
+        .map(|(id, body)| (key.platform.as_str(), id.as_str(), body.as_str()))
+        .into_iter()
+        .collect();
+    if let Some((id, (notice, body))) = &elsewhere {
+        kept.push((notice.platform.as_str(), id.as_str(), body.as_str()));
+    }
+    store.commit(key, Some(&change), &kept)?;
+    if let Some((_, (notice, _))) = elsewhere {
+        core.timers.post(notice);
+    }
+    let replies = away::localised(replies, &record, &key.platform);
     Ok((replies, record))
 }
 

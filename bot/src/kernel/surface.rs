@@ -45,6 +45,14 @@ pub trait Surface: Send + Sync {
         None
     }
 
+    /// Whether `user` (an account [`Surface::account`] gave) can be challenged: `Err` says why
+    /// not (no such account, the platform not answering). Called from a command, off the async
+    /// threads; it may wait on the platform. `Ok` by default.
+    fn reachable(&self, user: &User) -> Result<(), String> {
+        let _ = user;
+        Ok(())
+    }
+
     /// `user` named so that the platform notifies him.
     fn mention(&self, user: &User) -> String {
         format!("@{}", user.name)

@@ -20,9 +20,12 @@ use matrix_sdk::ruma::api::client::room::create_room;
 use super::PLATFORM;
 use super::made;
 use super::outbound;
-use super::retry::retrying;
+use super::retry::{self, retrying};
 use super::shared::Shared;
 use crate::core::{Notice, Receipt, Reply, Target, User};
+
+/// How long a game's place waits before it is asked for again while the homeserver is away.
+const AGAIN: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// Sends the core's notices for Matrix until the process is asked to stop.
 pub async fn run(shared: Arc<Shared>) {
@@ -34,6 +37,7 @@ pub async fn run(shared: Arc<Shared>) {
     let _ = tokio::task::spawn_blocking(move || {
         resuming.resume_ratings(PLATFORM);
         resuming.resume_tournaments(PLATFORM);
+        resuming.resume_places(PLATFORM);
     })
     .await;
     loop {
@@ -118,10 +122,18 @@ async fn open_room(shared: &Shared, opening: crate::core::Opening) {
     let mut request = create_room::v3::Request::new();
     request.creation_content = made::creation(&opening.intent);
     request.name = Some(opening.name.clone());
-    request.topic = Some(format!(
-        "{} · round {} · board {}",
-        opening.event, opening.round, opening.board
-    ));
+    request.topic = Some(match &opening.home {
+        // A game played on two platforms: this room is its place on Matrix.
+        Some(home) => format!(
+            "Game {} · played here and on {}",
+            home.game,
+            crate::kernel::text::capitalised(&home.platform)
+        ),
+        None => format!(
+            "{} · round {} · board {}",
+            opening.event, opening.round, opening.board
+        ),
+    });
     request.invite = opening
         .players
         .iter()
@@ -135,6 +147,25 @@ async fn open_room(shared: &Shared, opening: crate::core::Opening) {
             let id = room.room_id().to_string();
             tracing::info!("made {id} for {}", opening.name);
             let _ = tokio::task::spawn_blocking(move || core.place_opened(&opening, &id)).await;
+        }
+        // A game's place while the homeserver is away: asked for again a little later.
+        Err(retry::Failed::Later) if opening.home.is_some() => {
+            let core = Arc::clone(shared.base());
+            tokio::spawn(async move {
+                tokio::time::sleep(AGAIN).await;
+                core.timers().post_notice(Notice {
+                    platform: PLATFORM.to_string(),
+                    target: Target::Open(Box::new(opening)),
+                    replies: Vec::new(),
+                    fallback: None,
+                    receipt: None,
+                });
+            });
+        }
+        Err(retry::Failed::Refused) if opening.home.is_some() => {
+            let core = Arc::clone(shared.base());
+            let why = "the homeserver refused to make its room".to_string();
+            let _ = tokio::task::spawn_blocking(move || core.place_failed(&opening, &why)).await;
         }
         Err(_) => {
             let core = shared.base();

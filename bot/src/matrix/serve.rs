@@ -72,7 +72,10 @@ pub async fn serve(
         .prefix
         .clone()
         .unwrap_or_else(|| core.prefix().to_string());
-    core.add_surface(Arc::new(surface::MatrixSurface));
+    core.add_surface(Arc::new(surface::MatrixSurface::serving(
+        client.clone(),
+        tokio::runtime::Handle::current(),
+    )));
     let base = core.with_prefix(&prefix);
     let mut cores = HashMap::new();
     for p in settings

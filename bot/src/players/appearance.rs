@@ -187,7 +187,7 @@ pub fn style_boards(profiles: &mut Profiles<'_>, replies: &mut [Reply], asker: O
             continue;
         };
         let style = match viewer(record, board.game(), asker) {
-            Some(id) => style_for(&profiles.of(&record.platform, id).board, record, id),
+            Some(id) => style_for(&profiles.of(record.platform_of(id), id).board, record, id),
             None => Style::default(),
         };
         board.set_style(style);
@@ -197,7 +197,7 @@ pub fn style_boards(profiles: &mut Profiles<'_>, replies: &mut [Reply], asker: O
 /// The board of `record` (as `game` stands after it) as `user` likes to see it, for him alone.
 pub fn own_board(core: &Core, user: &str, record: &GameRecord, game: &AnyGame) -> Board {
     let a = Profiles::new(core.base.as_ref())
-        .of(&record.platform, user)
+        .of(record.platform_of(user), user)
         .board;
     let len = record.moves.len();
     Board::played(record, len, game, Vec::new())

@@ -2,6 +2,7 @@
 //! changes announced once) and the games a stop left untaken ([`resume`]).
 
 use super::{foresee, home, mark_name, take};
+use crate::games::away;
 use crate::kernel::context::Core;
 use crate::kernel::kept;
 use crate::kernel::outbox::{Notice, Target};
@@ -39,6 +40,29 @@ pub fn rate(core: &Core, record: &GameRecord) {
                 true
             }
         };
+    // A game played in two places: its other place is told too, kept the same way.
+    let there_id = format!("{}.away", notice.receipt.as_deref().unwrap_or_default());
+    let there = |replies: &[crate::kernel::reply::Reply]| {
+        away::other_place(
+            core,
+            record,
+            &record.platform,
+            replies,
+            &there_id,
+            bot.clone(),
+        )
+    };
+    let mut elsewhere = there(&foreseen).map(|(n, _)| n).filter(|n| {
+        fresh
+            && kept::keep(
+                core.base.as_ref(),
+                n,
+                bot.clone(),
+                core.clock.now(),
+                Vec::new(),
+            )
+            .is_ok_and(|kept| kept.is_some())
+    });
     let taken = take(core, record);
     if !fresh || taken.is_empty() {
         return;
@@ -46,7 +70,7 @@ pub fn rate(core: &Core, record: &GameRecord) {
     // Another game was rated between the two: the words kept are brought up to date.
     if taken != foreseen {
         notice.replies = taken;
-        let receipt = kept::receipt_of(&notice, bot, core.clock.now(), Vec::new());
+        let receipt = kept::receipt_of(&notice, bot.clone(), core.clock.now(), Vec::new());
         if let Some(id) = notice.receipt.as_deref()
             && let Err(e) = core
                 .base
@@ -54,8 +78,19 @@ pub fn rate(core: &Core, record: &GameRecord) {
         {
             tracing::warn!(game = %record.id, "a rating's announcement could not be corrected: {e}");
         }
+        if elsewhere.is_some()
+            && let Some((n, body)) = there(&notice.replies)
+        {
+            if let Err(e) = core.base.set_receipt(&n.platform, &there_id, Some(&body)) {
+                tracing::warn!(game = %record.id, "a rating's announcement could not be corrected in the game's other place: {e}");
+            }
+            elsewhere = Some(n);
+        }
     }
     core.timers.post(notice);
+    if let Some(n) = elsewhere {
+        core.timers.post(n);
+    }
 }
 
 /// Takes the finished games of `platform` that no table has taken yet (a crash came between

@@ -211,6 +211,43 @@ pub fn keeps_the_contract(store: &dyn GameStore) {
     assert!(live.contains(&game.id), "{live:?}");
     assert!(!live.contains(&there.id), "{live:?}");
     assert!(store.live_games_of("console", "carol").unwrap().is_empty());
+    // ... and a game of another platform played from its place on this one.
+    let across = ChannelKey::new("rooms", "across");
+    let mut both = record(store, "across");
+    both.platform = "rooms".into();
+    both.seats[1].player = Some(Player {
+        id: "dora".into(),
+        name: "dora".into(),
+    });
+    both.away = Some(Away {
+        platform: "console".into(),
+        channel: Some("place".into()),
+        players: vec!["dora".into()],
+    });
+    store.create(&across, &both).unwrap();
+    let ids = |platform: &str, who: &str| -> Vec<String> {
+        let mut ids: Vec<String> = store
+            .live_games_of(platform, who)
+            .unwrap()
+            .into_iter()
+            .map(|r| r.id)
+            .collect();
+        ids.sort();
+        ids
+    };
+    assert_eq!(ids("console", "dora"), vec![both.id.clone()]);
+    assert!(ids("rooms", "dora").is_empty());
+    assert!(ids("rooms", "alice").contains(&both.id));
+    assert!(!ids("console", "alice").contains(&both.id));
+    let away: Vec<String> = store
+        .away_games()
+        .unwrap()
+        .into_iter()
+        .map(|r| r.id)
+        .collect();
+    assert_eq!(away, vec![both.id.clone()]);
+    store.set_aside(&across).unwrap();
+    assert!(store.away_games().unwrap().is_empty());
     // Timed games, wherever they are.
     assert!(store.timed_games().unwrap().is_empty());
     let fifth = ChannelKey::new("rooms", "fifth");

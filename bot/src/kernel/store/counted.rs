@@ -87,6 +87,9 @@ impl GameStore for Counted {
         count(&self.counts.other_reads);
         self.inner.bot_games()
     }
+    fn away_games(&self) -> Result<Vec<GameRecord>, StoreError> {
+        self.inner.away_games()
+    }
     fn games_of(&self, player: &str) -> Result<Vec<GameRecord>, StoreError> {
         count(&self.counts.other_reads);
         self.inner.games_of(player)

@@ -139,8 +139,9 @@ pub trait GameStore: Send + Sync {
     }
     /// Sets an unreadable live record aside (kept for inspection), freeing the channel.
     fn set_aside(&self, key: &ChannelKey) -> Result<(), StoreError>;
-    /// Live games on `platform` with `player_id` at the table (unreadable ones left out), in
-    /// no particular order.
+    /// Live games that `player_id` plays from `platform` (unreadable ones left out), in no
+    /// particular order: the platform's own games with him at the table, and games of another
+    /// platform played in two places that he plays from their place on this one.
     fn live_games_of(&self, platform: &str, player_id: &str)
     -> Result<Vec<GameRecord>, StoreError>;
     /// Every live game with a time control, on every platform (unreadable ones left out), in no
@@ -149,6 +150,9 @@ pub trait GameStore: Send + Sync {
     /// Every live game with the bot at the table, on every platform (unreadable ones left out),
     /// in no particular order: where a restarted bot may owe a move.
     fn bot_games(&self) -> Result<Vec<GameRecord>, StoreError>;
+    /// Every live game played in two places (unreadable ones left out), in no particular
+    /// order: where a restarted bot may owe a place on another platform.
+    fn away_games(&self) -> Result<Vec<GameRecord>, StoreError>;
     /// Finished games with `player_id` at the table, newest first.
     fn games_of(&self, player_id: &str) -> Result<Vec<GameRecord>, StoreError>;
     /// A finished game by id.

@@ -108,10 +108,9 @@ impl GameStore for MemoryStore {
         let inner = self.lock();
         Ok(inner
             .live
-            .iter()
-            .filter(|(k, _)| k.platform == platform)
-            .filter_map(|(_, b)| read(b).ok())
-            .filter(|r| r.is_player(player_id))
+            .values()
+            .filter_map(|b| read(b).ok())
+            .filter(|r| r.is_player(player_id) && r.platform_of(player_id) == platform)
             .collect())
     }
 
@@ -136,6 +135,16 @@ impl GameStore for MemoryStore {
                     .iter()
                     .any(|s| s.player.as_ref().is_some_and(|p| p.id.starts_with("bot:")))
             })
+            .collect())
+    }
+
+    fn away_games(&self) -> Result<Vec<GameRecord>, StoreError> {
+        let inner = self.lock();
+        Ok(inner
+            .live
+            .values()
+            .filter_map(|b| read(b).ok())
+            .filter(|r| r.away.is_some())
             .collect())
     }
 

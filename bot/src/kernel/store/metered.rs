@@ -75,6 +75,9 @@ impl GameStore for Metered {
     fn bot_games(&self) -> Result<Vec<GameRecord>, StoreError> {
         self.timed("bot_games", |s| s.bot_games())
     }
+    fn away_games(&self) -> Result<Vec<GameRecord>, StoreError> {
+        self.timed("away_games", |s| s.away_games())
+    }
     fn games_of(&self, player_id: &str) -> Result<Vec<GameRecord>, StoreError> {
         self.timed("games_of", |s| s.games_of(player_id))
     }

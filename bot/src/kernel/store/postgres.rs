@@ -409,12 +409,12 @@ impl GameStore for PgStore {
         player_id: &str,
     ) -> Result<Vec<GameRecord>, StoreError> {
         let games = self.records(
-            "SELECT record FROM live WHERE platform = $1 AND players @> ARRAY[$2]",
-            vec![boxed(platform.to_string()), boxed(player_id.to_string())],
+            "SELECT record FROM live WHERE players @> ARRAY[$1]",
+            vec![boxed(player_id.to_string())],
         )?;
         Ok(games
             .into_iter()
-            .filter(|r| r.is_player(player_id))
+            .filter(|r| r.is_player(player_id) && r.platform_of(player_id) == platform)
             .collect())
     }
 
@@ -425,6 +425,15 @@ impl GameStore for PgStore {
 
     fn bot_games(&self) -> Result<Vec<GameRecord>, StoreError> {
         self.records("SELECT record FROM live WHERE bot", vec![])
+    }
+
+    fn away_games(&self) -> Result<Vec<GameRecord>, StoreError> {
+        // Rare, and asked for at a start: the records are looked through for the mark.
+        let games = self.records(
+            "SELECT record FROM live WHERE position('\"away\":'::bytea in record) > 0",
+            vec![],
+        )?;
+        Ok(games.into_iter().filter(|r| r.away.is_some()).collect())
     }
 
     fn games_of(&self, player_id: &str) -> Result<Vec<GameRecord>, StoreError> {

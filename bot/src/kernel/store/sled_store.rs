@@ -231,13 +231,21 @@ impl GameStore for SledStore {
         platform: &str,
         player_id: &str,
     ) -> Result<Vec<GameRecord>, StoreError> {
-        // The platform's live games are one range of keys; a player's are read out of it.
+        // The platform's live games are one range of keys; a player's are read out of it. Of
+        // the other platforms' games, only those played in two places (marked `"away":`) are
+        // decoded.
+        const AWAY: &[u8] = b"\"away\":";
         let prefix = format!("{platform}\u{1f}").into_bytes();
         let mut games = Vec::new();
-        for item in self.live.scan_prefix(prefix) {
-            let (_, bytes) = item.map_err(io)?;
+        for item in self.live.iter() {
+            let (key, bytes) = item.map_err(io)?;
+            let here = key.starts_with(&prefix);
+            if !here && !bytes.windows(AWAY.len()).any(|w| w == AWAY) {
+                continue;
+            }
             if let Ok(r) = decode(&bytes)
                 && r.is_player(player_id)
+                && r.platform_of(player_id) == platform
             {
                 games.push(r);
             }
@@ -270,6 +278,22 @@ impl GameStore for SledStore {
             let (_, bytes) = item.map_err(io)?;
             if bytes.windows(MARK.len()).any(|w| w == MARK)
                 && let Ok(r) = decode(&bytes)
+            {
+                games.push(r);
+            }
+        }
+        Ok(games)
+    }
+
+    fn away_games(&self) -> Result<Vec<GameRecord>, StoreError> {
+        // Records played in one place are passed over without being decoded.
+        const MARK: &[u8] = b"\"away\":";
+        let mut games = Vec::new();
+        for item in self.live.iter() {
+            let (_, bytes) = item.map_err(io)?;
+            if bytes.windows(MARK.len()).any(|w| w == MARK)
+                && let Ok(r) = decode(&bytes)
+                && r.away.is_some()
             {
                 games.push(r);
             }

@@ -281,6 +281,10 @@ impl GameStore for Staged {
         self.inner.bot_games()
     }
 
+    fn away_games(&self) -> Result<Vec<GameRecord>, StoreError> {
+        self.inner.away_games()
+    }
+
     fn games_of(&self, player_id: &str) -> Result<Vec<GameRecord>, StoreError> {
         self.inner.games_of(player_id)
     }
