@@ -215,6 +215,10 @@ pub fn keeps_the_contract(store: &dyn GameStore) {
     let across = ChannelKey::new("rooms", "across");
     let mut both = record(store, "across");
     both.platform = "rooms".into();
+    both.seats[0].player = Some(Player {
+        id: "erin".into(),
+        name: "erin".into(),
+    });
     both.seats[1].player = Some(Player {
         id: "dora".into(),
         name: "dora".into(),
@@ -237,8 +241,8 @@ pub fn keeps_the_contract(store: &dyn GameStore) {
     };
     assert_eq!(ids("console", "dora"), vec![both.id.clone()]);
     assert!(ids("rooms", "dora").is_empty());
-    assert!(ids("rooms", "alice").contains(&both.id));
-    assert!(!ids("console", "alice").contains(&both.id));
+    assert_eq!(ids("rooms", "erin"), vec![both.id.clone()]);
+    assert!(ids("console", "erin").is_empty());
     let away: Vec<String> = store
         .away_games()
         .unwrap()
@@ -246,7 +250,10 @@ pub fn keeps_the_contract(store: &dyn GameStore) {
         .map(|r| r.id)
         .collect();
     assert_eq!(away, vec![both.id.clone()]);
-    store.set_aside(&across).unwrap();
+    let mut over = both.clone();
+    over.version += 1;
+    over.status = Status::Finished;
+    store.archive(&across, both.version, &over).unwrap();
     assert!(store.away_games().unwrap().is_empty());
     // Timed games, wherever they are.
     assert!(store.timed_games().unwrap().is_empty());
