@@ -166,9 +166,7 @@ fn record_place(
         fallback: None,
         receipt: Some(kept::intent("place", &[&record.id, "opened"])),
     };
-    let by = record
-        .player(0)
-        .map_or_else(|| User::named("?"), User::from);
+    let by = player_on(&record, platform).unwrap_or_else(|| User::named("?"));
     let body = kept::receipt_of(&notice, by, core.clock.now(), Vec::new()).encode();
     let id = notice.receipt.clone().unwrap_or_default();
     let change = Change::Update {
@@ -394,6 +392,18 @@ pub fn other_place(
         fallback: None,
         receipt: Some(id.to_string()),
     };
+    let by = player_on(record, &platform).unwrap_or(by);
     let body = kept::receipt_of(&notice, by, core.clock.now(), Vec::new()).encode();
     Some((notice, body))
+}
+
+/// A player of `record` who plays from `platform`: a notice kept there is kept on his behalf
+/// (an adapter reads the account of its own platform from it).
+fn player_on(record: &GameRecord, platform: &str) -> Option<User> {
+    record
+        .seats
+        .iter()
+        .filter_map(|s| s.player.as_ref())
+        .find(|p| record.platform_of(&p.id) == platform)
+        .map(User::from)
 }

@@ -3,8 +3,10 @@
 //!
 //! - its HTTP client's `error` for every `404 Not Found` the homeserver answers — though a 404
 //!   is how the Matrix API says that an account-data item or a key backup does not exist yet,
-//!   which the SDK asks about at every start and handles. A request that really fails is
-//!   reported by the code that made it; other statuses and every other error are kept;
+//!   which the SDK asks about at every start and handles, and how a homeserver says that an
+//!   account does not exist (Synapse's profile lookup answers 404 with no error code of its
+//!   own). A request that really fails is reported by the code that made it; other statuses
+//!   and every other error are kept;
 //! - its crypto's `warn` that it has room keys to back up but no backup key, which it repeats
 //!   after every sync while the key backup is not open on the device. Muster says once, at
 //!   start, whether the backup is open and, if not, what to give it ([`super::trust`]);
@@ -40,7 +42,7 @@ pub const NOISE: [Quiet; 4] = [
 ];
 
 fn not_found(message: &str) -> bool {
-    message.contains("status_code: 404") && message.contains("NotFound")
+    message.contains("status_code: 404")
 }
 
 fn no_backup_key(message: &str) -> bool {

@@ -1,0 +1,365 @@
+//! One game played from two chat networks through one `muster serve` process: dan on Discord
+//! (the stand-in) challenges alice on Matrix (a real Synapse, behind a proxy that can take it
+//! away) by her Matrix id. Muster makes a room for the game on Matrix and invites her; she
+//! accepts there, and the game is played from both places, each shown what the other was told.
+//! Muster is restarted in the middle, then Discord is cut off while alice moves and Matrix while
+//! dan moves: the side that was down is told what it missed when it is back, once.
+//! (docs/guide.md, "Games across platforms".)
+
+mod matrix_play;
+
+use std::time::Duration;
+
+use matrix_play::{CROQUET, record};
+use muster_tests::discord::bot::{self, Bot, CHANNEL, Mode, callback, runtime, slash, text};
+use muster_tests::discord::{Person, StandIn, StoredMessage};
+use muster_tests::matrix::Seen;
+use muster_tests::matrix_bot::{Table, table};
+use muster_tests::proxy::Proxy;
+use muster_tests::{data_dir, muster_binary};
+use serde_json::json;
+
+const WAIT: Duration = Duration::from_secs(60);
+
+/// Starts Muster serving the stand-in and the homeserver (through `proxy`), and waits until
+/// the Matrix adapter listens.
+async fn start(standin: &StandIn, t: &Table, proxy: &Proxy, dir: &std::path::Path) -> Bot {
+    let homeserver = proxy.url();
+    let matrix = [
+        ("MUSTER_MATRIX_HOMESERVER", homeserver.as_str()),
+        ("MUSTER_MATRIX_USER", t.bot.user_id.as_str()),
+        ("MUSTER_MATRIX_PASSWORD", t.bot.password.as_str()),
+    ];
+    let muster = bot::start(standin, &muster_binary!(), dir, Mode::Gateway, &matrix).await;
+    muster
+        .wait_log("the Matrix adapter to listen", |l| {
+            l.contains("listening as").then_some(())
+        })
+        .await;
+    muster
+}
+
+/// The bot's messages in the Discord channel.
+fn on_discord(standin: &StandIn) -> Vec<StoredMessage> {
+    standin
+        .messages()
+        .into_iter()
+        .filter(|m| m.channel_id == CHANNEL)
+        .collect()
+}
+
+/// How many of alice's decisions Discord was told of: messages posted in the channel (not
+/// answers to dan's commands) that ask for the next decision.
+fn told_on_discord(standin: &StandIn) -> usize {
+    on_discord(standin)
+        .into_iter()
+        .filter(|m| m.interaction_token.is_none() && m.content.contains("your turn"))
+        .count()
+}
+
+/// How many of dan's decisions the room was told of: the bot's messages there that answer no
+/// one and ask for the next decision.
+fn told_on_matrix(t: &Table, room: &str) -> usize {
+    t.alice
+        .messages(room)
+        .into_iter()
+        .filter(|s| {
+            s.sender == t.bot.user_id && s.in_reply_to.is_none() && s.body.contains("your turn")
+        })
+        .count()
+}
+
+/// The first message in `room` that alice sees matching `pred`, waited for up to [`WAIT`];
+/// panics with Muster's log.
+async fn seen_in(t: &Table, muster: &Bot, room: &str, pred: impl Fn(&Seen) -> bool) -> Seen {
+    seen_after(t, muster, 0, room, pred).await
+}
+
+/// As [`seen_in`], among the messages after alice's `mark`.
+async fn seen_after(
+    t: &Table,
+    muster: &Bot,
+    mark: usize,
+    room: &str,
+    pred: impl Fn(&Seen) -> bool,
+) -> Seen {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        let all = t.alice.all_messages();
+        if let Some(s) = all
+            .into_iter()
+            .skip(mark)
+            .find(|s| s.room == room && pred(s))
+        {
+            return s;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "not seen in {room}:\n{}\nMuster's log:\n{}",
+            t.alice.describe(room),
+            muster.log()
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// Waits up to [`WAIT`] until `done`, polling; panics naming `what`.
+async fn wait_until(what: &str, done: impl Fn() -> bool) {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while !done() {
+        assert!(tokio::time::Instant::now() < deadline, "timed out: {what}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// The bot's messages in `room` that say `what`.
+fn on_matrix(t: &Table, room: &str, what: &str) -> Vec<Seen> {
+    t.alice
+        .messages(room)
+        .into_iter()
+        .filter(|s| s.sender == t.bot.user_id && s.body.contains(what))
+        .collect()
+}
+
+/// dan plays `mv` with `/move` on Discord (shown as Dan); the Matrix room is told. Whose turn it is then:
+/// alice's (`true`) or dan's again.
+async fn dan_moves(
+    (standin, muster, dan): (&StandIn, &Bot, &Person),
+    t: &Table,
+    room: &str,
+    mv: &str,
+) -> bool {
+    let mark = t.alice.mark();
+    let said = text(&callback(
+        &slash(
+            standin,
+            muster,
+            dan,
+            "move",
+            json!([{"name": "notation", "type": 3, "value": mv}]),
+        )
+        .await,
+    ));
+    assert!(
+        !said.contains("not legal") && !said.contains("not yours"),
+        "{said}"
+    );
+    let told = seen_after(t, muster, mark, room, |s| {
+        s.sender == t.bot.user_id && s.body.contains("your turn")
+    })
+    .await;
+    told.body.contains("your turn (Black)")
+}
+
+/// alice plays `mv` in the room; Discord is told (waited for while `discord_up`). Whose turn
+/// it is then: alice's again (`true`) or dan's.
+async fn alice_moves(standin: &StandIn, t: &Table, room: &str, mv: &str, discord_up: bool) -> bool {
+    let before: Vec<String> = on_discord(standin).into_iter().map(|m| m.id).collect();
+    let ev = t.alice.send_text(room, &format!("!move {mv}")).await;
+    let answer = t
+        .alice
+        .wait_for(room, 60, |s| {
+            s.sender == t.bot.user_id
+                && s.in_reply_to.as_deref() == Some(ev.as_str())
+                && s.body.contains("your turn")
+        })
+        .await;
+    if discord_up {
+        standin
+            .wait_message(
+                "alice's move told on Discord",
+                |m| {
+                    m.channel_id == CHANNEL
+                        && !before.contains(&m.id)
+                        && m.content.contains("your turn")
+                },
+                WAIT,
+            )
+            .await;
+    }
+    !answer.body.contains("Dan, your turn")
+}
+
+#[test]
+fn a_discord_player_and_a_matrix_player_play_one_game_across_restarts_and_outages() {
+    runtime().block_on(async {
+        let t = table().await;
+        let standin = StandIn::start(bot::APP).await;
+        let proxy = Proxy::start(&t.synapse.url()).await;
+        let dir = data_dir("across-platforms", "game");
+        std::fs::create_dir_all(&dir).expect("a data directory");
+        std::fs::write(
+            dir.join("muster.toml"),
+            format!(
+                "[communities.club]\ndiscord = [\"{}\"]\nmatrix = [\"*\"]\n",
+                bot::GUILD
+            ),
+        )
+        .expect("the settings");
+        let mut muster = start(&standin, &t, &proxy, &dir).await;
+        let alice_mx = t.alice.user_id();
+        let dan = Person::new("dan");
+
+        // An account Matrix does not know: refused privately, nothing made.
+        let asked = callback(
+            &slash(
+                &standin,
+                &muster,
+                &dan,
+                "new",
+                json!([{"name": "game", "type": 4, "value": 2},
+                       {"name": "elsewhere", "type": 3, "value": "@nobody:localhost"}]),
+            )
+            .await,
+        );
+        assert!(bot::ephemeral(&asked), "{}", text(&asked));
+        assert!(
+            text(&asked).contains("no Matrix account"),
+            "{}",
+            text(&asked)
+        );
+
+        // dan challenges alice by her Matrix id.
+        let asked = callback(
+            &slash(
+                &standin,
+                &muster,
+                &dan,
+                "new",
+                json!([{"name": "game", "type": 4, "value": 2},
+                       {"name": "elsewhere", "type": 3, "value": alice_mx}]),
+            )
+            .await,
+        );
+        let said = text(&asked);
+        assert!(said.contains("alice is challenged on Matrix"), "{said}");
+        // Matrix: a room for the game, alice invited; she joins and accepts there.
+        let room = t.alice.wait_for_invitation(60).await;
+        t.alice.join(&room).await;
+        seen_in(&t, &muster, &room, |s| {
+            s.body.contains("you are challenged")
+        })
+        .await;
+        let ev = t.alice.send_text(&room, "!accept").await;
+        t.alice
+            .wait_for(&room, 60, |s| {
+                s.in_reply_to.as_deref() == Some(ev.as_str()) && s.body.contains("The game begins")
+            })
+            .await;
+        standin
+            .wait_message(
+                "the game's start told on Discord",
+                |m| m.channel_id == CHANNEL && m.content.contains("The game begins"),
+                WAIT,
+            )
+            .await;
+
+        // Play, dan on Discord and alice on Matrix, with a restart, then each side cut off.
+        // Each of alice's decisions (her acceptance first) is told on Discord, each of dan's on
+        // Matrix, as a message of its own that asks for the next decision.
+        let moves = record(CROQUET);
+        let (mut alice_next, mut by_alice, mut by_dan) = (false, 1, 0);
+        let (mut discord_cut, mut matrix_cut) = (false, false);
+        for (i, mv) in moves.iter().take(10).enumerate() {
+            if i == 2 {
+                muster.terminate();
+                muster.exit_status(WAIT).await;
+                muster = start(&standin, &t, &proxy, &dir).await;
+            }
+            if alice_next {
+                let discord_down = i >= 3 && !discord_cut;
+                if discord_down {
+                    standin.rest_outage(true);
+                    discord_cut = true;
+                }
+                alice_next = alice_moves(&standin, &t, &room, mv, !discord_down).await;
+                by_alice += 1;
+                if discord_down {
+                    // Nothing reached Discord meanwhile; it is told once it is back.
+                    tokio::time::sleep(Duration::from_secs(2)).await;
+                    assert_eq!(told_on_discord(&standin), by_alice - 1);
+                    standin.rest_outage(false);
+                    wait_until("Discord told what it missed", || {
+                        told_on_discord(&standin) == by_alice
+                    })
+                    .await;
+                }
+            } else if i >= 3 && !matrix_cut {
+                // Matrix away: Discord answers dan at once; Matrix hears of it when it is back.
+                proxy.set_away(true);
+                matrix_cut = true;
+                let said = text(&callback(
+                    &slash(
+                        &standin,
+                        &muster,
+                        &dan,
+                        "move",
+                        json!([{"name": "notation", "type": 3, "value": mv}]),
+                    )
+                    .await,
+                ));
+                assert!(said.contains("your turn"), "{said}");
+                alice_next = said.contains("alice, your turn");
+                by_dan += 1;
+                tokio::time::sleep(Duration::from_secs(2)).await;
+                assert_eq!(told_on_matrix(&t, &room), by_dan - 1);
+                proxy.set_away(false);
+                wait_until("Matrix told what it missed", || {
+                    told_on_matrix(&t, &room) == by_dan
+                })
+                .await;
+            } else {
+                alice_next = dan_moves((&standin, &muster, &dan), &t, &room, mv).await;
+                by_dan += 1;
+            }
+        }
+        assert!(discord_cut && matrix_cut, "each side was cut off once");
+
+        // alice resigns on Matrix; Discord is told the result and the ratings.
+        let ev = t.alice.send_text(&room, "!resign").await;
+        t.alice
+            .wait_for(&room, 60, |s| {
+                s.in_reply_to.as_deref() == Some(ev.as_str()) && s.body.contains("resigns")
+            })
+            .await;
+        standin
+            .wait_message(
+                "the result told on Discord",
+                |m| m.channel_id == CHANNEL && m.content.contains("alice (Black) resigns"),
+                WAIT,
+            )
+            .await;
+
+        // Nothing told twice in either place, nothing lost.
+        tokio::time::sleep(Duration::from_secs(3)).await;
+        assert_eq!(told_on_discord(&standin), by_alice);
+        assert_eq!(told_on_matrix(&t, &room), by_dan);
+        let results = on_discord(&standin)
+            .into_iter()
+            .filter(|m| m.interaction_token.is_none() && m.content.contains("resigns"))
+            .count();
+        assert_eq!(results, 1);
+        for what in ["The game begins", "resigns", "you are challenged"] {
+            assert_eq!(
+                on_matrix(&t, &room, what).len(),
+                1,
+                "{what}: {}",
+                t.alice.describe(&room)
+            );
+        }
+        // dan's rating is the community's: one game.
+        let asked = callback(
+            &slash(
+                &standin,
+                &muster,
+                &dan,
+                "rating",
+                json!([{"name": "game", "type": 4, "value": 2}]),
+            )
+            .await,
+        );
+        assert!(text(&asked).contains("1 game"), "{}", text(&asked));
+        muster.terminate();
+        let _ = std::fs::remove_dir_all(&dir);
+    });
+}
