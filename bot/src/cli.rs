@@ -205,7 +205,9 @@ fn serve(loaded: &Loaded, clock: &crate::cli_args::ClockArgs, err: &mut dyn Writ
         ),
     };
     // Each adapter's surface, given to the core before the scheduler or any adapter speaks.
-    base.add_surface(std::sync::Arc::new(crate::discord::surface::DiscordSurface));
+    base.add_surface(std::sync::Arc::new(
+        crate::discord::surface::DiscordSurface::default(),
+    ));
     base.add_surface(std::sync::Arc::new(
         crate::matrix::surface::MatrixSurface::default(),
     ));

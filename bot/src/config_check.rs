@@ -129,6 +129,12 @@ fn discord(out: &mut String, d: &Discord) {
         }
         None => out.push_str("# clock: games untimed unless they name one\n"),
     }
+    match d.games_channel {
+        Some(c) => {
+            let _ = writeln!(out, "games_channel = \"{c}\"");
+        }
+        None => out.push_str("# games_channel: no games challenged from another platform\n"),
+    }
     let timeout = if d.timeout_claim { "claim" } else { "auto" };
     let _ = writeln!(out, "timeout = {}", quoted(timeout));
 }

@@ -361,3 +361,36 @@ fn the_player_of_the_other_place_is_reminded_there_and_both_places_hear_of_a_tim
     core.fire_due();
     assert!(core.notices("chat").is_empty() && core.notices("rooms").is_empty());
 }
+
+#[test]
+fn a_linked_player_is_challenged_by_name_on_his_other_platform() {
+    let clock = Arc::new(ManualClock::starting_at(START));
+    let store = Arc::new(MemoryStore::default());
+    let core = over(store.clone(), &clock);
+    // bob is linked: bob-id on chat, @bob:hs on rooms.
+    let code = common::code_in(&say(&core, "bob@rooms", "!r9", "link"));
+    let out = say(&core, "bob@chat", "c9", &format!("link {code}"));
+    assert!(out.starts_with("Linked"), "{out}");
+    // carol on rooms names him: his account on chat is challenged, from her room.
+    let out = say(&core, "carol@rooms", "!r1", "new lanrick BOB");
+    assert!(out.contains("bob is challenged on Chat"), "{out}");
+    let live = store
+        .load(&ChannelKey::new("rooms", "!r1"))
+        .unwrap()
+        .unwrap();
+    assert_eq!(live.player(1).map(|p| p.id.as_str()), Some("bob-id"));
+    let notices = posted(&core, "chat");
+    let Target::Open(opening) = &notices[0].target else {
+        panic!("{notices:?}");
+    };
+    core.place_opened(opening, "t1");
+    assert!(told(&core, "chat", "t1").contains("<@bob-id> you are challenged"));
+    let out = say(&core, "bob@chat", "t1", "accept");
+    assert!(out.contains("The game begins"), "{out}");
+    // Unlinked, he is no longer found by that name: the word is a name on rooms, as before.
+    say(&core, "bob@chat", "t1", "abort");
+    posted(&core, "rooms");
+    say(&core, "bob@rooms", "!r9", "unlink");
+    let out = say(&core, "carol@rooms", "!r2", "new lanrick bob");
+    assert!(!out.contains("challenged on Chat"), "{out}");
+}

@@ -144,6 +144,10 @@ pub struct Discord {
     /// The gateway shards this instance runs (`shards`, `MUSTER_DISCORD_SHARDS`); `None`: the
     /// bot is not sharded (one connection).
     pub shards: Option<Shards>,
+    /// The channel under which a game challenged from another platform gets its thread
+    /// (`games_channel`, `MUSTER_DISCORD_GAMES_CHANNEL`); `None`: such games cannot be played
+    /// on Discord.
+    pub games_channel: Option<u64>,
 }
 
 /// What `[discord]` may contain.
@@ -165,6 +169,7 @@ pub(crate) struct File {
     #[serde(default)]
     channel_clocks: BTreeMap<String, String>,
     shards: Option<String>,
+    games_channel: Option<String>,
 }
 
 #[derive(Deserialize, Default)]
@@ -191,6 +196,7 @@ pub(crate) struct Raw {
     timeout: Option<(String, String)>,
     channel_clocks: BTreeMap<String, String>,
     shards: Option<(String, String)>,
+    games_channel: Option<(String, String)>,
 }
 
 const FILE: &str = "muster.toml";
@@ -212,6 +218,7 @@ impl Raw {
             timeout: at(file.timeout),
             channel_clocks: file.channel_clocks,
             shards: at(file.shards),
+            games_channel: at(file.games_channel),
         }
     }
 
@@ -229,6 +236,7 @@ impl Raw {
             "MUSTER_DISCORD_CLOCK" => &mut self.clock,
             "MUSTER_DISCORD_TIMEOUT" => &mut self.timeout,
             "MUSTER_DISCORD_SHARDS" => &mut self.shards,
+            "MUSTER_DISCORD_GAMES_CHANNEL" => &mut self.games_channel,
             _ => return false,
         };
         *slot = Some((key.to_string(), value.to_string()));
@@ -405,7 +413,13 @@ impl Raw {
             let channel = snowflake(FILE, &key, &id)?;
             channel_clocks.insert(channel, crate::check_clock(FILE, &key, &c)?);
         }
+        let games_channel = match self.games_channel {
+            None => None,
+            Some((_, c)) if c.trim().is_empty() => None,
+            Some((s, c)) => Some(snowflake(&s, "discord.games_channel", &c)?),
+        };
         Ok(Some(Discord {
+            games_channel,
             clock,
             timeout_claim,
             channel_clocks,

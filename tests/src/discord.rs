@@ -244,6 +244,15 @@ impl StandIn {
         self.dispatch_times(interaction, 1).await;
     }
 
+    /// Makes `channel` a text channel of the server `guild` (one no interaction came from yet,
+    /// such as the channel games from another platform get their threads under).
+    pub fn add_channel(&self, channel: &str, guild: &str) {
+        self.shared
+            .lock()
+            .channel_guild
+            .insert(channel.to_owned(), guild.to_owned());
+    }
+
     /// Remembers an interaction delivered some other way (an HTTP POST to the bot's endpoint):
     /// its token is then valid for the callback and webhook routes, and its responses land in
     /// its channel.

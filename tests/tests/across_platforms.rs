@@ -10,9 +10,11 @@ mod matrix_play;
 
 use std::time::Duration;
 
-use matrix_play::{CROQUET, record};
-use muster_tests::discord::bot::{self, Bot, CHANNEL, Mode, callback, runtime, slash, text};
-use muster_tests::discord::{Person, StandIn, StoredMessage};
+use matrix_play::{CROQUET, LANRICK, invite_bot, open_room, record};
+use muster_tests::discord::bot::{
+    self, Bot, CHANNEL, GUILD, Mode, callback, interact, runtime, slash, text,
+};
+use muster_tests::discord::{Person, StandIn, StoredMessage, command};
 use muster_tests::matrix::Seen;
 use muster_tests::matrix_bot::{Table, table};
 use muster_tests::proxy::Proxy;
@@ -21,14 +23,20 @@ use serde_json::json;
 
 const WAIT: Duration = Duration::from_secs(60);
 
+/// The Discord channel under which games challenged from Matrix get their threads.
+const GAMES: &str = "1300000000000000300";
+
 /// Starts Muster serving the stand-in and the homeserver (through `proxy`), and waits until
 /// the Matrix adapter listens.
 async fn start(standin: &StandIn, t: &Table, proxy: &Proxy, dir: &std::path::Path) -> Bot {
     let homeserver = proxy.url();
+    let alice = t.alice.user_id();
     let matrix = [
         ("MUSTER_MATRIX_HOMESERVER", homeserver.as_str()),
         ("MUSTER_MATRIX_USER", t.bot.user_id.as_str()),
         ("MUSTER_MATRIX_PASSWORD", t.bot.password.as_str()),
+        ("MUSTER_MATRIX_AUTO_JOIN", alice.as_str()),
+        ("MUSTER_DISCORD_GAMES_CHANNEL", GAMES),
     ];
     let muster = bot::start(standin, &muster_binary!(), dir, Mode::Gateway, &matrix).await;
     muster
@@ -192,7 +200,7 @@ fn a_discord_player_and_a_matrix_player_play_one_game_across_restarts_and_outage
             dir.join("muster.toml"),
             format!(
                 "[communities.club]\ndiscord = [\"{}\"]\nmatrix = [\"*\"]\n",
-                bot::GUILD
+                GUILD
             ),
         )
         .expect("the settings");
@@ -359,6 +367,117 @@ fn a_discord_player_and_a_matrix_player_play_one_game_across_restarts_and_outage
             .await,
         );
         assert!(text(&asked).contains("1 game"), "{}", text(&asked));
+        muster.terminate();
+        let _ = std::fs::remove_dir_all(&dir);
+    });
+}
+
+/// `/name` with `options` by `who` in the Discord channel `channel` (a thread).
+async fn slash_in(
+    standin: &StandIn,
+    muster: &Bot,
+    who: &Person,
+    channel: &str,
+    name: &str,
+    options: serde_json::Value,
+) -> String {
+    let interaction = command(name, options, who, channel, Some(GUILD));
+    text(&callback(&interact(standin, muster, interaction).await))
+}
+
+#[test]
+fn a_matrix_player_challenges_a_linked_player_who_plays_in_a_discord_thread() {
+    runtime().block_on(async {
+        let t = table().await;
+        let standin = StandIn::start(bot::APP).await;
+        standin.add_channel(GAMES, GUILD);
+        let proxy = Proxy::start(&t.synapse.url()).await;
+        let dir = data_dir("across-platforms", "thread");
+        let muster = start(&standin, &t, &proxy, &dir).await;
+        let room = open_room(&t, "From Matrix", false).await;
+        invite_bot(&t, &room).await;
+
+        // dan on Discord and bob on Matrix are one player.
+        let dan = Person::new("dan");
+        let said = text(&callback(
+            &slash(&standin, &muster, &dan, "link", json!([])).await,
+        ));
+        let code = said
+            .split('`')
+            .find_map(|w| w.strip_prefix("!link "))
+            .unwrap_or_else(|| panic!("what to say on Matrix: {said}"))
+            .to_string();
+        let ev = t.bob.send_text(&room, &format!("!link {code}")).await;
+        t.bob
+            .wait_for(&room, 60, |s| {
+                s.in_reply_to.as_deref() == Some(ev.as_str()) && s.body.contains("one player")
+            })
+            .await;
+
+        // alice names him: he is challenged on Discord, in a thread under the games channel.
+        let ev = t.alice.send_text(&room, "!new lanrick Dan").await;
+        let asked = seen_in(&t, &muster, &room, |s| {
+            s.in_reply_to.as_deref() == Some(ev.as_str())
+        })
+        .await;
+        assert!(
+            asked.body.contains("Dan is challenged on Discord"),
+            "{asked:?}"
+        );
+        let first = standin
+            .wait_message(
+                "the challenge in the game's thread",
+                |m| m.content.contains("you are challenged"),
+                WAIT,
+            )
+            .await;
+        let threads = standin.threads();
+        assert_eq!(threads.len(), 1, "{threads:?}");
+        assert_eq!(threads[0]["parent_id"], GAMES);
+        let thread = threads[0]["id"].as_str().expect("an id").to_string();
+        assert_eq!(first.channel_id, thread);
+        assert!(
+            first.content.contains(&format!("<@{}>", dan.id)),
+            "{}",
+            first.content
+        );
+
+        // He accepts there; alice hears of it in her room, and moves.
+        let said = slash_in(&standin, &muster, &dan, &thread, "accept", json!([])).await;
+        assert!(said.contains("The game begins"), "{said}");
+        seen_in(&t, &muster, &room, |s| {
+            s.in_reply_to.is_none() && s.body.contains("The game begins")
+        })
+        .await;
+        let mark = standin.messages().len();
+        let first_move = record(LANRICK)[0];
+        let ev = t
+            .alice
+            .send_text(&room, &format!("!move {first_move}"))
+            .await;
+        seen_in(&t, &muster, &room, |s| {
+            s.in_reply_to.as_deref() == Some(ev.as_str()) && s.body.contains("Dan, your turn")
+        })
+        .await;
+        standin
+            .wait_message(
+                "alice's move told in the thread",
+                |m| {
+                    m.channel_id == thread
+                        && m.content.contains("your turn")
+                        && m.content.contains(&format!("<@{}>", dan.id))
+                },
+                WAIT,
+            )
+            .await;
+        assert!(standin.messages().len() > mark);
+        // dan resigns in the thread; alice's room is told.
+        let said = slash_in(&standin, &muster, &dan, &thread, "resign", json!([])).await;
+        assert!(said.contains("resigns"), "{said}");
+        seen_in(&t, &muster, &room, |s| {
+            s.in_reply_to.is_none() && s.body.contains("Dan (Black) resigns")
+        })
+        .await;
         muster.terminate();
         let _ = std::fs::remove_dir_all(&dir);
     });

@@ -36,6 +36,7 @@ fn settings(api: &str) -> Discord {
         timeout_claim: false,
         channel_clocks: Default::default(),
         shards: None,
+        games_channel: None,
     }
 }
 
@@ -59,7 +60,8 @@ async fn a_discord_move_reads_its_game_once_and_writes_once() {
     let counts = Arc::new(Counts::default());
     let store = Counted::new(Arc::new(MemoryStore::default()), Arc::clone(&counts));
     let clock = Arc::new(ManualClock::starting_at(1_800_000_000));
-    let core = Core::with_clock(Arc::new(store), "/", clock).with_surface(Arc::new(DiscordSurface));
+    let core = Core::with_clock(Arc::new(store), "/", clock)
+        .with_surface(Arc::new(DiscordSurface::default()));
     let shared = Shared::with_core(&core, settings(&standin.api_url()));
     let (alice, bob) = (Person::new("alice"), Person::new("bob"));
     let game = json!([

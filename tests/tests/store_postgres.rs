@@ -271,8 +271,9 @@ fn cores(
             let store: Arc<dyn GameStore> = Arc::new(PgStore::open(url).unwrap());
             let clock = Arc::new(muster_bot::clock::ManualClock::starting_at(start));
             // As `muster serve` makes it: Discord's surface given to the core.
-            let core = muster_bot::core::Core::with_clock(store, "!", clock.clone())
-                .with_surface(Arc::new(muster_bot::discord::surface::DiscordSurface));
+            let core = muster_bot::core::Core::with_clock(store, "!", clock.clone()).with_surface(
+                Arc::new(muster_bot::discord::surface::DiscordSurface::default()),
+            );
             (core, clock)
         })
         .collect()

@@ -327,7 +327,7 @@ pub const COMMANDS: &[Command] = &[
             user("third", "A third player (Lanko)"),
             text(
                 "elsewhere",
-                "Or a player on another platform: a Matrix id such as @alice:example.org",
+                "Or a player on another platform: a Matrix id (@alice:example.org) or a linked player's name",
                 ACCOUNT,
             )
             .one_word(),

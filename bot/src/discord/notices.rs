@@ -199,8 +199,12 @@ async fn send(shared: &Shared, http: &Http, notice: Notice) -> Delivery {
 
 /// Opens a tournament board's place: a public thread under the event's channel
 /// (`POST /channels/{id}/threads`), where the core then starts the board's game. If Discord
-/// refuses, the event's channel is told why, so that the organiser can act.
+/// refuses, the event's channel is told why, so that the organiser can act. A game challenged
+/// from another platform gets its thread under the games channel of the settings.
 async fn open_thread(shared: &Shared, http: &Http, opening: crate::core::Opening) {
+    if opening.home.is_some() {
+        return open_game_thread(shared, http, opening).await;
+    }
     let Some(parent) = snowflake(&opening.parent) else {
         tracing::error!(
             "no thread for {}: {:?} is not a channel id",
@@ -209,8 +213,16 @@ async fn open_thread(shared: &Shared, http: &Http, opening: crate::core::Opening
         );
         return;
     };
+    let Some(guild) = snowflake(&opening.community) else {
+        tracing::error!(
+            "no thread for {}: {:?} is not a server id",
+            opening.name,
+            opening.community
+        );
+        return;
+    };
     // A thread opened before a crash, and never recorded, is found again: not opened twice.
-    if let Some(thread) = opened_before(http, &opening, parent).await {
+    if let Some(thread) = opened_before(http, &opening, guild, parent).await {
         tracing::info!(
             "found the thread {} ({thread}), opened before a restart; it is used",
             opening.name
@@ -246,15 +258,78 @@ async fn open_thread(shared: &Shared, http: &Http, opening: crate::core::Opening
     }
 }
 
+/// Opens the place of a game challenged from another platform: a public thread under the games
+/// channel of the settings, found again rather than opened twice. Discord away (5xx, 429, the
+/// network), it is asked for again a little later; a refusal calls the challenge off.
+async fn open_game_thread(shared: &Shared, http: &Http, opening: crate::core::Opening) {
+    let core = Arc::clone(&shared.core);
+    let failed = |why: String| {
+        let core = Arc::clone(&core);
+        let opening = opening.clone();
+        async move {
+            let _ = tokio::task::spawn_blocking(move || core.place_failed(&opening, &why)).await;
+        }
+    };
+    let Some(parent) = shared.settings.games_channel else {
+        return failed("Discord has no channel for games from other platforms here".into()).await;
+    };
+    let later = |e: &serenity::Error| {
+        tracing::warn!(
+            "the thread {} could not be opened now ({e}); asked for again in {}s",
+            opening.name,
+            AGAIN.as_secs()
+        );
+        let core = Arc::clone(&core);
+        let opening = opening.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(AGAIN).await;
+            core.timers().post_notice(Notice {
+                platform: PLATFORM.to_string(),
+                target: Target::Open(Box::new(opening)),
+                replies: Vec::new(),
+                fallback: None,
+                receipt: None,
+            });
+        });
+    };
+    let guild = match respond::patiently(|| ChannelId::new(parent).to_channel(http)).await {
+        Ok(serenity::Channel::Guild(channel)) => channel.guild_id.get(),
+        Ok(_) => return failed("the games channel is not a server's channel".into()).await,
+        Err(e) if passing(&e) => return later(&e),
+        Err(e) => return failed(format!("the games channel cannot be read: {e}")).await,
+    };
+    let id = match opened_before(http, &opening, guild, parent).await {
+        Some(thread) => thread,
+        None => {
+            let created = ChannelId::new(parent)
+                .create_thread(
+                    http,
+                    serenity::CreateThread::new(opening.name.clone())
+                        .kind(serenity::ChannelType::PublicThread),
+                )
+                .await;
+            match created {
+                Ok(thread) => thread.id,
+                Err(e) if passing(&e) => return later(&e),
+                Err(e) => {
+                    return failed(format!("Discord refused to open its thread: {e}")).await;
+                }
+            }
+        }
+    };
+    let id = id.to_string();
+    let _ = tokio::task::spawn_blocking(move || core.place_opened(&opening, &id)).await;
+}
+
 /// The thread of `opening` if it is open already: among the server's active threads, one of
 /// that name under the event's channel, made since the event was (Discord has no idempotent
 /// way to open a thread; the window this leaves is in docs/operations.md).
 async fn opened_before(
     http: &Http,
     opening: &crate::core::Opening,
+    guild: u64,
     parent: u64,
 ) -> Option<ChannelId> {
-    let guild = snowflake(&opening.community)?;
     let active =
         match respond::patiently(|| serenity::GuildId::new(guild).get_active_threads(http)).await {
             Ok(active) => active,

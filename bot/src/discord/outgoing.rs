@@ -2,8 +2,8 @@
 //! for each further board), private ones into ephemeral messages, buttons with the message
 //! before them, and text too long for one message split at line ends, then between words.
 
-use super::surface::DiscordSurface;
-use crate::core::{Button, Reply, Surface};
+use super::surface;
+use crate::core::{Button, Reply};
 
 /// Discord's longest message, in characters.
 pub const MAX_CONTENT: usize = 2000;
@@ -50,7 +50,7 @@ pub fn plan(replies: Vec<Reply>) -> Vec<Outgoing> {
             }
             Reply::Mention { user, text } => {
                 let out = current(&mut public, false);
-                add_line(out, &format!("{} {text}", DiscordSurface.mention(&user)));
+                add_line(out, &format!("{} {text}", surface::mention(&user)));
                 if let Ok(id) = user.id.parse::<u64>()
                     && !out.pings.contains(&id)
                 {

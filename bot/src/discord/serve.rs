@@ -15,7 +15,7 @@ use crate::core::Core;
 /// Runs the Discord adapter until it fails or the process is stopped: the transport the
 /// settings choose, and the delivery of the core's notices ([`notices`]) beside it.
 pub async fn serve(base: Arc<Core>, settings: Discord) -> Result<(), String> {
-    base.add_surface(Arc::new(DiscordSurface));
+    base.add_surface(Arc::new(DiscordSurface::serving(settings.games_channel)));
     let shared = Arc::new(Shared::with_core(&base, settings));
     let http = Arc::new(http(&shared.settings));
     let delivering = tokio::spawn(notices::run(Arc::clone(&shared), Arc::clone(&http)));

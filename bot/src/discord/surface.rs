@@ -1,12 +1,31 @@
 //! How Discord shows what the core says: its own timestamps (each reader sees his own time and
 //! a countdown), channel and user mentions, an 8 MiB file, and a thread opened for each event
-//! board.
+//! board — and, served by this process with a games channel set, a thread under it for each
+//! game challenged from another platform.
 
 use super::PLATFORM;
 use crate::core::{Opening, Place, Surface, User};
 
-/// Discord's surface.
-pub struct DiscordSurface;
+/// Discord's surface; with what this process serves, when it serves Discord.
+#[derive(Default)]
+pub struct DiscordSurface {
+    /// Served here, with the channel under which games from other platforms get threads.
+    served: Option<Option<u64>>,
+}
+
+impl DiscordSurface {
+    /// The surface of a process that serves Discord, with its `games_channel` setting.
+    pub fn serving(games_channel: Option<u64>) -> DiscordSurface {
+        DiscordSurface {
+            served: Some(games_channel),
+        }
+    }
+}
+
+/// `user` as Discord mentions him.
+pub fn mention(user: &User) -> String {
+    format!("<@{}>", user.id)
+}
 
 impl Surface for DiscordSurface {
     fn platform(&self) -> &str {
@@ -31,7 +50,24 @@ impl Surface for DiscordSurface {
     }
 
     fn mention(&self, user: &User) -> String {
-        format!("<@{}>", user.id)
+        mention(user)
+    }
+
+    /// A Discord account (a linked player's, named from another platform) can be challenged
+    /// where this process serves Discord and has a channel for such games' threads.
+    fn reachable(&self, _: &User) -> Result<(), String> {
+        match self.served {
+            None => Err(
+                "this Muster does not serve Discord (an operator can set it up in the settings)"
+                    .into(),
+            ),
+            Some(None) => Err(
+                "Discord has no channel for games from other platforms here (an \
+                 operator sets `games_channel` in `[discord]`)"
+                    .into(),
+            ),
+            Some(Some(_)) => Ok(()),
+        }
     }
 
     /// Under Discord's 10 MiB for a bot's message: the final board and the text go beside a
@@ -51,7 +87,7 @@ mod tests {
 
     #[test]
     fn times_are_discord_timestamps_that_each_reader_sees_in_his_own_zone() {
-        let s = DiscordSurface;
+        let s = DiscordSurface::default();
         assert_eq!(
             s.time(1_800_000_000, 0),
             "<t:1800000000:f> (<t:1800000000:R>)"

@@ -16,6 +16,7 @@ use crate::kernel::reply::Reply;
 use crate::kernel::request::{Request, User};
 use crate::kernel::store::{Change, ChannelKey, GameRecord, GameStore, Staged, StoreError};
 use crate::kernel::surface::{Home, Opening, Surface};
+use crate::players::links;
 
 /// The note, in a game's other place, naming its home: `<platform>␟<channel>␟<game id>`.
 pub const NOTE: &str = "away";
@@ -35,6 +36,38 @@ pub fn elsewhere(core: &Core, req: &Request, token: &str) -> Option<(String, Use
                 .or_else(|| s.account(&at))
                 .map(|u| (s.platform().to_string(), u))
         })
+}
+
+/// The account on another platform of the linked player called `token` (docs/guide.md, "One
+/// player on two platforms"): how a player of a platform whose ids cannot be typed is named
+/// from another. `Err` when two linked players have that name.
+pub fn linked(core: &Core, req: &Request, token: &str) -> Result<Option<(String, User)>, String> {
+    let found: Vec<(String, User)> = links::named(core.base.as_ref(), token)
+        .into_iter()
+        .filter_map(|accounts| {
+            accounts
+                .into_iter()
+                .find(|a| a.platform != req.platform)
+                .map(|a| {
+                    (
+                        a.platform,
+                        User {
+                            id: a.id,
+                            name: a.name,
+                        },
+                    )
+                })
+        })
+        .collect();
+    match found.len() {
+        0 => Ok(None),
+        1 => Ok(found.into_iter().next()),
+        _ => Err(format!(
+            "{} linked players are called {}: name the one you mean by his id on his platform.",
+            found.len(),
+            crate::kernel::text::excerpt(token, 40)
+        )),
+    }
 }
 
 /// How times and files are worded for `record`: its platform's surface, or for a game played

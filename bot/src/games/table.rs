@@ -245,7 +245,14 @@ fn seat(core: &Core, req: &Request, game: &AnyGame, want: &NewGame) -> Result<Se
         }
         let mut user = resolve_user(req, token);
         let mentioned = req.mentions.iter().any(|m| m.id == user.id);
-        if !mentioned && let Some((platform, there)) = away::elsewhere(core, req, token) {
+        let elsewhere = match mentioned {
+            true => None,
+            false => match away::elsewhere(core, req, token) {
+                Some(found) => Some(found),
+                None => away::linked(core, req, token).map_err(private)?,
+            },
+        };
+        if let Some((platform, there)) = elsewhere {
             match &mut away {
                 Some(a) if a.platform != platform => {
                     return Err(private(format!(

@@ -8,8 +8,9 @@
 //!
 //! Kept in notes beside no platform (`\u{1e}accounts`): `code:<CODE>` (who asked, when, whether
 //! used), `issued:<account>` (his newest code), `account:<account>` (his player), `player:<id>`
-//! (the player's accounts), `tries:<account>` (wrong codes lately), an account being
-//! `<platform>␟<user id>`.
+//! (the player's accounts), `tries:<account>` (wrong codes lately), `name:<name>` (the linked
+//! players one of whose accounts has that name, lowercased: a challenge from another platform
+//! names them so), an account being `<platform>␟<user id>`.
 
 use serde::{Deserialize, Serialize};
 
@@ -172,6 +173,60 @@ pub fn player_of(store: &dyn GameStore, platform: &str, id: &str) -> Option<Stri
         .note(&home(), &format!("account:{}", me.key()))
         .ok()
         .flatten()
+}
+
+/// The linked players one of whose accounts is called `name` (any case): each player's
+/// accounts.
+pub fn named(store: &dyn GameStore, name: &str) -> Vec<Vec<Account>> {
+    let Ok(Some((players, _))) = read::<Vec<String>>(store, &name_note(name)) else {
+        return Vec::new();
+    };
+    players
+        .iter()
+        .filter_map(|p| {
+            read::<Vec<Account>>(store, &format!("player:{p}"))
+                .ok()
+                .flatten()
+        })
+        .map(|(accounts, _)| accounts)
+        .collect()
+}
+
+fn name_note(name: &str) -> String {
+    format!("name:{}", name.trim().to_lowercase())
+}
+
+/// Adds (`on`) or takes out `player` from the name index of each of his `accounts`' names, by
+/// compare-and-swap.
+fn index_names(
+    store: &dyn GameStore,
+    player: &str,
+    accounts: &[Account],
+    on: bool,
+) -> Result<(), StoreError> {
+    let mut names: Vec<String> = accounts.iter().map(|a| name_note(&a.name)).collect();
+    names.sort();
+    names.dedup();
+    for note in names.iter().filter(|n| *n != "name:") {
+        for _ in 0..20 {
+            let old = read::<Vec<String>>(store, note)?;
+            let (mut players, text) = old.map_or((Vec::new(), None), |(p, t)| (p, Some(t)));
+            let had = players.iter().any(|p| p == player);
+            if had == on {
+                break;
+            }
+            if on {
+                players.push(player.to_string());
+            } else {
+                players.retain(|p| p != player);
+            }
+            let new = (!players.is_empty()).then(|| json(&players));
+            if store.swap_note(&home(), note, text.as_deref(), new.as_deref())? {
+                break;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// How many times links have been made or undone (or a start found them possibly half-made):
@@ -460,6 +515,9 @@ fn redeem(core: &Core, req: &Request, typed: &str) -> Result<Replies, Refusal> {
     }
     store.set_note(&home(), &format!("issued:{}", kept.by.key()), None)?;
     count_change(store);
+    if let Err(e) = index_names(store, &player, &accounts, true) {
+        tracing::warn!("a linked player's names could not be indexed ({e}); `whoami` does it");
+    }
     Ok(private(format!(
         "Linked: {} and {} are one player now. `whoami` shows your accounts; `unlink` parts them.",
         kept.by.shown(),
@@ -482,15 +540,27 @@ fn unlink(core: &Core, req: &Request) -> Result<Replies, Refusal> {
     }
     store.set_note(&home(), &format!("player:{player}"), None)?;
     count_change(store);
+    // A name left behind leads to no player: `named` passes it over.
+    if let Err(e) = index_names(store, &player, &accounts, false) {
+        tracing::warn!("an unlinked player's names could not be taken out of the index: {e}");
+    }
     Ok(private(format!(
         "Unlinked: {} are separate players again.",
         shown_all(&accounts)
     )))
 }
 
-/// `whoami`: the requester's account, and those linked with it.
+/// `whoami`: the requester's account, and those linked with it (whose names are indexed again,
+/// should a stop have come before).
 fn whoami(core: &Core, req: &Request) -> Replies {
-    let accounts = accounts_of(core.base.as_ref(), &req.platform, &req.user.id);
+    let store = core.base.as_ref();
+    let accounts = accounts_of(store, &req.platform, &req.user.id);
+    if accounts.len() > 1
+        && let Some(player) = player_of(store, &req.platform, &req.user.id)
+        && let Err(e) = index_names(store, &player, &accounts, true)
+    {
+        tracing::warn!("a linked player's names could not be indexed: {e}");
+    }
     let me = Account::of(req);
     let mut text = format!("You are {} (id `{}`).", me.shown(), me.id);
     let others: Vec<String> = accounts

@@ -219,6 +219,24 @@ pub(crate) fn command(app: &str, guild: Option<&str>, sent: &Value) -> Value {
     out
 }
 
+/// A server's text channel (type 0), as `GET /channels/{id}` returns it.
+pub(crate) fn text_channel(id: &str, guild: &str) -> Value {
+    json!({
+        "flags": 0,
+        "guild_id": guild,
+        "id": id,
+        "last_message_id": null,
+        "name": "games",
+        "nsfw": false,
+        "parent_id": null,
+        "permission_overwrites": [],
+        "position": 0,
+        "rate_limit_per_user": 0,
+        "topic": null,
+        "type": 0,
+    })
+}
+
 /// A thread channel created in `parent` of `guild`.
 pub(crate) fn thread(app: &str, id: &str, parent: &str, guild: &str, body: &Value) -> Value {
     let now = now();

@@ -226,6 +226,20 @@ pub(crate) fn route(state: &mut State, req: &Incoming) -> Answer {
             });
             ok(json!({ "threads": threads, "members": [], "has_more": false }))
         }
+        // A channel: a thread as it was made, another channel of a server as a text channel.
+        ("GET", ["channels", channel]) => {
+            if let Some(t) = state
+                .threads
+                .iter()
+                .find(|t| t["id"].as_str() == Some(channel))
+            {
+                return ok(t.clone());
+            }
+            match state.channel_guild.get(*channel) {
+                Some(guild) => ok(objects::text_channel(channel, guild)),
+                None => (404, Some(error(10003, "Unknown Channel"))),
+            }
+        }
         ("POST", ["channels", channel, "threads"]) => {
             let id = snowflake();
             thread(state, &id, channel, &req.json)
