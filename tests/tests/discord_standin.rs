@@ -377,18 +377,30 @@ async fn rest_stand_in_answers_serenity_as_discord_does() {
         failure(within("ephemeral", ephemeral).await.expect_err("404")),
         (404, 10008)
     );
-    let nowhere = within("unknown route", http.get_channel(channel))
+    let nowhere = within("unknown route", http.get_channel_invites(channel))
         .await
         .expect_err("404");
     assert_eq!(failure(nowhere), (404, 0));
     let recorded = standin
         .wait_for(
-            "GET channel",
-            |r| r.is("GET", &format!("/channels/{CHANNEL}")),
+            "GET invites",
+            |r| r.is("GET", &format!("/channels/{CHANNEL}/invites")),
             STEP,
         )
         .await;
     assert_eq!(recorded.status, 404);
+    // A channel is read back as Discord gives it; one it does not have is refused.
+    let read = within("a channel", http.get_channel(channel))
+        .await
+        .expect("the channel");
+    let serenity::all::Channel::Guild(read) = read else {
+        panic!("a server's channel: {read:?}");
+    };
+    assert_eq!(read.guild_id.to_string(), GUILD);
+    let unknown = within("no channel", http.get_channel(ChannelId::new(42)))
+        .await
+        .expect_err("404");
+    assert_eq!(failure(unknown), (404, 10003));
 
     // A thread in the command's channel.
     let thread = CreateThread::new("Game 1").kind(ChannelType::PublicThread);

@@ -213,7 +213,7 @@ fn run_out_words(core: &Core, record: &GameRecord, deadline: u64) -> Replies {
     vec![Reply::Text(format!(
         "{}'s time ran out at {}. {} may `{}claim` the win, or keep waiting for the move.",
         words::who(record, &game, seat),
-        away::surface(core, record).time(deadline, deadline),
+        core.surface_of(record).time(deadline, deadline),
         others.join(" or "),
         core.prefix_in(&record.platform, &record.channel)
     ))]

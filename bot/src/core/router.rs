@@ -382,7 +382,7 @@ impl Core {
             }
         }
         if let Some(tag) = &ended.tournament {
-            events::play::game_over(self, tag, &req.platform);
+            events::play::game_over(self, tag, &ended.platform);
         }
     }
 

@@ -259,7 +259,8 @@ async fn open_thread(shared: &Shared, http: &Http, opening: crate::core::Opening
 }
 
 /// Opens the place of a game challenged from another platform: a public thread under the games
-/// channel of the settings, found again rather than opened twice. Discord away (5xx, 429, the
+/// channel of the settings (an event's game: under the event's channel on Discord), found again
+/// rather than opened twice. Discord away (5xx, 429, the
 /// network), it is asked for again a little later; a refusal calls the challenge off.
 async fn open_game_thread(shared: &Shared, http: &Http, opening: crate::core::Opening) {
     let core = Arc::clone(&shared.core);
@@ -270,7 +271,8 @@ async fn open_game_thread(shared: &Shared, http: &Http, opening: crate::core::Op
             let _ = tokio::task::spawn_blocking(move || core.place_failed(&opening, &why)).await;
         }
     };
-    let Some(parent) = shared.settings.games_channel else {
+    // An event's game opens under the event's channel here; another under the games channel.
+    let Some(parent) = snowflake(&opening.parent).or(shared.settings.games_channel) else {
         return failed("Discord has no channel for games from other platforms here".into()).await;
     };
     let later = |e: &serenity::Error| {

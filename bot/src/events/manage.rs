@@ -67,6 +67,7 @@ pub(super) fn new_event(core: &Core, req: &Request, e: NewEvent) -> Result<Repli
         played: Vec::new(),
         tell: Vec::new(),
         told: 0,
+        away: None,
     };
     if let Some(shared) = core
         .communities()
@@ -167,11 +168,70 @@ fn resolve(core: &Core, req: &Request, args: &[String]) -> Result<(String, Vec<S
     }
 }
 
-/// A tournament command about one event.
+/// Where a command about an event of another platform came from (an event of a community
+/// across platforms, named from that community's place on this platform): its platform and
+/// channel.
+struct Origin {
+    platform: String,
+    channel: String,
+}
+
+/// A tournament command about one event: one of this platform's, or one a community across
+/// platforms holds on another platform.
 pub(super) fn on_event(
     core: &Core,
     req: &Request,
     command: &TournamentCommand,
+) -> Result<Replies, String> {
+    match elsewhere(core, req, &command.args)? {
+        Some((there, origin)) => on_event_at(core, &there, command, Some(&origin)),
+        None => on_event_at(core, req, command, None),
+    }
+}
+
+/// The request made for the event `args` names when this platform has none of that name and
+/// the community across platforms that this place belongs to holds one on another: as if
+/// said there, with where it came from.
+fn elsewhere(
+    core: &Core,
+    req: &Request,
+    args: &[String],
+) -> Result<Option<(Request, Origin)>, String> {
+    let Some(first) = args.first().map(|a| a.to_ascii_lowercase()) else {
+        return Ok(None);
+    };
+    let Some(shared) = core
+        .communities()
+        .of(&req.platform, &req.policy.community, &req.channel)
+    else {
+        return Ok(None);
+    };
+    let store = core.base.as_ref();
+    if !is_slug(&first) || load(store, &req.platform, &req.policy.community, &first)?.is_some() {
+        return Ok(None);
+    }
+    let Some((platform, community)) = super::claimed(store, &shared.name, &first)? else {
+        return Ok(None);
+    };
+    if platform == req.platform {
+        return Ok(None);
+    }
+    let mut there = req.clone();
+    there.platform = platform;
+    there.policy.community = community;
+    let origin = Origin {
+        platform: req.platform.clone(),
+        channel: req.channel.clone(),
+    };
+    Ok(Some((there, origin)))
+}
+
+/// [`on_event`] on this platform (`origin`: where a command from another came from).
+fn on_event_at(
+    core: &Core,
+    req: &Request,
+    command: &TournamentCommand,
+    origin: Option<&Origin>,
 ) -> Result<Replies, String> {
     let (name, rest) = resolve(core, req, &command.args)?;
     let community = req.policy.community.clone();
@@ -184,7 +244,7 @@ pub(super) fn on_event(
     play::tend(core, &req.platform, &community, &name);
     let event =
         super::reload(core.base.as_ref(), &req.platform, &community, &name).unwrap_or(event);
-    act(core, req, &command.action, &event, &name, &rest)
+    act(core, req, (&command.action, origin), &event, &name, &rest)
 }
 
 /// Refuses `action` on the event `name` to whom it is not for (the organisers' commands to
@@ -227,7 +287,7 @@ fn allowed(
 fn act(
     core: &Core,
     req: &Request,
-    action: &Action,
+    (action, origin): (&Action, Option<&Origin>),
     event: &Event,
     name: &str,
     rest: &[String],
@@ -239,11 +299,17 @@ fn act(
         Action::Export => super::field::export(event, name, rest, p),
         Action::Join => {
             let partner = partner(req, event, rest)?;
-            enter(core, req, event, req.user.clone(), partner, false)
+            enter(
+                core,
+                req,
+                event,
+                (req.user.clone(), partner),
+                (false, origin),
+            )
         }
         Action::Add => {
-            let (first, second) = added(core, req, event, name, rest)?;
-            enter(core, req, event, first, second, true)
+            let entry = added(core, req, event, name, rest)?;
+            enter(core, req, event, entry, (true, origin))
         }
         Action::Leave => withdraw(core, req, event, &req.user.id, false),
         Action::Kick => {
@@ -362,14 +428,15 @@ fn pairings(core: &Core, event: &Event, rest: &[String]) -> Result<Replies, Stri
     ))])
 }
 
-/// Enters `first` (with `second`, a pair) into the event: `join` or the organiser's `add`.
+/// Enters `first` (with `second`, a pair) into the event: `join` or the organiser's `add`;
+/// from another platform (`origin`), as players of that platform, the event then announced in
+/// the channel there too.
 fn enter(
     core: &Core,
     req: &Request,
     event: &Event,
-    first: User,
-    second: Option<User>,
-    by_organiser: bool,
+    (first, second): (User, Option<User>),
+    (by_organiser, origin): (bool, Option<&Origin>),
 ) -> Result<Replies, String> {
     taking_entries(event, by_organiser)?;
     let mut players = vec![Player::from(&first)];
@@ -380,7 +447,21 @@ fn enter(
         &event.platform,
         &event.community,
         &event.name,
-        |e| admit(e, &players, &req.user.id, now),
+        |e| {
+            admit(e, &players, &req.user.id, now)?;
+            if let Some(o) = origin {
+                if let Some(entrant) = e.entrants.last_mut() {
+                    entrant.platform = Some(o.platform.clone());
+                }
+                if e.away.is_none() {
+                    e.away = Some(super::EventAway {
+                        platform: o.platform.clone(),
+                        channel: o.channel.clone(),
+                    });
+                }
+            }
+            Ok(())
+        },
     )?;
     let who = players
         .iter()
@@ -454,6 +535,7 @@ fn admit(e: &mut Event, players: &[Player], asker: &str, now: u64) -> Result<(),
         joined: now,
         withdrawn_from: None,
         rating: None,
+        platform: None,
     });
     Ok(())
 }
@@ -526,7 +608,7 @@ fn ratings_of(core: &Core, event: &Event) -> std::collections::HashMap<String, f
         .iter()
         .flat_map(|e| e.players.iter())
         .filter_map(|p| {
-            let key = scope.key(store, &event.platform, &p.id);
+            let key = scope.key(store, event.platform_of(&p.id), &p.id);
             let s = table.players.get(&key)?;
             Some((p.id.clone(), s.now(system, now).rating))
         })

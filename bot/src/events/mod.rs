@@ -158,6 +158,10 @@ pub struct Entrant {
     /// if every player of his had one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rating: Option<f64>,
+    /// The platform he entered from, when it is not the event's (an event of a community
+    /// across platforms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub platform: Option<String>,
 }
 
 impl Entrant {
@@ -311,6 +315,19 @@ pub struct Event {
     /// How many messages the event has decided so far (each [`Told`]'s number).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub told: u64,
+    /// For an event of a community across platforms with entrants from another platform: the
+    /// channel there where the first of them entered, where the event is announced too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub away: Option<EventAway>,
+}
+
+/// An event's channel on another platform (see [`Event::away`]).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct EventAway {
+    /// The platform.
+    pub platform: String,
+    /// The channel there.
+    pub channel: String,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -326,6 +343,9 @@ pub struct Told {
     pub channel: String,
     /// What it says.
     pub replies: Vec<crate::kernel::reply::Reply>,
+    /// The platform it goes to, when it is not the event's (its channel on another platform).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub platform: Option<String>,
 }
 
 impl Event {
@@ -359,6 +379,16 @@ impl Event {
 
     /// Decides to post `replies` in `channel`, in the write being made (see [`Event::tell`]).
     pub fn tell(&mut self, channel: &str, replies: Vec<crate::kernel::reply::Reply>) {
+        self.tell_on(None, channel, replies);
+    }
+
+    /// As [`Event::tell`], in `channel` of `platform` (`None`: the event's own).
+    pub fn tell_on(
+        &mut self,
+        platform: Option<&str>,
+        channel: &str,
+        replies: Vec<crate::kernel::reply::Reply>,
+    ) {
         if replies.is_empty() {
             return;
         }
@@ -367,7 +397,15 @@ impl Event {
             seq: self.told,
             channel: channel.to_string(),
             replies,
+            platform: platform.filter(|p| *p != self.platform).map(str::to_string),
         });
+    }
+
+    /// The platform `user` plays from: the event's, or the one he entered from.
+    pub fn platform_of(&self, user: &str) -> &str {
+        self.entrant_of(user)
+            .and_then(|i| self.entrants[i].platform.as_deref())
+            .unwrap_or(&self.platform)
     }
 
     /// Whether the event still takes commands that change it.
@@ -493,6 +531,23 @@ pub(crate) fn claim_name(
         ));
     }
     Ok(())
+}
+
+/// The platform and community of the event `name` of the community across platforms
+/// `shared` (its claim; see [`claim_name`]), if one was opened.
+pub(crate) fn claimed(
+    store: &dyn GameStore,
+    shared: &str,
+    name: &str,
+) -> Result<Option<(String, String)>, String> {
+    let home = ChannelKey::new("", HOME);
+    let held = store
+        .note(&home, &note_name(shared, name))
+        .map_err(|e| format!("The store is not available ({e}); nothing was changed."))?;
+    Ok(held.map(|h| match h.split_once('\u{1f}') {
+        Some((p, c)) => (p.to_string(), c.to_string()),
+        None => (h, String::new()),
+    }))
 }
 
 /// Writes `event` over `old` (`None`: a new event) by compare-and-swap; `Ok(false)` if it had

@@ -11,6 +11,7 @@ use muster_rules::{AnyGame, Seat, Team};
 
 use super::{Event, Played, State, change, report};
 use crate::clocks::schedule::reschedule;
+use crate::games::away;
 use crate::games::play::next_up;
 use crate::games::table::pause_the_away;
 use crate::games::{seating, words};
@@ -20,7 +21,7 @@ use crate::kernel::outbox::{Notice, Target};
 use crate::kernel::reply::Reply;
 use crate::kernel::request::User;
 use crate::kernel::store::{
-    Change, ChannelKey, Ending, EventTag, GameRecord, SCHEMA, Status, StoreError,
+    Away, Change, ChannelKey, Ending, EventTag, GameRecord, SCHEMA, Status, StoreError,
 };
 use crate::kernel::surface::{Opening, Place};
 use crate::players::appearance::style_boards;
@@ -42,20 +43,25 @@ pub fn flush(core: &Core, event: &Event) {
     for told in &event.tell {
         let seq = told.seq.to_string();
         let id = kept::intent("event", &[&event.community, &event.name, &created, &seq]);
+        let platform = told.platform.as_deref().unwrap_or(&event.platform);
         let notice = Notice {
-            platform: event.platform.clone(),
+            platform: platform.to_string(),
             target: Target::Channel(told.channel.clone()),
             replies: told.replies.clone(),
             fallback: None,
             receipt: Some(id),
         };
-        match kept::keep(
-            store,
-            &notice,
-            organiser.clone(),
-            core.clock.now(),
-            Vec::new(),
-        ) {
+        // Kept on behalf of someone of its platform (an adapter reads its own kind of account).
+        let by = match &told.platform {
+            None => organiser.clone(),
+            Some(p) => event
+                .entrants
+                .iter()
+                .filter(|e| e.platform.as_deref() == Some(p.as_str()))
+                .find_map(|e| e.players.first())
+                .map_or_else(|| organiser.clone(), User::from),
+        };
+        match kept::keep(store, &notice, by, core.clock.now(), Vec::new()) {
             Ok(Some(_)) => fresh.push(notice),
             Ok(None) => {}
             Err(e) => {
@@ -223,6 +229,9 @@ fn start_game(core: &Core, event: &Event, r: usize, b: usize, channel: &str) {
         Ok(()) => {
             reschedule(core, &key);
             core.timers.post(notice);
+            if let Some(opening) = away::opening(&record) {
+                core.timers.post(opening);
+            }
         }
         Err(e) => {
             failed(e.to_string());
@@ -266,9 +275,13 @@ fn announce_round(core: &Core, event: &Event) {
             let fresh = e.played.len() == r && !e.played[r - 1].announced;
             if fresh {
                 e.played[r - 1].announced = true;
-                let replies = round_words(core, e, r);
+                let replies = round_words(core, e, r, &e.platform);
                 let channel = e.channel.clone();
                 e.tell(&channel, replies);
+                if let Some(away) = e.away.clone() {
+                    let replies = round_words(core, e, r, &away.platform);
+                    e.tell_on(Some(&away.platform), &away.channel, replies);
+                }
             }
             Ok(fresh)
         },
@@ -287,12 +300,28 @@ fn announce_round(core: &Core, event: &Event) {
     }
 }
 
-/// The announcement of round `r`: its pairings, and each player told where his game is (a
-/// ping where the platform has them).
-fn round_words(core: &Core, event: &Event, r: usize) -> Vec<Reply> {
-    let surface = core.surface(&event.platform);
+/// The announcement of round `r` in the event's channel on `platform` (its own, or its
+/// channel on another): its pairings, and each player of that platform told where his game is
+/// (a ping where the platform has them). On another platform the boards' places are the
+/// event's, which its players do not play in: they are left out, and each player there is told
+/// that his game's place opens for him.
+fn round_words(core: &Core, event: &Event, r: usize, platform: &str) -> Vec<Reply> {
+    let home = platform == event.platform;
+    let surface = core.surface(platform);
+    let mut bare;
+    let shown = if home {
+        event
+    } else {
+        bare = event.clone();
+        for round in &mut bare.played {
+            for board in &mut round.boards {
+                board.channel = None;
+            }
+        }
+        &bare
+    };
     let mut replies = vec![Reply::Text(report::pairings_text(
-        event,
+        shown,
         r,
         surface.as_ref(),
     ))];
@@ -306,13 +335,20 @@ fn round_words(core: &Core, event: &Event, r: usize) -> Vec<Reply> {
             (board.black, board.white, "Black"),
         ] {
             for p in &event.entrants[me].players {
+                if event.platform_of(&p.id) != platform {
+                    continue;
+                }
+                let place = if home {
+                    format!("is in {}", surface.channel_link(channel))
+                } else {
+                    "is played in a place Muster opens for it here".to_string()
+                };
                 replies.push(Reply::Mention {
                     user: User::from(p),
                     text: format!(
-                        "your round {r} game (board {}, {colour}, against {}) is in {}.",
+                        "your round {r} game (board {}, {colour}, against {}) {place}.",
                         b + 1,
                         event.entrants[other].name(),
-                        surface.channel_link(channel)
                     ),
                 });
             }
@@ -454,6 +490,21 @@ fn new_record(
         casual: false,
         away: None,
     };
+    // Players who entered from another platform play from a place there (docs/guide.md,
+    // "Tournaments across platforms"), opened under the event's channel on that platform.
+    let others: Vec<String> = record
+        .player_ids()
+        .into_iter()
+        .filter(|id| event.platform_of(id) != event.platform)
+        .collect();
+    if let Some(first) = others.first() {
+        record.away = Some(Away {
+            platform: event.platform_of(first).to_string(),
+            channel: None,
+            players: others,
+            parent: event.away.as_ref().map(|a| a.channel.clone()),
+        });
+    }
     pause_the_away(core, &mut record, now);
     record.refresh_clock();
     Ok(record)
@@ -461,9 +512,12 @@ fn new_record(
 
 fn opening(event: &Event, round: usize, board: usize) -> Opening {
     let b = &event.played[round - 1].boards[board - 1];
+    // The players of the event's platform: those of another play from a place there.
     let players = [b.white, b.black]
         .iter()
-        .flat_map(|e| event.entrants[*e].players.iter().map(User::from))
+        .flat_map(|e| event.entrants[*e].players.iter())
+        .filter(|p| event.platform_of(&p.id) == event.platform)
+        .map(User::from)
         .collect();
     Opening {
         platform: event.platform.clone(),

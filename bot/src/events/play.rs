@@ -80,6 +80,10 @@ pub fn tend_event(core: &Core, platform: &str, community: &str, name: &str, resu
         // What happened is told in the same write.
         let replies = results_words(event, &t);
         let channel = event.channel.clone();
+        if let Some(away) = event.away.clone() {
+            // The event's channel on another platform hears the same.
+            event.tell_on(Some(&away.platform), &away.channel, replies.clone());
+        }
         event.tell(&channel, replies);
         Ok(t)
     });

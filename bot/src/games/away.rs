@@ -7,15 +7,13 @@
 //! down. Times are shown the plain way (UTC, with the time left) in both places, and a player
 //! of the other platform is named rather than mentioned.
 
-use std::sync::Arc;
-
 use crate::kernel::context::Core;
 use crate::kernel::kept;
 use crate::kernel::outbox::{Notice, Target};
 use crate::kernel::reply::Reply;
 use crate::kernel::request::{Request, User};
 use crate::kernel::store::{Change, ChannelKey, GameRecord, GameStore, Staged, StoreError};
-use crate::kernel::surface::{Home, Opening, Surface};
+use crate::kernel::surface::{Home, Opening};
 use crate::players::links;
 
 /// The note, in a game's other place, naming its home: `<platform>␟<channel>␟<game id>`.
@@ -70,37 +68,6 @@ pub fn linked(core: &Core, req: &Request, token: &str) -> Result<Option<(String,
     }
 }
 
-/// How times and files are worded for `record`: its platform's surface, or for a game played
-/// in two places the plain way, read alike in both, with the smaller of their file limits.
-pub fn surface(core: &Core, record: &GameRecord) -> Arc<dyn Surface> {
-    let home = core.surface(&record.platform);
-    match &record.away {
-        None => home,
-        Some(away) => Arc::new(Both {
-            platform: record.platform.clone(),
-            limit: home
-                .upload_limit()
-                .min(core.surface(&away.platform).upload_limit()),
-        }),
-    }
-}
-
-/// The plain surface of a game played in two places.
-struct Both {
-    platform: String,
-    limit: usize,
-}
-
-impl Surface for Both {
-    fn platform(&self) -> &str {
-        &self.platform
-    }
-
-    fn upload_limit(&self) -> usize {
-        self.limit
-    }
-}
-
 /// The request for the other place of `record` (a game just challenged across platforms), for
 /// that platform's adapter to open: named after the game, its players there invited.
 pub fn opening(record: &GameRecord) -> Option<Notice> {
@@ -125,7 +92,7 @@ pub fn opening(record: &GameRecord) -> Option<Notice> {
         round: 0,
         board: 0,
         name: format!("{}-{}", record.game, record.id),
-        parent: String::new(),
+        parent: away.parent.clone().unwrap_or_default(),
         players,
         intent: kept::intent("place", &[&record.id, &created]),
         since: record.created,
@@ -274,8 +241,8 @@ pub fn failed(core: &Core, home: &Home, platform: &str, why: &str) {
     }
 }
 
-/// What the other place is told when it opens: the game, where its home is, and for a game
-/// still waiting, the challenge to its players.
+/// What the other place is told when it opens: the game, where its home is, for a game still
+/// waiting the challenge to its players, and for one under way its board and whose turn it is.
 fn first_words(core: &Core, record: &GameRecord) -> Vec<Reply> {
     let home = core.surface(&record.platform);
     let link = home.address(record.community.as_deref(), &record.channel);
@@ -290,9 +257,12 @@ fn first_words(core: &Core, record: &GameRecord) -> Vec<Reply> {
             }
             all
         });
+    let event = record.tournament.as_ref().map_or_else(String::new, |t| {
+        format!(", {} · round {} · board {}", t.event, t.round, t.board)
+    });
     let mut out = vec![Reply::Text(format!(
-        "{} ({}) between {}, played here and on {} ({link}). Commands here work as in any \
-         game's channel; what happens there is shown here too.",
+        "{} ({}{event}) between {}, played here and on {} ({link}). Commands here work as in \
+         any game's channel; what happens there is shown here too.",
         record
             .game_id()
             .map_or(record.game.clone(), |g| g.title().to_string()),
@@ -300,6 +270,13 @@ fn first_words(core: &Core, record: &GameRecord) -> Vec<Reply> {
         table.join(" and "),
         crate::kernel::text::capitalised(&record.platform),
     ))];
+    if record.status == crate::kernel::store::Status::Active
+        && let Ok(game) = record.rebuild()
+    {
+        // A game under way (an event's): the board, and whoever is to move hears so here too.
+        out.push(Reply::played_board(record, 0, &game, Vec::new()));
+        out.extend(super::play::next_up(core, record, &game));
+    }
     let p = core.prefix_in(
         record.away.as_ref().map_or("", |a| a.platform.as_str()),
         record

@@ -209,7 +209,7 @@ pub fn worth_replaying(record: &GameRecord) -> bool {
 
 /// The replay of a finished game, within what its platform takes.
 pub fn replay_board(core: &Core, record: &GameRecord) -> Reply {
-    let cap = super::away::surface(core, record).upload_limit();
+    let cap = core.surface_of(record).upload_limit();
     Reply::Board(Box::new(Board::replay(record, cap)))
 }
 

@@ -268,6 +268,7 @@ fn seat(core: &Core, req: &Request, game: &AnyGame, want: &NewGame) -> Result<Se
                         platform: platform.clone(),
                         channel: None,
                         players: vec![there.id.clone()],
+                        parent: None,
                     })
                 }
             }

@@ -191,7 +191,7 @@ pub fn replay(core: &Core, record: &GameRecord) -> Replies {
         )),
         Reply::Board(Box::new(Board::replay(
             record,
-            super::away::surface(core, record).upload_limit(),
+            core.surface_of(record).upload_limit(),
         ))),
     ]
 }
@@ -221,7 +221,7 @@ pub fn export_last(core: &Core, req: &Request) -> Replies {
 pub fn clock_words(core: &Core, record: &GameRecord, game: &AnyGame) -> Option<String> {
     let now = core.clock.now();
     let line = clocks_line(record, game, now)?;
-    let surface = super::away::surface(core, record);
+    let surface = core.surface_of(record);
     let mut text = format!("Clocks: {line}");
     if let Some(deadline) = record.deadline() {
         text.push_str(&format!(" — deadline {}", surface.time(deadline, now)));

@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 use super::clock::{Clock, SystemClock};
 use super::community::Communities;
 use super::outbox::{Notice, TimePolicy, Timers};
-use super::store::{ChannelKey, GameStore, Staged};
-use super::surface::{Plain, Surface};
+use super::store::{ChannelKey, GameRecord, GameStore, Staged};
+use super::surface::{Both, Plain, Surface};
 
 /// The command core, shared by every adapter.
 pub struct Core {
@@ -153,6 +153,22 @@ impl Core {
             .get(platform)
             .cloned()
             .unwrap_or_else(|| Arc::new(Plain(platform.to_string())))
+    }
+
+    /// How times and files are worded for `record`: its platform's surface, or for a game
+    /// played in two places the plain way, read alike in both, with the smaller of their file
+    /// limits.
+    pub fn surface_of(&self, record: &GameRecord) -> Arc<dyn Surface> {
+        let home = self.surface(&record.platform);
+        match &record.away {
+            None => home,
+            Some(away) => Arc::new(Both {
+                platform: record.platform.clone(),
+                limit: home
+                    .upload_limit()
+                    .min(self.surface(&away.platform).upload_limit()),
+            }),
+        }
     }
 
     /// The platforms that have a surface.

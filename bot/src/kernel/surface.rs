@@ -94,6 +94,25 @@ pub enum Place {
     Opened,
 }
 
+/// The surface of a game played on two platforms (`Core::surface_of`): the plain way, read
+/// alike in both places, with the smaller of their file limits.
+pub struct Both {
+    /// The platform of the game's record.
+    pub platform: String,
+    /// The largest file both platforms take.
+    pub limit: usize,
+}
+
+impl Surface for Both {
+    fn platform(&self) -> &str {
+        &self.platform
+    }
+
+    fn upload_limit(&self) -> usize {
+        self.limit
+    }
+}
+
 /// The plain surface, for a platform that has none of its own.
 pub struct Plain(pub String);
 

@@ -227,6 +227,7 @@ pub fn keeps_the_contract(store: &dyn GameStore) {
         platform: "console".into(),
         channel: Some("place".into()),
         players: vec!["dora".into()],
+        parent: None,
     });
     store.create(&across, &both).unwrap();
     let ids = |platform: &str, who: &str| -> Vec<String> {

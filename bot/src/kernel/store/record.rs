@@ -144,6 +144,10 @@ pub struct Away {
     pub channel: Option<String>,
     /// The ids of the players who play from there.
     pub players: Vec<String>,
+    /// The channel there under which the place is opened (an event's channel on that
+    /// platform), when not where the platform opens such places by default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
 }
 
 /// A tournament game's place in its event.
