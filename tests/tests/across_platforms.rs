@@ -482,3 +482,196 @@ fn a_matrix_player_challenges_a_linked_player_who_plays_in_a_discord_thread() {
         let _ = std::fs::remove_dir_all(&dir);
     });
 }
+
+/// `/tournament <sub>` with `options` by `who` in the suites' channel; the answer's words.
+async fn tournament(
+    standin: &StandIn,
+    muster: &Bot,
+    who: &Person,
+    sub: &str,
+    options: serde_json::Value,
+) -> String {
+    slash_in(
+        standin,
+        muster,
+        who,
+        CHANNEL,
+        "tournament",
+        json!([{"name": sub, "type": 1, "options": options}]),
+    )
+    .await
+}
+
+/// The bot's messages in the Discord channel that say `what`.
+fn said_on_discord(standin: &StandIn, what: &str) -> Vec<String> {
+    on_discord(standin)
+        .into_iter()
+        .map(|m| m.content)
+        .filter(|c| c.contains(what))
+        .collect()
+}
+
+#[test]
+fn a_swiss_event_takes_entrants_from_discord_and_matrix_and_is_posted_on_both() {
+    runtime().block_on(async {
+        let t = table().await;
+        let standin = StandIn::start(bot::APP).await;
+        let proxy = Proxy::start(&t.synapse.url()).await;
+        let dir = data_dir("across-platforms", "swiss");
+        std::fs::create_dir_all(&dir).expect("a data directory");
+        std::fs::write(
+            dir.join("muster.toml"),
+            format!("[communities.club]\ndiscord = [\"{GUILD}\"]\nmatrix = [\"*\"]\n"),
+        )
+        .expect("the settings");
+        let muster = start(&standin, &t, &proxy, &dir).await;
+        let lobby = open_room(&t, "Club", false).await;
+        invite_bot(&t, &lobby).await;
+
+        let org = Person::new("org");
+        let opened = tournament(
+            &standin,
+            &muster,
+            &org,
+            "new",
+            json!([{"name": "name", "type": 3, "value": "open"},
+                   {"name": "game", "type": 4, "value": 0},
+                   {"name": "system", "type": 4, "value": 0},
+                   {"name": "rounds", "type": 4, "value": 2}]),
+        )
+        .await;
+        assert!(opened.contains("opened the event **open**"), "{opened}");
+        let (dan, erin) = (Person::new("dan"), Person::new("erin"));
+        for p in [&dan, &erin] {
+            let joined = tournament(&standin, &muster, p, "join", json!([])).await;
+            assert!(joined.contains("entered in open"), "{joined}");
+        }
+        // alice and bob enter from a Matrix room of the community.
+        for player in [&t.alice, &t.bob] {
+            let ev = player.send_text(&lobby, "!tournament join open").await;
+            let joined = seen_in(&t, &muster, &lobby, |s| {
+                s.in_reply_to.as_deref() == Some(ev.as_str())
+            })
+            .await;
+            assert!(joined.body.contains("entered in open"), "{joined:?}");
+        }
+        let started = tournament(&standin, &muster, &org, "start", json!([])).await;
+        assert!(started.contains("starts open"), "{started}");
+
+        let matrix_players = [("alice", &t.alice), ("bob", &t.bob)];
+        let (mut from_matrix, mut from_discord) = (0, 0);
+        for round in 1..=2 {
+            let heading = format!("open · round {round} of 2:");
+            let announced = standin
+                .wait_message(
+                    "the round's pairings on Discord",
+                    |m| m.channel_id == CHANNEL && m.content.contains(&heading),
+                    WAIT,
+                )
+                .await;
+            seen_in(&t, &muster, &lobby, |s| s.body.contains(&heading)).await;
+            // Board by board, Black resigns from wherever he plays.
+            for board in 1..=2 {
+                let line = announced
+                    .content
+                    .lines()
+                    .find(|l| l.starts_with(&format!("Board {board}: ")))
+                    .unwrap_or_else(|| panic!("board {board}: {}", announced.content))
+                    .to_string();
+                let black = line
+                    .split(" v ")
+                    .nth(1)
+                    .and_then(|b| b.split(" (Black)").next())
+                    .expect("Black's name")
+                    .to_string();
+                let tag = format!("open · round {round} · board {board}");
+                match matrix_players.iter().find(|(n, _)| *n == black) {
+                    Some((_, player)) => {
+                        // His place on Matrix: a room he is invited to, that names the board.
+                        let deadline = tokio::time::Instant::now() + WAIT;
+                        let room = loop {
+                            for invited in player.invitations() {
+                                player.join(&invited).await;
+                            }
+                            let found = player
+                                .all_messages()
+                                .into_iter()
+                                .find(|s| s.room != lobby && s.body.contains(&tag))
+                                .map(|s| s.room);
+                            if let Some(room) = found {
+                                break room;
+                            }
+                            assert!(
+                                tokio::time::Instant::now() < deadline,
+                                "no room for {tag} on Matrix:\n{}",
+                                muster.log()
+                            );
+                            tokio::time::sleep(Duration::from_millis(200)).await;
+                        };
+                        from_matrix += 1;
+                        let ev = player.send_text(&room, "!resign").await;
+                        player
+                            .wait_for(&room, 60, |s| {
+                                s.in_reply_to.as_deref() == Some(ev.as_str())
+                                    && s.body.contains("resigns")
+                            })
+                            .await;
+                    }
+                    None => {
+                        let who = [&dan, &erin]
+                            .into_iter()
+                            .find(|p| black.eq_ignore_ascii_case(&p.name))
+                            .unwrap_or_else(|| panic!("who is {black}? {line}"));
+                        let name = format!("open-{round}-{board}");
+                        let deadline = tokio::time::Instant::now() + WAIT;
+                        let thread = loop {
+                            if let Some(t) = standin
+                                .threads()
+                                .into_iter()
+                                .find(|t| t["name"] == name.as_str())
+                            {
+                                break t["id"].as_str().expect("an id").to_string();
+                            }
+                            assert!(tokio::time::Instant::now() < deadline, "no thread {name}");
+                            tokio::time::sleep(Duration::from_millis(100)).await;
+                        };
+                        from_discord += 1;
+                        let said =
+                            slash_in(&standin, &muster, who, &thread, "resign", json!([])).await;
+                        assert!(said.contains("resigns"), "{said}");
+                    }
+                }
+                let result = format!("{tag}: ");
+                standin
+                    .wait_message(
+                        "the board's result on Discord",
+                        |m| m.channel_id == CHANNEL && m.content.contains(&result),
+                        WAIT,
+                    )
+                    .await;
+                seen_in(&t, &muster, &lobby, |s| s.body.contains(&result)).await;
+            }
+        }
+        assert!(
+            from_matrix > 0 && from_discord > 0,
+            "games ended from both platforms"
+        );
+        // The final standings, on both; every announcement once on each.
+        let last = "Standings of open after round 2 of 2";
+        standin
+            .wait_message(
+                "the final standings on Discord",
+                |m| m.channel_id == CHANNEL && m.content.contains(last),
+                WAIT,
+            )
+            .await;
+        seen_in(&t, &muster, &lobby, |s| s.body.contains(last)).await;
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        for what in ["open · round 1 of 2:", "open · round 2 of 2:", last] {
+            assert_eq!(said_on_discord(&standin, what).len(), 1, "{what}");
+            assert_eq!(on_matrix(&t, &lobby, what).len(), 1, "{what}");
+        }
+        muster.terminate();
+        let _ = std::fs::remove_dir_all(&dir);
+    });
+}
