@@ -68,6 +68,8 @@ struct State {
     away: bool,
     /// Syncs are answered 502 (a room made for [`Trap::AfterCreateRoom`] is never heard of).
     hold_syncs: bool,
+    /// Requests to make a room are answered 502, as while the homeserver is away.
+    no_rooms: bool,
 }
 
 /// The proxy.
@@ -137,6 +139,13 @@ impl Proxy {
     /// reverse proxy does while its homeserver is down. A request already forwarded finishes.
     pub fn set_away(&self, away: bool) {
         self.state.lock().unwrap().away = away;
+    }
+
+    /// From now on (`true`) or no longer, requests to make a room are answered 502 Bad
+    /// Gateway and the others go through: the bot can answer a command that makes a room, and
+    /// the room is made only once this is lifted.
+    pub fn hold_rooms(&self, hold: bool) {
+        self.state.lock().unwrap().no_rooms = hold;
     }
 
     /// Every request seen so far.
@@ -224,7 +233,12 @@ async fn forward(
     let (parts, mut body) = req.into_parts();
     let method = parts.method.as_str().to_string();
     let path = parts.uri.path().to_string();
-    if state.lock().unwrap().away {
+    let no_room = method == "POST" && path.ends_with("/createRoom");
+    let away = {
+        let state = state.lock().unwrap();
+        state.away || (no_room && state.no_rooms)
+    };
+    if away {
         let mut r = Response::new(Full::new(Bytes::from_static(b"homeserver away")));
         *r.status_mut() = hyper::StatusCode::BAD_GATEWAY;
         return Ok(r);

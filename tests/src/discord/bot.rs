@@ -70,6 +70,11 @@ impl Drop for Bot {
 }
 
 impl Bot {
+    /// Its process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// What it has written to standard error so far.
     pub fn log(&self) -> String {
         self.log
