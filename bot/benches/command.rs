@@ -7,7 +7,7 @@ use std::sync::Arc;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use muster_bot::core::{Core, Reply, Request, User};
 use muster_bot::store::{
-    ChannelKey, GameRecord, GameStore, Player, SCHEMA, SeatEntry, SledStore, Status,
+    Away, ChannelKey, GameRecord, GameStore, Player, SCHEMA, SeatEntry, SledStore, Status,
 };
 
 const WHOLE_GAME: &str = include_str!("../../docs/examples/lanrick-whole-game.txt");
@@ -125,6 +125,52 @@ fn command_path(c: &mut Criterion) {
             BatchSize::SmallInput,
         )
     });
+    // A game played in two places, the move made in its other place: the place's note and the
+    // record at home read, the move and what home is told written in one commit.
+    let mut m = 0u64;
+    let mut across = || {
+        m += 1;
+        let (home, place) = (format!("h{m}"), format!("p{m}"));
+        let mut r = record(&format!("a{m}"), &home, all[..BEFORE].to_vec());
+        r.away = Some(Away {
+            platform: "rooms".into(),
+            channel: Some(place.clone()),
+            players: vec![mover.into()],
+            parent: None,
+        });
+        store
+            .create(&ChannelKey::new("bench", &home), &r)
+            .expect("create");
+        store
+            .set_note(
+                &ChannelKey::new("rooms", &place),
+                "away",
+                Some(&format!("bench\u{1f}{home}\u{1f}a{m}")),
+            )
+            .expect("note");
+        Request {
+            platform: "rooms".into(),
+            channel: place,
+            user: User::named(mover),
+            text: text.clone(),
+            mentions: vec![],
+            policy: Default::default(),
+        }
+    };
+    c.bench_function(
+        "command/move in the other place of a game on two platforms (board not drawn)",
+        |b| {
+            b.iter_batched(
+                &mut across,
+                |req| {
+                    let replies = core.handle(&req);
+                    assert!(replies.len() >= 3, "{replies:?}");
+                    replies
+                },
+                BatchSize::SmallInput,
+            )
+        },
+    );
     let key = ChannelKey::new("bench", "store-only");
     let mut r = record("s", "store-only", all[..BEFORE].to_vec());
     store.create(&key, &r).expect("create");

@@ -89,3 +89,66 @@ fn a_refused_move_reads_once_and_writes_nothing() {
     assert_eq!((loads, commits, writes), (1, 1, 0));
     assert_eq!(replayed, 1);
 }
+
+/// `rooms`, whose accounts are shaped `@name:hs` (a game across platforms).
+struct Rooms;
+
+impl muster_bot::core::Surface for Rooms {
+    fn platform(&self) -> &str {
+        "rooms"
+    }
+
+    fn account(&self, text: &str) -> Option<muster_bot::core::User> {
+        let local = text.strip_prefix('@')?.strip_suffix(":hs")?;
+        Some(muster_bot::core::User {
+            id: text.to_string(),
+            name: local.to_string(),
+        })
+    }
+}
+
+#[test]
+fn a_move_in_the_other_place_of_a_game_reads_two_places_and_writes_once() {
+    let (core, counts) = counted();
+    core.add_surface(Arc::new(Rooms));
+    core.handle(&request("alice", "hall", "new lanrick @bob:hs clock 3d"));
+    let opening = core
+        .notices("rooms")
+        .into_iter()
+        .find_map(|n| match n.target {
+            muster_bot::core::Target::Open(o) => Some(o),
+            _ => None,
+        })
+        .expect("the other place asked for");
+    core.place_opened(&opening, "!g");
+    let bob = |text: &str| muster_bot::core::Request {
+        platform: "rooms".into(),
+        channel: "!g".into(),
+        user: muster_bot::core::User {
+            id: "@bob:hs".into(),
+            name: "bob".into(),
+        },
+        text: text.into(),
+        mentions: Vec::new(),
+        policy: Default::default(),
+    };
+    core.handle(&bob("accept"));
+    core.handle(&request("alice", "hall", "move b1"));
+    counts.take();
+    let before = replays();
+    let replies = core.handle(&bob("move b8"));
+    draw(&replies);
+    let [loads, notes, commits, writes, reads] = counts.take();
+    assert!(
+        replies.iter().any(|r| matches!(r, Reply::Board(_))),
+        "{replies:?}"
+    );
+    assert_eq!(loads, 2, "the place's own channel, then the game's home");
+    assert_eq!(commits, 1, "the move and what the home is told: one write");
+    assert_eq!((writes, reads), (0, 0), "nothing else");
+    assert!(
+        notes <= 2,
+        "the place's note and the next player's settings: {notes} notes"
+    );
+    assert_eq!(replays() - before, 1, "replayed once");
+}
