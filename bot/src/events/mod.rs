@@ -16,6 +16,7 @@
 
 pub mod charts;
 pub mod command;
+pub mod entries;
 mod field;
 pub mod manage;
 pub mod places;

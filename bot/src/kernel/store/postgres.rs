@@ -19,7 +19,7 @@ use tokio_postgres::types::ToSql;
 
 use super::backup::Entry;
 use super::interface::{Change, ChannelKey, GameStore, Kept, StoreError};
-use super::postgres_schema::{self, Columns, db};
+use super::postgres_schema::{self, Columns, counters_after, db};
 use super::record::GameRecord;
 use super::record::{decode, encode};
 
@@ -777,27 +777,4 @@ fn insert(e: &Entry, highest: &mut i64) -> Result<Option<Statement>, StoreError>
             return Err(io(format!("the store has no part called {other:?}")));
         }
     }))
-}
-
-/// Sets the counters after an import: new ids follow `highest`, the number of the highest game
-/// id brought over, and new set-aside numbers those brought over.
-async fn counters_after(
-    tx: &deadpool_postgres::Transaction<'_>,
-    highest: i64,
-) -> Result<(), StoreError> {
-    tx.execute(
-        "SELECT setval('game_ids', greatest($1, (SELECT last_value FROM game_ids)))",
-        &[&(highest + 1)],
-    )
-    .await
-    .map_err(db)?;
-    tx.execute(
-        "SELECT setval('aside_ids', greatest(
-                   (SELECT coalesce(max(n) + 1, 0) FROM aside),
-                   (SELECT last_value FROM aside_ids)))",
-        &[],
-    )
-    .await
-    .map_err(db)?;
-    Ok(())
 }

@@ -238,3 +238,26 @@ async fn rewrite_records(client: &mut tokio_postgres::Client) -> Result<(), Stor
     .map_err(db)?;
     tx.commit().await.map_err(db)
 }
+
+/// Sets the counters after an import: new ids follow `highest`, the number of the highest game
+/// id brought over, and new set-aside numbers those brought over.
+pub(super) async fn counters_after(
+    tx: &deadpool_postgres::Transaction<'_>,
+    highest: i64,
+) -> Result<(), StoreError> {
+    tx.execute(
+        "SELECT setval('game_ids', greatest($1, (SELECT last_value FROM game_ids)))",
+        &[&(highest + 1)],
+    )
+    .await
+    .map_err(db)?;
+    tx.execute(
+        "SELECT setval('aside_ids', greatest(
+                   (SELECT coalesce(max(n) + 1, 0) FROM aside),
+                   (SELECT last_value FROM aside_ids)))",
+        &[],
+    )
+    .await
+    .map_err(db)?;
+    Ok(())
+}
