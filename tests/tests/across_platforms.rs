@@ -47,6 +47,19 @@ async fn start(standin: &StandIn, t: &Table, proxy: &Proxy, dir: &std::path::Pat
     muster
 }
 
+/// A data directory `name` whose settings make the stand-in's server and every Matrix room one
+/// community.
+fn club(name: &str) -> std::path::PathBuf {
+    let dir = data_dir("across-platforms", name);
+    std::fs::create_dir_all(&dir).expect("a data directory");
+    std::fs::write(
+        dir.join("muster.toml"),
+        format!("[communities.club]\ndiscord = [\"{GUILD}\"]\nmatrix = [\"*\"]\n"),
+    )
+    .expect("the settings");
+    dir
+}
+
 /// The bot's messages in the Discord channel.
 fn on_discord(standin: &StandIn) -> Vec<StoredMessage> {
     standin
@@ -200,16 +213,7 @@ fn a_discord_player_and_a_matrix_player_play_one_game_across_restarts_and_outage
         let t = table().await;
         let standin = StandIn::start(bot::APP).await;
         let proxy = Proxy::start(&t.synapse.url()).await;
-        let dir = data_dir("across-platforms", "game");
-        std::fs::create_dir_all(&dir).expect("a data directory");
-        std::fs::write(
-            dir.join("muster.toml"),
-            format!(
-                "[communities.club]\ndiscord = [\"{}\"]\nmatrix = [\"*\"]\n",
-                GUILD
-            ),
-        )
-        .expect("the settings");
+        let dir = club("game");
         let mut muster = start(&standin, &t, &proxy, &dir).await;
         let alice_mx = t.alice.user_id();
         let dan = Person::new("dan");
@@ -591,13 +595,7 @@ fn a_swiss_event_takes_entrants_from_discord_and_matrix_and_is_posted_on_both() 
         let t = table().await;
         let standin = StandIn::start(bot::APP).await;
         let proxy = Proxy::start(&t.synapse.url()).await;
-        let dir = data_dir("across-platforms", "swiss");
-        std::fs::create_dir_all(&dir).expect("a data directory");
-        std::fs::write(
-            dir.join("muster.toml"),
-            format!("[communities.club]\ndiscord = [\"{GUILD}\"]\nmatrix = [\"*\"]\n"),
-        )
-        .expect("the settings");
+        let dir = club("swiss");
         let muster = start(&standin, &t, &proxy, &dir).await;
         let lobby = open_room(&t, "Club", false).await;
         invite_bot(&t, &lobby).await;

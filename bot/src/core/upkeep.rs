@@ -6,6 +6,7 @@ use crate::clocks::{deadlines, schedule};
 use crate::events;
 use crate::games;
 use crate::kernel::context::Core;
+use crate::kernel::outbox::{Notice, Target};
 use crate::kernel::reply::Reply;
 use crate::kernel::store::GameRecord;
 use crate::kernel::surface::Opening;
@@ -104,6 +105,22 @@ impl Core {
                 );
             }
         }
+    }
+
+    /// Asks again, `after` from now, for the place of `opening` (its platform was away): the
+    /// adapter then opens it, or finds it opened. Called from an adapter's async task.
+    pub fn place_later(&self, opening: Opening, after: std::time::Duration) {
+        let timers = std::sync::Arc::clone(&self.timers);
+        tokio::spawn(async move {
+            tokio::time::sleep(after).await;
+            timers.post_notice(Notice {
+                platform: opening.platform.clone(),
+                target: Target::Open(Box::new(opening)),
+                replies: Vec::new(),
+                fallback: None,
+                receipt: None,
+            });
+        });
     }
 
     /// The adapter could not open `opening`'s place (`why`): for a game played on two

@@ -281,18 +281,7 @@ async fn open_game_thread(shared: &Shared, http: &Http, opening: crate::core::Op
             opening.name,
             AGAIN.as_secs()
         );
-        let core = Arc::clone(&core);
-        let opening = opening.clone();
-        tokio::spawn(async move {
-            tokio::time::sleep(AGAIN).await;
-            core.timers().post_notice(Notice {
-                platform: PLATFORM.to_string(),
-                target: Target::Open(Box::new(opening)),
-                replies: Vec::new(),
-                fallback: None,
-                receipt: None,
-            });
-        });
+        core.place_later(opening.clone(), AGAIN);
     };
     let guild = match respond::patiently(|| ChannelId::new(parent).to_channel(http)).await {
         Ok(serenity::Channel::Guild(channel)) => channel.guild_id.get(),

@@ -150,17 +150,7 @@ async fn open_room(shared: &Shared, opening: crate::core::Opening) {
         }
         // A game's place while the homeserver is away: asked for again a little later.
         Err(retry::Failed::Later) if opening.home.is_some() => {
-            let core = Arc::clone(shared.base());
-            tokio::spawn(async move {
-                tokio::time::sleep(AGAIN).await;
-                core.timers().post_notice(Notice {
-                    platform: PLATFORM.to_string(),
-                    target: Target::Open(Box::new(opening)),
-                    replies: Vec::new(),
-                    fallback: None,
-                    receipt: None,
-                });
-            });
+            shared.base().place_later(opening, AGAIN);
         }
         Err(retry::Failed::Refused) if opening.home.is_some() => {
             let core = Arc::clone(shared.base());
