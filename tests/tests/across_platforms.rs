@@ -747,3 +747,93 @@ fn a_swiss_event_takes_entrants_from_discord_and_matrix_and_is_posted_on_both() 
         let _ = std::fs::remove_dir_all(&dir);
     });
 }
+
+#[test]
+fn an_event_opened_on_matrix_plays_its_discord_entrant_in_a_thread_under_its_discord_channel() {
+    runtime().block_on(async {
+        let t = table().await;
+        let standin = StandIn::start(bot::APP).await;
+        let proxy = Proxy::start(&t.synapse.url()).await;
+        let dir = club("from-matrix");
+        let muster = start(&standin, &t, &proxy, &dir).await;
+        let lobby = open_room(&t, "Club", false).await;
+        invite_bot(&t, &lobby).await;
+        let say = |player: &'static str, text: &'static str| {
+            let (t, lobby, muster) = (&t, &lobby, &muster);
+            async move {
+                let who = if player == "alice" { &t.alice } else { &t.bob };
+                let ev = who.send_text(lobby, text).await;
+                seen_in(t, muster, lobby, |s| {
+                    s.in_reply_to.as_deref() == Some(ev.as_str())
+                })
+                .await
+                .body
+            }
+        };
+        let opened = say("alice", "!tournament new cup lanrick roundrobin").await;
+        assert!(opened.contains("opened the event **cup**"), "{opened}");
+        let joined = say("bob", "!tournament join cup").await;
+        assert!(joined.contains("entered in cup"), "{joined}");
+        // dan enters from Discord: the channel he says it in becomes the event's there.
+        let dan = Person::new("dan");
+        let joined = tournament(
+            &standin,
+            &muster,
+            &dan,
+            "join",
+            json!([{"name": "name", "type": 3, "value": "cup"}]),
+        )
+        .await;
+        assert!(joined.contains("entered in cup"), "{joined}");
+        let started = say("alice", "!tournament start cup").await;
+        assert!(started.contains("starts cup"), "{started}");
+
+        // The pairing, on both; dan's game is a thread under the Discord channel.
+        standin
+            .wait_message(
+                "the pairing on Discord",
+                |m| m.channel_id == CHANNEL && m.content.contains("cup · round 1 of 1"),
+                WAIT,
+            )
+            .await;
+        seen_in(&t, &muster, &lobby, |s| {
+            s.body.contains("cup · round 1 of 1")
+        })
+        .await;
+        let first = standin
+            .wait_message(
+                "dan's game in its thread",
+                |m| m.content.contains("cup · round 1 · board 1") && m.channel_id != CHANNEL,
+                WAIT,
+            )
+            .await;
+        let threads = standin.threads();
+        assert_eq!(threads.len(), 1, "{threads:?}");
+        assert_eq!(threads[0]["parent_id"], CHANNEL);
+        assert_eq!(first.channel_id, threads[0]["id"].as_str().expect("an id"));
+        // dan resigns there; the result reaches both channels.
+        let said = slash_in(
+            &standin,
+            &muster,
+            &dan,
+            &first.channel_id,
+            "resign",
+            json!([]),
+        )
+        .await;
+        assert!(said.contains("Dan") && said.contains("resigns"), "{said}");
+        standin
+            .wait_message(
+                "the result on Discord",
+                |m| m.channel_id == CHANNEL && m.content.contains("cup · round 1 · board 1: "),
+                WAIT,
+            )
+            .await;
+        seen_in(&t, &muster, &lobby, |s| {
+            s.body.contains("cup · round 1 · board 1: ")
+        })
+        .await;
+        muster.terminate();
+        let _ = std::fs::remove_dir_all(&dir);
+    });
+}
