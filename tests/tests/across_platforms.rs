@@ -580,6 +580,24 @@ async fn tournament(
     .await
 }
 
+/// Waits until the Discord channel and the Matrix room `room` were both told `what`; the
+/// Discord message.
+async fn told_both(
+    (standin, t, muster): (&StandIn, &Table, &Bot),
+    room: &str,
+    what: &str,
+) -> StoredMessage {
+    let on_discord = standin
+        .wait_message(
+            &format!("{what:?} on Discord"),
+            |m| m.channel_id == CHANNEL && m.content.contains(what),
+            WAIT,
+        )
+        .await;
+    seen_in(t, muster, room, |s| s.body.contains(what)).await;
+    on_discord
+}
+
 /// The bot's messages in the Discord channel that say `what`.
 fn said_on_discord(standin: &StandIn, what: &str) -> Vec<String> {
     on_discord(standin)
@@ -634,14 +652,7 @@ fn a_swiss_event_takes_entrants_from_discord_and_matrix_and_is_posted_on_both() 
         let (mut from_matrix, mut from_discord) = (0, 0);
         for round in 1..=2 {
             let heading = format!("open · round {round} of 2:");
-            let announced = standin
-                .wait_message(
-                    "the round's pairings on Discord",
-                    |m| m.channel_id == CHANNEL && m.content.contains(&heading),
-                    WAIT,
-                )
-                .await;
-            seen_in(&t, &muster, &lobby, |s| s.body.contains(&heading)).await;
+            let announced = told_both((&standin, &t, &muster), &lobby, &heading).await;
             // Board by board, Black resigns from wherever he plays.
             for board in 1..=2 {
                 let line = announced
@@ -713,15 +724,7 @@ fn a_swiss_event_takes_entrants_from_discord_and_matrix_and_is_posted_on_both() 
                         assert!(said.contains("resigns"), "{said}");
                     }
                 }
-                let result = format!("{tag}: ");
-                standin
-                    .wait_message(
-                        "the board's result on Discord",
-                        |m| m.channel_id == CHANNEL && m.content.contains(&result),
-                        WAIT,
-                    )
-                    .await;
-                seen_in(&t, &muster, &lobby, |s| s.body.contains(&result)).await;
+                told_both((&standin, &t, &muster), &lobby, &format!("{tag}: ")).await;
             }
         }
         assert!(
@@ -730,14 +733,7 @@ fn a_swiss_event_takes_entrants_from_discord_and_matrix_and_is_posted_on_both() 
         );
         // The final standings, on both; every announcement once on each.
         let last = "Standings of open after round 2 of 2";
-        standin
-            .wait_message(
-                "the final standings on Discord",
-                |m| m.channel_id == CHANNEL && m.content.contains(last),
-                WAIT,
-            )
-            .await;
-        seen_in(&t, &muster, &lobby, |s| s.body.contains(last)).await;
+        told_both((&standin, &t, &muster), &lobby, last).await;
         tokio::time::sleep(Duration::from_secs(2)).await;
         for what in ["open · round 1 of 2:", "open · round 2 of 2:", last] {
             assert_eq!(said_on_discord(&standin, what).len(), 1, "{what}");
@@ -789,17 +785,7 @@ fn an_event_opened_on_matrix_plays_its_discord_entrant_in_a_thread_under_its_dis
         assert!(started.contains("starts cup"), "{started}");
 
         // The pairing, on both; dan's game is a thread under the Discord channel.
-        standin
-            .wait_message(
-                "the pairing on Discord",
-                |m| m.channel_id == CHANNEL && m.content.contains("cup · round 1 of 1"),
-                WAIT,
-            )
-            .await;
-        seen_in(&t, &muster, &lobby, |s| {
-            s.body.contains("cup · round 1 of 1")
-        })
-        .await;
+        told_both((&standin, &t, &muster), &lobby, "cup · round 1 of 1").await;
         let first = standin
             .wait_message(
                 "dan's game in its thread",
@@ -822,17 +808,7 @@ fn an_event_opened_on_matrix_plays_its_discord_entrant_in_a_thread_under_its_dis
         )
         .await;
         assert!(said.contains("Dan") && said.contains("resigns"), "{said}");
-        standin
-            .wait_message(
-                "the result on Discord",
-                |m| m.channel_id == CHANNEL && m.content.contains("cup · round 1 · board 1: "),
-                WAIT,
-            )
-            .await;
-        seen_in(&t, &muster, &lobby, |s| {
-            s.body.contains("cup · round 1 · board 1: ")
-        })
-        .await;
+        told_both((&standin, &t, &muster), &lobby, "cup · round 1 · board 1: ").await;
         muster.terminate();
         let _ = std::fs::remove_dir_all(&dir);
     });

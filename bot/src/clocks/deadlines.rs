@@ -147,25 +147,14 @@ fn flag(
     let loser = mover(record).map_or_else(|| User::named("?"), |(_, u)| u);
     // A game played in two places: its other place is told too, kept the same way.
     let away_id = format!("{}.away", notice.receipt.as_deref().unwrap_or_default());
-    let elsewhere = match away::other_place(
+    let elsewhere = away::keep_other_place(
         core,
         record,
-        &key.platform,
-        &notice.replies,
+        (&key.platform, &notice.replies),
         &away_id,
         loser.clone(),
-    ) {
-        Some((there, _)) => kept::keep(
-            core.base.as_ref(),
-            &there,
-            loser.clone(),
-            core.clock.now(),
-            Vec::new(),
-        )
-        .map_err(|e| format!("its run-out clock's notice cannot be kept: {e}"))?
-        .map(|_| there),
-        None => None,
-    };
+    )
+    .map_err(|e| format!("its run-out clock's notice cannot be kept: {e}"))?;
     let fresh = kept::keep(
         core.base.as_ref(),
         &notice,

@@ -78,12 +78,7 @@ impl Core {
         if text.is_empty() || text.lines().count() > 1 {
             return None;
         }
-        let key = ChannelKey::new(platform, channel);
-        let record = match self.store.load(&key).ok()? {
-            Some(record) => record,
-            // The other place of a game played on two platforms.
-            None => away::game_of(self.store.as_ref(), &key).ok()??.1,
-        };
+        let (_, record) = self.game_here(&ChannelKey::new(platform, channel)).ok()??;
         if record.status != Status::Active {
             return None;
         }
@@ -419,21 +414,11 @@ impl Core {
     /// A command about the channel's game: the record read once, then played by the games. In
     /// the other place of a game played on two platforms, that game, read at its home.
     fn game_command(&self, req: &Request, command: GameCommand) -> Vec<Reply> {
-        let mut key = ChannelKey::new(&req.platform, &req.channel);
-        let mut loaded = self.store.load(&key);
-        if let Ok(None) = loaded {
-            match away::game_of(self.store.as_ref(), &key) {
-                Ok(Some((home, record))) => {
-                    key = home;
-                    loaded = Ok(Some(record));
-                }
-                Ok(None) => {}
-                Err(e) => loaded = Err(e),
-            }
-        }
-        let record = match loaded {
-            Ok(r) => r,
-            Err(StoreError::Corrupt(why)) => return self.damaged(&key, &command, &why),
+        let here = ChannelKey::new(&req.platform, &req.channel);
+        let (key, record) = match self.game_here(&here) {
+            Ok(Some((key, record))) => (key, Some(record)),
+            Ok(None) => (here, None),
+            Err(StoreError::Corrupt(why)) => return self.damaged(&here, &command, &why),
             Err(e) => {
                 return vec![Reply::Private(format!(
                     "The game store is not available ({e}); nothing was changed. Try again."
@@ -457,11 +442,17 @@ impl Core {
     /// The game of the request's channel, if it has one.
     fn current_game(&self, req: &Request) -> Option<GameId> {
         let key = ChannelKey::new(&req.platform, &req.channel);
-        let record = match self.store.load(&key).ok()? {
-            Some(record) => record,
-            None => away::game_of(self.store.as_ref(), &key).ok()??.1,
-        };
+        let (_, record) = self.game_here(&key).ok()??;
         record.game_id().ok()
+    }
+
+    /// The live game said in `key` and the key it lives under: the channel's own, or in the
+    /// other place of a game played on two platforms, the game at its home.
+    fn game_here(&self, key: &ChannelKey) -> Result<Option<(ChannelKey, GameRecord)>, StoreError> {
+        match self.store.load(key)? {
+            Some(record) => Ok(Some((key.clone(), record))),
+            None => away::game_of(self.store.as_ref(), key),
+        }
     }
 
     /// A command in a channel whose record cannot be read: only `abort` helps, setting it aside.

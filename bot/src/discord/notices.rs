@@ -221,28 +221,10 @@ async fn open_thread(shared: &Shared, http: &Http, opening: crate::core::Opening
         );
         return;
     };
-    // A thread opened before a crash, and never recorded, is found again: not opened twice.
-    if let Some(thread) = opened_before(http, &opening, guild, parent).await {
-        tracing::info!(
-            "found the thread {} ({thread}), opened before a restart; it is used",
-            opening.name
-        );
-        let core = Arc::clone(&shared.core);
-        let id = thread.to_string();
-        let _ = tokio::task::spawn_blocking(move || core.place_opened(&opening, &id)).await;
-        return;
-    }
-    let created = ChannelId::new(parent)
-        .create_thread(
-            http,
-            serenity::CreateThread::new(opening.name.clone())
-                .kind(serenity::ChannelType::PublicThread),
-        )
-        .await;
-    match created {
+    match find_or_open(http, &opening, guild, parent).await {
         Ok(thread) => {
             let core = Arc::clone(&shared.core);
-            let id = thread.id.to_string();
+            let id = thread.to_string();
             let _ = tokio::task::spawn_blocking(move || core.place_opened(&opening, &id)).await;
         }
         Err(e) => {
@@ -260,8 +242,8 @@ async fn open_thread(shared: &Shared, http: &Http, opening: crate::core::Opening
 
 /// Opens the place of a game challenged from another platform: a public thread under the games
 /// channel of the settings (an event's game: under the event's channel on Discord), found again
-/// rather than opened twice. Discord away (5xx, 429, the
-/// network), it is asked for again a little later; a refusal calls the challenge off.
+/// rather than opened twice. Discord away (5xx, 429, the network), it is asked for again a
+/// little later; a refusal calls the challenge off.
 async fn open_game_thread(shared: &Shared, http: &Http, opening: crate::core::Opening) {
     let core = Arc::clone(&shared.core);
     let failed = |why: String| {
@@ -289,27 +271,37 @@ async fn open_game_thread(shared: &Shared, http: &Http, opening: crate::core::Op
         Err(e) if passing(&e) => return later(&e),
         Err(e) => return failed(format!("the games channel cannot be read: {e}")).await,
     };
-    let id = match opened_before(http, &opening, guild, parent).await {
-        Some(thread) => thread,
-        None => {
-            let created = ChannelId::new(parent)
-                .create_thread(
-                    http,
-                    serenity::CreateThread::new(opening.name.clone())
-                        .kind(serenity::ChannelType::PublicThread),
-                )
-                .await;
-            match created {
-                Ok(thread) => thread.id,
-                Err(e) if passing(&e) => return later(&e),
-                Err(e) => {
-                    return failed(format!("Discord refused to open its thread: {e}")).await;
-                }
-            }
-        }
+    let id = match find_or_open(http, &opening, guild, parent).await {
+        Ok(thread) => thread.to_string(),
+        Err(e) if passing(&e) => return later(&e),
+        Err(e) => return failed(format!("Discord refused to open its thread: {e}")).await,
     };
-    let id = id.to_string();
     let _ = tokio::task::spawn_blocking(move || core.place_opened(&opening, &id)).await;
+}
+
+/// The thread of `opening` under `parent` of `guild`: the one opened before a crash and never
+/// recorded, found again rather than opened twice, else a new public thread.
+async fn find_or_open(
+    http: &Http,
+    opening: &crate::core::Opening,
+    guild: u64,
+    parent: u64,
+) -> Result<ChannelId, serenity::Error> {
+    if let Some(thread) = opened_before(http, opening, guild, parent).await {
+        tracing::info!(
+            "found the thread {} ({thread}), opened before a restart; it is used",
+            opening.name
+        );
+        return Ok(thread);
+    }
+    let thread = ChannelId::new(parent)
+        .create_thread(
+            http,
+            serenity::CreateThread::new(opening.name.clone())
+                .kind(serenity::ChannelType::PublicThread),
+        )
+        .await?;
+    Ok(thread.id)
 }
 
 /// The thread of `opening` if it is open already: among the server's active threads, one of

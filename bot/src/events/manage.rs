@@ -367,7 +367,7 @@ fn pairings(core: &Core, event: &Event, rest: &[String]) -> Result<Replies, Stri
     Ok(vec![Reply::Text(report::pairings_text(
         event,
         r,
-        surface.as_ref(),
+        Some(surface.as_ref()),
     ))])
 }
 

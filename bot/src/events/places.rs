@@ -308,22 +308,10 @@ fn announce_round(core: &Core, event: &Event) {
 fn round_words(core: &Core, event: &Event, r: usize, platform: &str) -> Vec<Reply> {
     let home = platform == event.platform;
     let surface = core.surface(platform);
-    let mut bare;
-    let shown = if home {
-        event
-    } else {
-        bare = event.clone();
-        for round in &mut bare.played {
-            for board in &mut round.boards {
-                board.channel = None;
-            }
-        }
-        &bare
-    };
     let mut replies = vec![Reply::Text(report::pairings_text(
-        shown,
+        event,
         r,
-        surface.as_ref(),
+        home.then_some(surface.as_ref()),
     ))];
     let round = &event.played[r - 1];
     for (b, board) in round.boards.iter().enumerate() {

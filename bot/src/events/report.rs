@@ -372,8 +372,10 @@ pub(super) fn winner_line(event: &Event) -> String {
     }
 }
 
-/// Round `r`'s (from 1) pairings as text.
-pub fn pairings_text(event: &Event, r: usize, surface: &dyn Surface) -> String {
+/// Round `r`'s (from 1) pairings as text, each board linked to its place through `surface`
+/// (`None`: the places left out, for a channel on another platform, whose players do not play
+/// there).
+pub fn pairings_text(event: &Event, r: usize, surface: Option<&dyn Surface>) -> String {
     let Some(round) = event.played.get(r - 1) else {
         return format!("{} has no round {r}.", event.name);
     };
@@ -397,7 +399,8 @@ pub fn pairings_text(event: &Event, r: usize, surface: &dyn Surface) -> String {
         let place = board
             .channel
             .as_deref()
-            .map(|c| format!(" in {}", surface.channel_link(c)))
+            .zip(surface)
+            .map(|(c, s)| format!(" in {}", s.channel_link(c)))
             .unwrap_or_default();
         text.push_str(&format!(
             "Board {}: {} (White) v {} (Black){place}{result}\n",

@@ -10,19 +10,56 @@
 use crate::kernel::context::Core;
 use crate::kernel::kept;
 use crate::kernel::outbox::{Notice, Target};
-use crate::kernel::reply::Reply;
+use crate::kernel::reply::{Replies, Reply, private};
 use crate::kernel::request::{Request, User};
-use crate::kernel::store::{Change, ChannelKey, GameRecord, GameStore, Staged, StoreError};
+use crate::kernel::store::{
+    Change, ChannelKey, Ending, GameRecord, GameStore, Player, Staged, Status, StoreError,
+};
 use crate::kernel::surface::{Home, Opening};
+use crate::kernel::text::excerpt;
 use crate::players::links;
 
 /// The note, in a game's other place, naming its home: `<platform>␟<channel>␟<game id>`.
-pub const NOTE: &str = "away";
+const NOTE: &str = "away";
+
+/// The account of another platform that `token` names in a challenge (by its id's shape, or a
+/// linked player's name), with its platform, checked: not the challenger's own linked account,
+/// and one its platform can reach. `Ok(None)` when `token` names no account elsewhere.
+pub fn challenged(
+    core: &Core,
+    req: &Request,
+    token: &str,
+) -> Result<Option<(String, User)>, Replies> {
+    let found = match elsewhere(core, req, token) {
+        Some(found) => Some(found),
+        None => linked(core, req, token).map_err(private)?,
+    };
+    let Some((platform, there)) = found else {
+        return Ok(None);
+    };
+    let mine = links::accounts_of(core.base.as_ref(), &req.platform, &req.user.id);
+    if mine
+        .iter()
+        .any(|a| a.platform == platform && a.id == there.id)
+    {
+        return Err(private(
+            "That account is linked with yours: you cannot challenge yourself. Name another \
+             player.",
+        ));
+    }
+    if let Err(why) = core.surface(&platform).reachable(&there) {
+        return Err(private(format!(
+            "{} cannot be challenged: {why}. Nothing was started.",
+            excerpt(&there.id, 80)
+        )));
+    }
+    Ok(Some((platform, there)))
+}
 
 /// The account of another platform served here that `token` names by its shape (`@alice:
 /// example.org`; the command's words come without the `@`), with that platform; `None` when
 /// no other platform claims it.
-pub fn elsewhere(core: &Core, req: &Request, token: &str) -> Option<(String, User)> {
+fn elsewhere(core: &Core, req: &Request, token: &str) -> Option<(String, User)> {
     let mut surfaces = core.surfaces();
     surfaces.sort_by(|a, b| a.platform().cmp(b.platform()));
     let at = format!("@{}", token.trim_start_matches('@'));
@@ -39,7 +76,7 @@ pub fn elsewhere(core: &Core, req: &Request, token: &str) -> Option<(String, Use
 /// The account on another platform of the linked player called `token` (docs/guide.md, "One
 /// player on two platforms"): how a player of a platform whose ids cannot be typed is named
 /// from another. `Err` when two linked players have that name.
-pub fn linked(core: &Core, req: &Request, token: &str) -> Result<Option<(String, User)>, String> {
+fn linked(core: &Core, req: &Request, token: &str) -> Result<Option<(String, User)>, String> {
     let found: Vec<(String, User)> = links::named(core.base.as_ref(), token)
         .into_iter()
         .filter_map(|accounts| {
@@ -63,7 +100,7 @@ pub fn linked(core: &Core, req: &Request, token: &str) -> Result<Option<(String,
         _ => Err(format!(
             "{} linked players are called {}: name the one you mean by his id on his platform.",
             found.len(),
-            crate::kernel::text::excerpt(token, 40)
+            excerpt(token, 40)
         )),
     }
 }
@@ -72,18 +109,11 @@ pub fn linked(core: &Core, req: &Request, token: &str) -> Result<Option<(String,
 /// that platform's adapter to open: named after the game, its players there invited.
 pub fn opening(record: &GameRecord) -> Option<Notice> {
     let away = record.away.as_ref().filter(|a| a.channel.is_none())?;
-    let players = record
-        .seats
-        .iter()
-        .filter_map(|s| s.player.as_ref())
+    let players = players(record)
+        .into_iter()
         .filter(|p| away.players.contains(&p.id))
         .map(User::from)
-        .fold(Vec::<User>::new(), |mut all, u| {
-            if !all.contains(&u) {
-                all.push(u);
-            }
-            all
-        });
+        .collect();
     let created = record.created.to_string();
     let opening = Opening {
         platform: away.platform.clone(),
@@ -193,15 +223,15 @@ pub fn failed(core: &Core, home: &Home, platform: &str, why: &str) {
             }
         };
         let open = record.away.as_ref().is_some_and(|a| a.channel.is_none());
-        if !open || record.status != crate::kernel::store::Status::Open {
+        if !open || record.status != Status::Open {
             // Begun, or its place found meanwhile: it goes on.
             tracing::warn!(game = %home.game, platform, "a game's other place could not be opened: {why}");
             return;
         }
         let mut ended = record.clone();
         ended.version += 1;
-        ended.status = crate::kernel::store::Status::Finished;
-        ended.ending = Some(crate::kernel::store::Ending::Aborted);
+        ended.status = Status::Finished;
+        ended.ending = Some(Ending::Aborted);
         ended.updated = core.clock.now();
         let notice = Notice {
             platform: home.platform.clone(),
@@ -215,9 +245,7 @@ pub fn failed(core: &Core, home: &Home, platform: &str, why: &str) {
             fallback: None,
             receipt: Some(kept::intent("place", &[&record.id, "failed"])),
         };
-        let by = record
-            .player(0)
-            .map_or_else(|| User::named("?"), User::from);
+        let by = player_on(&record, &home.platform).unwrap_or_else(|| User::named("?"));
         let body = kept::receipt_of(&notice, by, core.clock.now(), Vec::new()).encode();
         let id = notice.receipt.clone().unwrap_or_default();
         let change = Change::Archive {
@@ -246,17 +274,7 @@ pub fn failed(core: &Core, home: &Home, platform: &str, why: &str) {
 fn first_words(core: &Core, record: &GameRecord) -> Vec<Reply> {
     let home = core.surface(&record.platform);
     let link = home.address(record.community.as_deref(), &record.channel);
-    let table: Vec<String> = record
-        .seats
-        .iter()
-        .filter_map(|s| s.player.as_ref())
-        .map(|p| p.name.clone())
-        .fold(Vec::new(), |mut all, n| {
-            if !all.contains(&n) {
-                all.push(n);
-            }
-            all
-        });
+    let table: Vec<&str> = players(record).iter().map(|p| p.name.as_str()).collect();
     let event = record.tournament.as_ref().map_or_else(String::new, |t| {
         format!(", {} · round {} · board {}", t.event, t.round, t.board)
     });
@@ -270,7 +288,7 @@ fn first_words(core: &Core, record: &GameRecord) -> Vec<Reply> {
         table.join(" and "),
         crate::kernel::text::capitalised(&record.platform),
     ))];
-    if record.status == crate::kernel::store::Status::Active
+    if record.status == Status::Active
         && let Ok(game) = record.rebuild()
     {
         // A game under way (an event's): the board, and whoever is to move hears so here too.
@@ -298,7 +316,7 @@ fn first_words(core: &Core, record: &GameRecord) -> Vec<Reply> {
 
 /// The home of the game whose other place is `key`, if `key` is one: the home's key, read
 /// from the note (the live record there is checked by the caller).
-pub fn home_of(store: &dyn GameStore, key: &ChannelKey) -> Result<Option<Home>, StoreError> {
+fn home_of(store: &dyn GameStore, key: &ChannelKey) -> Result<Option<Home>, StoreError> {
     let Some(note) = store.note(key, NOTE)? else {
         return Ok(None);
     };
@@ -410,10 +428,44 @@ pub fn other_place(
 /// A player of `record` who plays from `platform`: a notice kept there is kept on his behalf
 /// (an adapter reads the account of its own platform from it).
 fn player_on(record: &GameRecord, platform: &str) -> Option<User> {
-    record
-        .seats
-        .iter()
-        .filter_map(|s| s.player.as_ref())
+    players(record)
+        .into_iter()
         .find(|p| record.platform_of(&p.id) == platform)
         .map(User::from)
+}
+
+/// The players at `record`'s table, each once (a Lanko player may hold two seats), in seat
+/// order.
+fn players(record: &GameRecord) -> Vec<&Player> {
+    let mut all: Vec<&Player> = Vec::new();
+    for p in record.seats.iter().filter_map(|s| s.player.as_ref()) {
+        if !all.iter().any(|q| q.id == p.id) {
+            all.push(p);
+        }
+    }
+    all
+}
+
+/// [`other_place`]'s notice kept (as [`kept::keep`] keeps a notice: not again if it is kept
+/// already, `Ok(None)` then) on behalf of a player of its platform: for what is told outside a
+/// command (a run-out clock, a rating taken later).
+pub fn keep_other_place(
+    core: &Core,
+    record: &GameRecord,
+    (from, replies): (&str, &[Reply]),
+    id: &str,
+    by: User,
+) -> Result<Option<Notice>, StoreError> {
+    let Some((notice, _)) = other_place(core, record, from, replies, id, by.clone()) else {
+        return Ok(None);
+    };
+    let by = player_on(record, &notice.platform).unwrap_or(by);
+    let kept = kept::keep(
+        core.base.as_ref(),
+        &notice,
+        by,
+        core.clock.now(),
+        Vec::new(),
+    )?;
+    Ok(kept.map(|_| notice))
 }

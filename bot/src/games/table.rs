@@ -16,7 +16,6 @@ use crate::kernel::store::{
     Away, ChannelKey, Ending, GameRecord, Player, SCHEMA, SeatEntry, Status,
 };
 use crate::kernel::text::excerpt;
-use crate::players::links;
 use crate::players::profile::Profiles;
 
 /// `new`: a game in this channel, the asker seated, the players named challenged (or the bot
@@ -247,10 +246,7 @@ fn seat(core: &Core, req: &Request, game: &AnyGame, want: &NewGame) -> Result<Se
         let mentioned = req.mentions.iter().any(|m| m.id == user.id);
         let elsewhere = match mentioned {
             true => None,
-            false => match away::elsewhere(core, req, token) {
-                Some(found) => Some(found),
-                None => away::linked(core, req, token).map_err(private)?,
-            },
+            false => away::challenged(core, req, token)?,
         };
         if let Some((platform, there)) = elsewhere {
             match &mut away {
@@ -271,22 +267,6 @@ fn seat(core: &Core, req: &Request, game: &AnyGame, want: &NewGame) -> Result<Se
                         parent: None,
                     })
                 }
-            }
-            let mine = links::accounts_of(core.base.as_ref(), &req.platform, &req.user.id);
-            if mine
-                .iter()
-                .any(|a| a.platform == platform && a.id == there.id)
-            {
-                return Err(private(
-                    "That account is linked with yours: you cannot challenge yourself. Name \
-                     another player.",
-                ));
-            }
-            if let Err(why) = core.surface(&platform).reachable(&there) {
-                return Err(private(format!(
-                    "{} cannot be challenged: {why}. Nothing was started.",
-                    excerpt(&there.id, 80)
-                )));
             }
             user = there;
         }

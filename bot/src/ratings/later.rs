@@ -42,27 +42,20 @@ pub fn rate(core: &Core, record: &GameRecord) {
         };
     // A game played in two places: its other place is told too, kept the same way.
     let there_id = format!("{}.away", notice.receipt.as_deref().unwrap_or_default());
-    let there = |replies: &[crate::kernel::reply::Reply]| {
-        away::other_place(
+    let mut elsewhere = match fresh {
+        false => None,
+        true => away::keep_other_place(
             core,
             record,
-            &record.platform,
-            replies,
+            (&record.platform, &foreseen),
             &there_id,
             bot.clone(),
         )
+        .unwrap_or_else(|e| {
+            tracing::warn!(game = %record.id, "a rating's announcement could not be kept for the game's other place: {e}");
+            None
+        }),
     };
-    let mut elsewhere = there(&foreseen).map(|(n, _)| n).filter(|n| {
-        fresh
-            && kept::keep(
-                core.base.as_ref(),
-                n,
-                bot.clone(),
-                core.clock.now(),
-                Vec::new(),
-            )
-            .is_ok_and(|kept| kept.is_some())
-    });
     let taken = take(core, record);
     if !fresh || taken.is_empty() {
         return;
@@ -79,7 +72,14 @@ pub fn rate(core: &Core, record: &GameRecord) {
             tracing::warn!(game = %record.id, "a rating's announcement could not be corrected: {e}");
         }
         if elsewhere.is_some()
-            && let Some((n, body)) = there(&notice.replies)
+            && let Some((n, body)) = away::other_place(
+                core,
+                record,
+                &record.platform,
+                &notice.replies,
+                &there_id,
+                bot.clone(),
+            )
         {
             if let Err(e) = core.base.set_receipt(&n.platform, &there_id, Some(&body)) {
                 tracing::warn!(game = %record.id, "a rating's announcement could not be corrected in the game's other place: {e}");
