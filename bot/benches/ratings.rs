@@ -82,6 +82,7 @@ fn shared_after_link(c: &mut Criterion) {
         name: "club".into(),
         members: vec![Member::community("console", "")],
         organisers: Vec::new(),
+        web: Default::default(),
     }]));
     // 1,000 rated games among 40 players (never one against himself: 6i + 1 is odd).
     for i in 0..1000usize {

@@ -54,10 +54,21 @@ fn console(
     };
     // Croquet's perfect-play table takes under a second to build: build it while people type.
     std::thread::spawn(|| muster_rules::croquet::solve::table().len());
-    let store: std::sync::Arc<dyn crate::kernel::store::GameStore> =
-        std::sync::Arc::new(crate::kernel::store::Metered::new(store));
+    let changes = std::sync::Arc::new(crate::kernel::store::Changes::default());
+    let store: std::sync::Arc<dyn crate::kernel::store::GameStore> = std::sync::Arc::new(
+        crate::kernel::store::Metered::telling(store, std::sync::Arc::clone(&changes)),
+    );
     crate::telemetry::health::ready("store");
     let (mut console, backups) = console_on(settings, &data, &store, start);
+    if let Some(web) = &settings.web {
+        store.listen(std::sync::Arc::clone(&changes));
+        let core = std::sync::Arc::new(console.core().with_prefix(&settings.prefix));
+        let shared = crate::web::Shared::new(core, changes, web.streams_per_address);
+        if let Err(why) = crate::web::serve::beside_console(shared, web.listen) {
+            let _ = writeln!(err, "muster console: {why}");
+            return 1;
+        }
+    }
     // The input is read on a thread of its own, so that a stop signal ends it between commands.
     let source = match script_source(script.as_deref(), err) {
         Ok(source) => source,
@@ -112,6 +123,7 @@ fn console_on(
     let backups = crate::ops::service::backups(store, clock.clone(), data, &settings.ops);
     let core = crate::core::Core::with_clock(std::sync::Arc::clone(store), &settings.prefix, clock)
         .with_time_policy(policy);
+    core.set_web(settings.web.as_ref().map(|w| w.base_url.clone()));
     if core.store().shared() {
         // Other instances on the store see to their own platforms' clocks.
         core.timers().fire_for(crate::console::PLATFORM, true);
@@ -189,8 +201,10 @@ fn serve(loaded: &Loaded, clock: &crate::cli_args::ClockArgs, err: &mut dyn Writ
             return USAGE_ERROR;
         }
     };
-    let store: std::sync::Arc<dyn crate::kernel::store::GameStore> =
-        std::sync::Arc::new(crate::kernel::store::Metered::new(store));
+    let changes = std::sync::Arc::new(crate::kernel::store::Changes::default());
+    let store: std::sync::Arc<dyn crate::kernel::store::GameStore> = std::sync::Arc::new(
+        crate::kernel::store::Metered::telling(store, std::sync::Arc::clone(&changes)),
+    );
     crate::telemetry::health::ready("store");
     let base = match start {
         Some(now) => {
@@ -212,7 +226,8 @@ fn serve(loaded: &Loaded, clock: &crate::cli_args::ClockArgs, err: &mut dyn Writ
         crate::matrix::surface::MatrixSurface::default(),
     ));
     base.set_communities(communities(&settings));
-    let result = runtime.block_on(serve_chats(base, settings));
+    base.set_web(settings.web.as_ref().map(|w| w.base_url.clone()));
+    let result = runtime.block_on(serve_chats(base, settings, changes));
     // Requests still in flight (a long-polling sync) are not waited for.
     runtime.shutdown_timeout(std::time::Duration::from_secs(1));
     match result {
@@ -246,6 +261,7 @@ fn communities(settings: &muster_config::Settings) -> crate::kernel::community::
                 name: c.name.clone(),
                 members: discord.chain(matrix).collect(),
                 organisers: c.organisers.clone(),
+                web: c.web,
             }
         })
         .collect();
@@ -258,6 +274,7 @@ fn communities(settings: &muster_config::Settings) -> crate::kernel::community::
 async fn serve_chats(
     base: std::sync::Arc<crate::core::Core>,
     settings: muster_config::Settings,
+    changes: std::sync::Arc<crate::kernel::store::Changes>,
 ) -> Result<(), String> {
     // From here on a stop signal is caught and remembered, even by an adapter still starting.
     crate::signals::install();
@@ -266,8 +283,20 @@ async fn serve_chats(
         discord,
         matrix,
         ops,
+        web,
         ..
     } = settings;
+    // The web pages, beside the chats: their listener is bound before anything is answered.
+    if let Some(web) = web {
+        base.store().listen(std::sync::Arc::clone(&changes));
+        let shared = crate::web::Shared::new(
+            std::sync::Arc::clone(&base),
+            changes,
+            web.streams_per_address,
+        );
+        let listener = crate::web::serve::bind(web.listen).await?;
+        tokio::spawn(crate::web::serve::run(shared, listener));
+    }
     let backups = crate::ops::service::backups(base.store_arc(), base.clock_arc(), &data_dir, &ops);
     crate::ops::service::start(std::sync::Arc::clone(base.store_arc()), backups, &ops).await?;
     if discord.is_some() {

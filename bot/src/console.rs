@@ -54,6 +54,11 @@ fn safe(name: &str) -> String {
 }
 
 impl Console {
+    /// The core the console speaks to.
+    pub fn core(&self) -> &Core {
+        &self.core
+    }
+
     /// A console over `core`, writing images and exports under `data`.
     pub fn new(core: Core, data: &Path) -> Console {
         core.add_surface(Arc::new(ConsoleSurface));
@@ -251,6 +256,7 @@ impl Console {
                 writeln!(out, "{tag} buttons: {}", list.join(" · "))?;
             }
             Reply::File { name, content } => self.print_file(&tag, &name, &content, out)?,
+            Reply::Link { kind, url } => writeln!(out, "{tag} {}: {url}", kind.word())?,
         }
         Ok(())
     }

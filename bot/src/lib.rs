@@ -4,7 +4,7 @@
 //! health); the [`kernel`] every capability speaks — the store, the clock, requests, replies,
 //! boards, receipts, the outbox and the platforms' surfaces; the capabilities — [`players`]'
 //! settings, [`games`], [`clocks`], [`ratings`], [`events`]; the front desk [`core`], the one
-//! part adapters call; the adapters [`console`], [`discord`] and [`matrix`]; and the command
+//! part adapters call; the adapters [`console`], [`discord`], [`matrix`] and the [`web`] pages; and the command
 //! line ([`cli`]) that wires them, with the [`ops`] service beside it. A move walks one way:
 //! adapter → desk (parsed once) → games (the record read once, played by the rules) → one
 //! atomic write → replies worded from the game as played → adapter. [`machine`] is the machine
@@ -37,5 +37,6 @@ pub mod players;
 pub mod ratings;
 pub mod signals;
 pub mod telemetry;
+pub mod web;
 
 pub use kernel::{clock, store};

@@ -26,6 +26,7 @@ fn core() -> (Core, Arc<MemoryStore>) {
             Member::community("rooms", ""),
         ],
         organisers: Vec::new(),
+        web: Default::default(),
     }]));
     core.add_surface(Arc::new(Named("chat")));
     core.add_surface(Arc::new(Named("rooms")));

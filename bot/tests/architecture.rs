@@ -27,6 +27,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("console.rs", 8),
     ("discord/", 8),
     ("matrix/", 8),
+    ("web/", 8),
     ("ops/", 9),
     ("config_check.rs", 9),
     ("cli_args.rs", 9),

@@ -26,6 +26,7 @@ fn club() -> Communities {
             Member::community("rooms", ""),
         ],
         organisers: vec!["org-id".into()],
+        web: Default::default(),
     }])
 }
 

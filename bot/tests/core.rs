@@ -31,6 +31,7 @@ fn texts(replies: &[Reply]) -> String {
                     .join(",")
             ),
             Reply::File { name, .. } => format!("F:{name}"),
+            Reply::Link { kind, url } => format!("L:{}:{url}", kind.word()),
         })
         .collect::<Vec<_>>()
         .join("\n")

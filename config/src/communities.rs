@@ -20,6 +20,8 @@ pub struct Community {
     pub matrix: Vec<String>,
     /// Its organisers, by their ids on either platform (`"7"`, `"@alice:example.org"`).
     pub organisers: Vec<String>,
+    /// What it shows on the web (`web`: `"links"`, the default, `"public"` or `"off"`).
+    pub web: crate::Visibility,
 }
 
 /// `[communities.<name>]` as written.
@@ -32,6 +34,7 @@ pub(crate) struct File {
     matrix: Vec<String>,
     #[serde(default)]
     organisers: Vec<String>,
+    web: Option<String>,
 }
 
 /// The communities of the file, checked: a name of lower-case letters, digits and dashes; each
@@ -123,11 +126,21 @@ pub(crate) fn build(files: BTreeMap<String, File>) -> Result<Vec<Community>, Con
             .map(|o| o.trim().to_string())
             .filter(|o| !o.is_empty())
             .collect();
+        let web = match &file.web {
+            None => crate::Visibility::default(),
+            Some(word) => crate::Visibility::parse(word).ok_or_else(|| {
+                bad(
+                    format!("{key}.web"),
+                    format!("must be \"links\", \"public\" or \"off\", not \"{word}\""),
+                )
+            })?,
+        };
         out.push(Community {
             name,
             discord,
             matrix,
             organisers,
+            web,
         });
     }
     Ok(out)

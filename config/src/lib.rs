@@ -20,11 +20,13 @@ pub mod communities;
 pub mod discord;
 pub mod matrix;
 pub mod ops;
+pub mod web;
 
 pub use communities::Community;
 pub use discord::{Discord, Mode, Register, Secret, Shards};
 pub use matrix::{AutoJoin, Login, Matrix};
 pub use ops::{LogFormat, Ops};
+pub use web::{Visibility, Web};
 
 /// The validated settings.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -47,6 +49,8 @@ pub struct Settings {
     pub store: Store,
     /// Communities across platforms (`[communities.<name>]`; only in the file).
     pub communities: Vec<Community>,
+    /// The web pages, when they are served (`[web]`, `MUSTER_WEB_*`).
+    pub web: Option<Web>,
 }
 
 /// Where games are kept.
@@ -122,6 +126,7 @@ impl Default for Settings {
             ops: Ops::default(),
             store: Store::Sled,
             communities: Vec::new(),
+            web: None,
         }
     }
 }
@@ -143,6 +148,7 @@ struct File {
     store: Option<String>,
     #[serde(default)]
     communities: std::collections::BTreeMap<String, communities::File>,
+    web: Option<web::File>,
 }
 
 /// A setting that could not be used.
@@ -293,6 +299,7 @@ impl Settings {
         let mut s = Settings::default();
         let mut discord = discord::Raw::default();
         let mut matrix = matrix::Raw::default();
+        let mut web = web::Raw::default();
         if let Some(text) = file {
             let parsed: File = toml::from_str(text).map_err(|e| ConfigError {
                 source: "muster.toml".into(),
@@ -337,6 +344,9 @@ impl Settings {
             if let Some(m) = parsed.matrix {
                 matrix = matrix::Raw::from_file(m);
             }
+            if let Some(w) = parsed.web {
+                web = web::Raw::from_file(w);
+            }
         }
         for (key, value) in env {
             match *key {
@@ -349,12 +359,14 @@ impl Settings {
                     if s.ops.set(key, &setting, value)? {
                         continue;
                     }
-                    let _ = discord.env(key, value) || matrix.env(key, value);
+                    let _ =
+                        discord.env(key, value) || matrix.env(key, value) || web.env(key, value);
                 }
             }
         }
         s.discord = discord.build()?;
         s.matrix = matrix.build()?;
+        s.web = web.build()?;
         Ok(s)
     }
 }
@@ -458,6 +470,7 @@ mod tests {
                 discord: vec![42],
                 matrix: vec!["!a:example.org".into(), "*".into()],
                 organisers: vec!["7".into(), "@o:example.org".into()],
+                web: Visibility::Links,
             }]
         );
         let e =

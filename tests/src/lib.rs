@@ -1,6 +1,7 @@
 //! End-to-end suites for Muster. They drive the built `muster` binary as other programs do;
 //! this library holds what the suites share.
 
+pub mod browser;
 pub mod discord;
 pub mod matrix;
 pub mod matrix_bot;

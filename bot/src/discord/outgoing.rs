@@ -17,6 +17,8 @@ pub struct Outgoing {
     pub files: Vec<(String, Vec<u8>, Option<String>)>,
     /// Buttons.
     pub buttons: Vec<Button>,
+    /// Link buttons to web pages: label, address.
+    pub links: Vec<(String, String)>,
     /// Users this message may ping.
     pub pings: Vec<u64>,
     /// Only the requesting user sees it.
@@ -91,6 +93,13 @@ pub fn plan(replies: Vec<Reply>) -> Vec<Outgoing> {
             Reply::Private(text) => {
                 add_line(current(&mut private, true), &text);
                 last_private = true;
+            }
+            Reply::Link { kind, url } => {
+                let out = current(&mut public, false);
+                if !out.links.iter().any(|(_, u)| *u == url) {
+                    out.links.push((kind.label().to_string(), url));
+                }
+                last_private = false;
             }
             Reply::Buttons(buttons) => {
                 let out = if last_private {

@@ -46,6 +46,21 @@ fn style(command: &str) -> ButtonStyle {
     }
 }
 
+/// The buttons' rows, five to a row, and the link buttons to web pages in a row of their own.
+fn rows_with_links(buttons: &[Button], links: &[(String, String)]) -> Vec<CreateActionRow> {
+    let mut out = rows(buttons);
+    if !links.is_empty() && out.len() < 5 {
+        out.push(CreateActionRow::Buttons(
+            links
+                .iter()
+                .take(5)
+                .map(|(label, url)| CreateButton::new_link(url.clone()).label(label.clone()))
+                .collect(),
+        ));
+    }
+    out
+}
+
 fn rows(buttons: &[Button]) -> Vec<CreateActionRow> {
     // A button whose command does not fit in a custom id is left out rather than cut short.
     let fitting: Vec<(String, &Button)> = buttons
@@ -96,7 +111,7 @@ macro_rules! built {
         let mut m = $builder
             .content(out.content.clone())
             .allowed_mentions(pings(out))
-            .components(rows(&out.buttons));
+            .components(rows_with_links(&out.buttons, &out.links));
         for file in attachments(out) {
             m = m.$add(file);
         }

@@ -4,18 +4,49 @@
 //! restarts and beside other instances, and of two boards posted at once the newer (by Discord's
 //! message id, which grows with time) keeps its buttons, whichever is posted last. A button
 //! pressed on an older message still answers (the core tells the presser what holds now).
+//! Link buttons to a web page are no action: they stay.
 
 use serenity::all as serenity;
-use serenity::{ChannelId, EditMessage, GetMessages, Http, Message, MessageId};
+use serenity::{
+    ActionRowComponent, ButtonKind, ChannelId, CreateActionRow, CreateButton, EditMessage,
+    GetMessages, Http, Message, MessageId,
+};
 
 use super::Shared;
 
 /// How far back the history is read: further than any board's buttons outlive it.
 const LOOKBACK: u8 = 25;
 
+/// The links of `m`'s link buttons: label and address.
+fn links(m: &Message) -> Vec<(String, String)> {
+    m.components
+        .iter()
+        .flat_map(|row| &row.components)
+        .filter_map(|c| match c {
+            ActionRowComponent::Button(b) => match &b.data {
+                ButtonKind::Link { url } => {
+                    Some((b.label.clone().unwrap_or_default(), url.clone()))
+                }
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether `m` has buttons that are actions (not only links).
+fn acts(m: &Message) -> bool {
+    let all = m
+        .components
+        .iter()
+        .map(|row| row.components.len())
+        .sum::<usize>();
+    all > links(m).len()
+}
+
 /// Whether `m` shows a board (an image) or has buttons.
 fn shown(m: &Message) -> bool {
-    !m.components.is_empty()
+    acts(m)
         || m.attachments.iter().any(|a| {
             a.content_type
                 .as_deref()
@@ -65,8 +96,8 @@ pub async fn tidy(
     };
     let mut cleared = Vec::new();
     for m in mine {
-        if m.id != newest && !m.components.is_empty() {
-            clear(http, channel, m.id).await;
+        if m.id != newest && acts(m) {
+            clear_keeping(http, channel, m.id, &links(m)).await;
             cleared.push(m.id);
         }
     }
@@ -75,7 +106,27 @@ pub async fn tidy(
 
 /// Takes the buttons off `message`.
 pub async fn clear(http: &Http, channel: ChannelId, message: MessageId) {
-    let edit = EditMessage::new().components(vec![]);
+    clear_keeping(http, channel, message, &[]).await;
+}
+
+/// Takes the buttons off `message` but its `links` (label, address).
+async fn clear_keeping(
+    http: &Http,
+    channel: ChannelId,
+    message: MessageId,
+    links: &[(String, String)],
+) {
+    let rows = if links.is_empty() {
+        vec![]
+    } else {
+        vec![CreateActionRow::Buttons(
+            links
+                .iter()
+                .map(|(label, url)| CreateButton::new_link(url.clone()).label(label.clone()))
+                .collect(),
+        )]
+    };
+    let edit = EditMessage::new().components(rows);
     if let Err(e) = channel.edit_message(http, message, edit).await {
         tracing::warn!("could not remove the buttons of message {message}: {e}");
     }

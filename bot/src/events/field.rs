@@ -129,6 +129,15 @@ pub(super) fn export(
     }])
 }
 
+/// The event's report file as `tournament export <name> trf` gives it, dated by its creation;
+/// `None` for a knockout, or before a round is paired.
+pub fn trf_file(event: &Event) -> Option<String> {
+    if event.played.is_empty() {
+        return None;
+    }
+    trf(event, Some(day(event.created)))
+}
+
 /// The day of `at` (seconds since the Unix epoch) in UTC, as the report file dates: `2026/11/25`.
 fn day(at: u64) -> String {
     let at = i64::try_from(at).unwrap_or(i64::MAX);

@@ -105,7 +105,7 @@ pub(super) fn new_event(core: &Core, req: &Request, e: NewEvent) -> Result<Repli
     } else {
         format!("`{p}tournament join {}`", e.name)
     };
-    Ok(vec![Reply::Text(format!(
+    let mut out = vec![Reply::Text(format!(
         "{} opened the event **{}**: {} {}{rounds}, {clock}{}. Enter with {entry}; {} starts it with \
          `{p}tournament start {}`.",
         req.user.name,
@@ -115,7 +115,9 @@ pub(super) fn new_event(core: &Core, req: &Request, e: NewEvent) -> Result<Repli
         if e.pairs { ", for pairs" } else { "" },
         req.user.name,
         e.name
-    ))])
+    ))];
+    out.extend(event.link(core));
+    Ok(out)
 }
 
 /// Finds the event a command is about: its name as the first word, else the event of this

@@ -17,7 +17,7 @@
 pub mod charts;
 pub mod command;
 pub mod entries;
-mod field;
+pub mod field;
 pub mod manage;
 pub mod places;
 pub mod play;
@@ -37,7 +37,7 @@ pub const KNOCKOUT_GAMES: usize = 3;
 pub const SCHEMA: u32 = 1;
 
 /// Where event records are kept (a note per event, named `<community>/<name>`), and the index.
-const HOME: &str = "\u{1e}tournaments";
+pub const HOME: &str = "\u{1e}tournaments";
 
 /// The tournament system.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -350,6 +350,21 @@ pub struct Told {
 }
 
 impl Event {
+    /// The link to the event's page, as a reply (while the web is served and its place shows
+    /// pages).
+    pub fn link(&self, core: &crate::kernel::context::Core) -> Option<crate::kernel::reply::Reply> {
+        let page = crate::kernel::pages::Page::Event {
+            platform: self.platform.clone(),
+            community: self.community.clone(),
+            name: self.name.clone(),
+        };
+        let url = core.page_link(&page, (&self.platform, &self.community, &self.channel))?;
+        Some(crate::kernel::reply::Reply::Link {
+            kind: crate::kernel::reply::LinkKind::Event,
+            url,
+        })
+    }
+
     /// The event's note name.
     fn note_name(&self) -> String {
         note_name(&self.community, &self.name)
@@ -415,7 +430,8 @@ impl Event {
     }
 }
 
-fn note_name(community: &str, name: &str) -> String {
+/// The note an event is kept under: `<community>/<name>`.
+pub fn note_name(community: &str, name: &str) -> String {
     format!("{community}/{name}")
 }
 

@@ -313,6 +313,7 @@ fn round_words(core: &Core, event: &Event, r: usize, platform: &str) -> Vec<Repl
         r,
         home.then_some(surface.as_ref()),
     ))];
+    replies.extend(event.link(core));
     let round = &event.played[r - 1];
     for (b, board) in round.boards.iter().enumerate() {
         let Some(channel) = &board.channel else {
@@ -378,6 +379,7 @@ fn game_opening(
         event.name,
         sides.join(" vs ")
     ))];
+    out.extend(core.game_link(record));
     // The other players are told too: the game is theirs as much as the mover's.
     let mover = rules.to_move().and_then(|s| record.player(s.index()));
     let first = mover.map_or_else(String::new, |p| p.name.clone());

@@ -455,7 +455,7 @@ pub fn list(core: &Core, req: &Request) -> Vec<Reply> {
 }
 
 /// The event as JSON (docs/machine-interface.md, "Tournament export").
-pub(super) fn export(event: &Event) -> Value {
+pub fn export(event: &Event) -> Value {
     let names = tiebreak_names(event.system);
     let mut out = json!({
         "format": "muster-tournament",

@@ -438,6 +438,7 @@ fn start_if_ready(
             "The game begins: {}.{clock}{unrated}",
             table.join(" vs ")
         )));
+        out.extend(core.game_link(&record));
         out.extend(said(&record, &game, &bot_events));
         out.push(Reply::played_board(&record, before, &game, bot_events));
         out.extend(next_up(core, &record, &game));

@@ -54,6 +54,8 @@ pub struct Community {
     pub members: Vec<Member>,
     /// Its organisers, by their ids on any platform.
     pub organisers: Vec<String>,
+    /// What it shows on the web (docs/web.md).
+    pub web: muster_config::Visibility,
 }
 
 impl Community {
@@ -126,11 +128,13 @@ mod tests {
                 name: "club".into(),
                 members: vec![Member::community("a", "42"), Member::community("b", "")],
                 organisers: vec!["7".into()],
+                ..Community::default()
             },
             Community {
                 name: "other".into(),
                 members: vec![Member::channel("b", "!room")],
                 organisers: vec![],
+                ..Community::default()
             },
         ]);
         let name = |p: &str, c: &str, ch: &str| all.of(p, c, ch).map(|c| c.name.clone());

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use super::clock::{Clock, SystemClock};
 use super::community::Communities;
 use super::outbox::{Notice, TimePolicy, Timers};
+use super::pages::{self, Page};
 use super::store::{ChannelKey, GameRecord, GameStore, Staged};
 use super::surface::{Both, Plain, Surface};
 
@@ -32,6 +33,8 @@ pub struct Core {
     surfaces: Arc<RwLock<HashMap<String, Arc<dyn Surface>>>>,
     /// The communities across platforms the settings declare.
     communities: Arc<RwLock<Arc<Communities>>>,
+    /// The web pages' address (`[web] base_url`), while they are served.
+    web: Arc<RwLock<Option<String>>>,
     /// The request's staged store, on a request's scratch core.
     pub(crate) staged: Option<Arc<Staged>>,
 }
@@ -53,6 +56,7 @@ impl Core {
             bots: Arc::new(BotQueue::default()),
             surfaces: Arc::default(),
             communities: Arc::default(),
+            web: Arc::default(),
             staged: None,
         }
     }
@@ -101,6 +105,7 @@ impl Core {
             bots: Arc::clone(&self.bots),
             surfaces: Arc::clone(&self.surfaces),
             communities: Arc::clone(&self.communities),
+            web: Arc::clone(&self.web),
             staged: None,
         }
     }
@@ -116,6 +121,7 @@ impl Core {
             bots: Arc::clone(&self.bots),
             surfaces: Arc::clone(&self.surfaces),
             communities: Arc::clone(&self.communities),
+            web: Arc::clone(&self.web),
             staged: Some(Arc::clone(staged)),
         }
     }
@@ -144,6 +150,68 @@ impl Core {
     pub fn communities(&self) -> Arc<Communities> {
         let held = self.communities.read().unwrap_or_else(|p| p.into_inner());
         Arc::clone(&held)
+    }
+
+    /// Serves the web pages at `base_url` (`None`: no pages, no links); every core made from
+    /// this one shares it.
+    pub fn set_web(&self, base_url: Option<String>) {
+        let mut held = self.web.write().unwrap_or_else(|p| p.into_inner());
+        *held = base_url;
+    }
+
+    /// The web pages' address, while they are served.
+    pub fn web_base(&self) -> Option<String> {
+        self.web.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// What the place (`channel` of `platform`'s `community`) shows on the web: its
+    /// community's setting, `links` for a place outside every community.
+    pub fn visibility(
+        &self,
+        platform: &str,
+        community: &str,
+        channel: &str,
+    ) -> muster_config::Visibility {
+        self.communities()
+            .of(platform, community, channel)
+            .map_or_else(Default::default, |c| c.web)
+    }
+
+    /// The address of `page`, linked from `channel` of `platform`'s `community`: `None` while
+    /// the web is not served or the place's community keeps off it. The page's token is made
+    /// the first time; a store that cannot keep it is logged and the link left out.
+    pub fn page_link(
+        &self,
+        page: &Page,
+        (platform, community, channel): (&str, &str, &str),
+    ) -> Option<String> {
+        let base = self.web_base()?;
+        if self.visibility(platform, community, channel) == muster_config::Visibility::Off {
+            return None;
+        }
+        match pages::token_for(self.base.as_ref(), page) {
+            Ok(token) => Some(format!("{base}/{}/{token}", page.path())),
+            Err(e) => {
+                tracing::warn!(page = ?page, "a page's link could not be made: {e}; it is left out");
+                None
+            }
+        }
+    }
+
+    /// The link to `record`'s page, as a reply (while the web is served and its place shows
+    /// pages).
+    pub fn game_link(&self, record: &GameRecord) -> Option<super::reply::Reply> {
+        let page = Page::Game {
+            id: record.id.clone(),
+            platform: record.platform.clone(),
+            channel: record.channel.clone(),
+        };
+        let community = record.community.as_deref().unwrap_or_default();
+        let url = self.page_link(&page, (&record.platform, community, &record.channel))?;
+        Some(super::reply::Reply::Link {
+            kind: super::reply::LinkKind::Watch,
+            url,
+        })
     }
 
     /// How `platform` shows what the core says: its adapter's surface, or the plain one.

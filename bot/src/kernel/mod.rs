@@ -5,6 +5,7 @@
 //! [`outbox`] holds what the core says unasked and the agenda of due moments, [`kept`] how such
 //! a notice is written down before it is posted, so that it goes once; [`surface`] is how
 //! each platform shows what the core says; [`community`] the communities that span platforms;
+//! [`pages`] the web pages' tokens;
 //! [`context`] is the [`Core`] that holds them all.
 //!
 //! Nothing in the kernel knows a capability (games, clocks, events, ratings, players), the front
@@ -17,6 +18,7 @@ pub mod context;
 pub mod draw;
 pub mod kept;
 pub mod outbox;
+pub mod pages;
 pub mod receipt;
 pub mod replay;
 pub mod reply;

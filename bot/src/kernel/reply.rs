@@ -38,6 +38,13 @@ pub enum Reply {
     Board(Box<Board>),
     /// Actions offered as buttons where the platform has them.
     Buttons(Vec<Button>),
+    /// A page on the web (docs/web.md): a link button where the platform has them.
+    Link {
+        /// What it is the page of.
+        kind: LinkKind,
+        /// Its address.
+        url: String,
+    },
     /// A file (an exported record).
     File {
         /// Its name.
@@ -45,6 +52,41 @@ pub enum Reply {
         /// Its content.
         content: String,
     },
+}
+
+/// What a linked page shows.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub enum LinkKind {
+    /// A game, to watch (or study once it is over).
+    Watch,
+    /// A tournament.
+    Event,
+    /// A player's ratings and games.
+    Player,
+    /// A leaderboard.
+    Leaders,
+}
+
+impl LinkKind {
+    /// Its word in the console's lines (`[general] watch: URL`).
+    pub fn word(self) -> &'static str {
+        match self {
+            LinkKind::Watch => "watch",
+            LinkKind::Event => "event",
+            LinkKind::Player => "player",
+            LinkKind::Leaders => "leaderboard",
+        }
+    }
+
+    /// What a link button says.
+    pub fn label(self) -> &'static str {
+        match self {
+            LinkKind::Watch => "Watch on the web",
+            LinkKind::Event => "Event page",
+            LinkKind::Player => "Player page",
+            LinkKind::Leaders => "Leaderboard page",
+        }
+    }
 }
 
 impl Reply {

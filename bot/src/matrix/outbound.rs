@@ -243,6 +243,10 @@ pub fn plan(replies: Vec<Reply>, sender: (&str, &str)) -> Vec<Outgoing> {
                     out.line(&text, &html(&text));
                 }
             }
+            Reply::Link { kind, url } => current(&mut public).line(
+                &format!("{}: {url}", kind.label()),
+                &format!("<a href=\"{}\">{}</a>", html(&url), kind.label()),
+            ),
             Reply::Buttons(_) => {}
         }
     }

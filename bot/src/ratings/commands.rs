@@ -8,7 +8,8 @@ use super::scope::Scope;
 use super::{Entry, Standing, entry, system_of, table};
 use crate::kernel::board::{Board, Chart, ChartKind};
 use crate::kernel::context::Core;
-use crate::kernel::reply::Reply;
+use crate::kernel::pages::Page;
+use crate::kernel::reply::{LinkKind, Reply};
 use crate::kernel::request::{Request, resolve_user};
 use crate::kernel::text::excerpt;
 
@@ -141,11 +142,30 @@ fn rating(core: &Core, req: &Request, player: Option<String>, game: Option<GameI
             who.name
         ))];
     }
-    vec![Reply::Text(format!(
+    let mut out = vec![Reply::Text(format!(
         "{}'s ratings:\n{}",
         who.name,
         lines.join("\n")
-    ))]
+    ))];
+    let page = Page::Player {
+        platform: req.platform.clone(),
+        community: req.policy.community.clone(),
+        channel: req.channel.clone(),
+        user: who.id.clone(),
+    };
+    out.extend(link(core, req, &page, LinkKind::Player));
+    out
+}
+
+/// The link to `page`, linked from `req`'s place.
+fn link(core: &Core, req: &Request, page: &Page, kind: LinkKind) -> Option<Reply> {
+    let place = (
+        req.platform.as_str(),
+        req.policy.community.as_str(),
+        req.channel.as_str(),
+    );
+    let url = core.page_link(page, place)?;
+    Some(Reply::Link { kind, url })
 }
 
 /// The table's players in order: established ones by rating, then the provisional ones.
@@ -228,6 +248,13 @@ fn leaderboard(core: &Core, req: &Request, game: GameId) -> Vec<Reply> {
         None => text.push_str("You have no rated game of it here yet."),
     }
     let mut out = vec![Reply::Text(text.trim_end().to_string())];
+    let page = Page::Leaders {
+        platform: req.platform.clone(),
+        community: req.policy.community.clone(),
+        channel: req.channel.clone(),
+        game: game.as_str().to_string(),
+    };
+    out.extend(link(core, req, &page, LinkKind::Leaders));
     if !rows.is_empty() {
         out.push(Reply::Board(Box::new(Board::chart(Chart {
             name: format!("leaderboard-{}.png", game.as_str()),

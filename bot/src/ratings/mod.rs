@@ -13,6 +13,7 @@ pub mod commands;
 pub mod later;
 pub mod maths;
 pub mod scope;
+pub mod view;
 
 use std::collections::BTreeMap;
 

@@ -197,6 +197,12 @@ pub trait GameStore: Send + Sync {
     fn shared(&self) -> bool {
         false
     }
+
+    /// Tells `changes`, from now on, of the changes other instances on this store make (a
+    /// store of one instance has none to tell; PostgreSQL's notifications do).
+    fn listen(&self, changes: std::sync::Arc<super::changes::Changes>) {
+        let _ = changes;
+    }
     /// Every entry of the store as backups name them, sorted, leaving out the store's own
     /// schema number and counters (`meta`): what `muster migrate` copies and compares.
     fn entries(&self) -> Result<Vec<backup::Entry>, StoreError> {

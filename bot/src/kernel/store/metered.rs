@@ -7,6 +7,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use super::changes::{Changed, Changes};
 use super::interface::{Change, ChannelKey, GameStore, Kept, StoreError};
 use super::record::{GameRecord, Status};
 use super::{backup, fault};
@@ -15,12 +16,27 @@ use crate::telemetry::metrics::metrics;
 /// `inner`, measured.
 pub struct Metered {
     inner: Arc<dyn GameStore>,
+    /// Where the writes made through it are told.
+    changes: Arc<Changes>,
 }
 
 impl Metered {
     /// Measures `inner`.
     pub fn new(inner: Arc<dyn GameStore>) -> Metered {
-        Metered { inner }
+        Metered::telling(inner, Arc::default())
+    }
+
+    /// Measures `inner`, and tells `changes` of every write made through it.
+    pub fn telling(inner: Arc<dyn GameStore>, changes: Arc<Changes>) -> Metered {
+        Metered { inner, changes }
+    }
+
+    fn told(&self, key: &ChannelKey, note: Option<&str>) {
+        self.changes.tell(Changed {
+            platform: key.platform.clone(),
+            channel: key.channel.clone(),
+            note: note.map(str::to_string),
+        });
     }
 
     fn timed<T>(&self, operation: &str, run: impl FnOnce(&dyn GameStore) -> T) -> T {
@@ -47,6 +63,9 @@ impl GameStore for Metered {
         fault::writing();
         self.timed("commit", |s| s.commit(key, change, receipts))?;
         fault::wrote();
+        if change.is_some() {
+            self.told(key, None);
+        }
         match change {
             Some(Change::Create(r)) if r.status == Status::Active => metrics().started(&r.game),
             Some(Change::Archive { record, .. }) => {
@@ -99,6 +118,7 @@ impl GameStore for Metered {
         fault::writing();
         self.timed("set_note", |s| s.set_note(key, name, value))?;
         fault::wrote();
+        self.told(key, Some(name));
         Ok(())
     }
     fn swap_note(
@@ -112,6 +132,7 @@ impl GameStore for Metered {
         let swapped = self.timed("swap_note", |s| s.swap_note(key, name, expected, value))?;
         if swapped {
             fault::wrote();
+            self.told(key, Some(name));
         }
         Ok(swapped)
     }
@@ -136,6 +157,9 @@ impl GameStore for Metered {
         out: &mut dyn std::io::Write,
     ) -> Result<backup::Summary, String> {
         self.timed("snapshot", |s| s.snapshot(created, out))
+    }
+    fn listen(&self, changes: Arc<Changes>) {
+        self.inner.listen(changes);
     }
     fn shared(&self) -> bool {
         self.inner.shared()

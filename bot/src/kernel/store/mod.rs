@@ -10,6 +10,7 @@
 //! owes their senders.
 
 pub mod backup;
+pub mod changes;
 pub mod contract;
 pub mod counted;
 pub mod fault;
@@ -24,6 +25,7 @@ pub mod record;
 mod sled_store;
 pub mod staged;
 
+pub use changes::{Changed, Changes};
 pub use interface::{Change, ChannelKey, GameStore, Kept, StoreError};
 pub use memory::MemoryStore;
 pub use metered::Metered;

@@ -1,0 +1,46 @@
+//! What the store tells of its changes as they are made: a channel's game written, a note
+//! changed. The web pages' live streams follow them (docs/web.md). [`super::Metered`] tells of
+//! the writes this instance makes; a store shared by several instances also tells of theirs
+//! ([`super::GameStore::listen`]: PostgreSQL's notifications).
+
+use tokio::sync::broadcast;
+
+/// One change.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Changed {
+    /// The platform of the channel whose game, or whose note, changed.
+    pub platform: String,
+    /// The channel.
+    pub channel: String,
+    /// The note's name; `None` for the channel's game.
+    pub note: Option<String>,
+}
+
+/// Where changes are told, to anyone listening. A listener that falls behind by more than
+/// `CAPACITY` changes is told it missed some (and looks again at what it shows).
+pub struct Changes {
+    sender: broadcast::Sender<Changed>,
+}
+
+/// How many changes a slow listener may fall behind.
+const CAPACITY: usize = 1024;
+
+impl Default for Changes {
+    fn default() -> Self {
+        Changes {
+            sender: broadcast::channel(CAPACITY).0,
+        }
+    }
+}
+
+impl Changes {
+    /// Tells of `changed` (nobody listening is no error).
+    pub fn tell(&self, changed: Changed) {
+        let _ = self.sender.send(changed);
+    }
+
+    /// Listens from now on.
+    pub fn listen(&self) -> broadcast::Receiver<Changed> {
+        self.sender.subscribe()
+    }
+}

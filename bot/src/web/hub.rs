@@ -1,0 +1,88 @@
+//! The live streams' bookkeeping: how many each address holds open, and which pages are
+//! watched, each with where its updates go.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::broadcast;
+
+use crate::kernel::pages::Page;
+
+/// One update: the page's changing part and its version, as the stream sends it (JSON).
+pub type Update = Arc<String>;
+
+/// A page being watched: what it shows, and where its updates go.
+pub struct Watch {
+    /// What the page shows.
+    pub page: Page,
+    /// Where its updates go.
+    pub sender: broadcast::Sender<Update>,
+}
+
+/// The live streams of this instance.
+pub struct Hub {
+    per_address: usize,
+    open: Mutex<HashMap<IpAddr, usize>>,
+    /// The pages watched, by token.
+    pub watched: Mutex<HashMap<String, Watch>>,
+}
+
+/// A stream's place among its address's: given back when the stream ends.
+pub struct Permit {
+    hub: Arc<Hub>,
+    address: IpAddr,
+}
+
+impl Drop for Permit {
+    fn drop(&mut self) {
+        let mut open = self.hub.open.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(n) = open.get_mut(&self.address) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                open.remove(&self.address);
+            }
+        }
+    }
+}
+
+impl Hub {
+    /// No streams yet; each address may hold `per_address`.
+    pub fn new(per_address: usize) -> Hub {
+        Hub {
+            per_address,
+            open: Mutex::default(),
+            watched: Mutex::default(),
+        }
+    }
+
+    /// How many streams are open, from every address.
+    pub fn open(&self) -> usize {
+        self.open
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .values()
+            .sum()
+    }
+}
+
+/// A place for one more stream from `address`, if it holds fewer than allowed.
+pub fn permit(hub: &Arc<Hub>, address: IpAddr) -> Option<Permit> {
+    let mut open = hub.open.lock().unwrap_or_else(|p| p.into_inner());
+    let n = open.entry(address).or_insert(0);
+    if *n >= hub.per_address {
+        return None;
+    }
+    *n += 1;
+    Some(Permit {
+        hub: Arc::clone(hub),
+        address,
+    })
+}
+
+/// A short fingerprint of a text (FNV-1a), for a version that changes when it does.
+pub fn fingerprint(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}

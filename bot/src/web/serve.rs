@@ -1,0 +1,388 @@
+//! The web listener: its routes (GET and HEAD only; every address that shows nothing answers
+//! the same 404), the headers every answer carries (a Content-Security-Policy without inline
+//! code, `nosniff`, no referrer), and the pages' work done off the async threads.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::{ConnectInfo, Path, Query, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use muster_render::Theme;
+
+use super::Shared;
+use super::game::View;
+use super::html;
+use crate::kernel::pages::{Page, well_formed};
+
+/// Every answer's Content-Security-Policy: the pages' own style sheet, script and images, and
+/// their live streams; nothing inline, nothing from elsewhere.
+const POLICY: &str = "default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; \
+                      connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// The routes, over `shared`.
+pub fn router(shared: Arc<Shared>) -> Router {
+    Router::new()
+        .route(
+            "/s/muster.css",
+            get(|| async { asset("text/css; charset=utf-8", html::STYLE) }),
+        )
+        .route(
+            "/s/muster.js",
+            get(|| async { asset("text/javascript; charset=utf-8", html::SCRIPT) }),
+        )
+        .route("/g/{token}", get(game_page))
+        .route("/g/{token}/events", get(stream))
+        .route("/g/{token}/board.png", get(board))
+        .route("/g/{token}/replay.gif", get(replay))
+        .route("/g/{token}/record.txt", get(record))
+        .route("/e/{token}", get(event_page))
+        .route("/e/{token}/events", get(stream))
+        .route("/e/{token}/export.json", get(event_json))
+        .route("/e/{token}/export.trf", get(event_trf))
+        .route("/p/{token}", get(player_page))
+        .route("/l/{token}", get(leaders_page))
+        .fallback(|| async { not_found() })
+        .layer(axum::middleware::map_response(headers))
+        .with_state(shared)
+}
+
+/// The headers every answer carries.
+async fn headers(mut response: Response) -> Response {
+    let h = response.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(POLICY),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.entry(header::CACHE_CONTROL)
+        .or_insert(HeaderValue::from_static("no-cache"));
+    response
+}
+
+fn asset(kind: &'static str, body: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// The one answer for every address that shows nothing.
+pub fn not_found() -> Response {
+    (
+        StatusCode::NOT_FOUND,
+        axum::response::Html(html::not_found().into_string()),
+    )
+        .into_response()
+}
+
+/// Runs `work` off the async threads (the store may block); a failure is logged and answered
+/// as a server error.
+async fn blocking(work: impl FnOnce() -> Response + Send + 'static) -> Response {
+    match tokio::task::spawn_blocking(work).await {
+        Ok(response) => response,
+        Err(e) => {
+            tracing::error!("a page could not be made: {e}");
+            (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "The page could not be made; try again.",
+            )
+                .into_response()
+        }
+    }
+}
+
+/// The page `token` names if it is of `kind` (`g`, `e`, …).
+fn page_of(shared: &Shared, token: &str, kind: &str) -> Option<Page> {
+    if !well_formed(token) {
+        return None;
+    }
+    shared.page(token).filter(|p| p.path() == kind)
+}
+
+/// What a game's page is asked for: `?ply=N`, `?theme=dark`. Words that are not one are left
+/// out (the newest position, the classic theme).
+fn view(query: &HashMap<String, String>) -> View {
+    View {
+        ply: query.get("ply").and_then(|p| p.parse().ok()),
+        theme: query.get("theme").and_then(|t| Theme::from_name(t)),
+    }
+}
+
+async fn game_page(
+    State(shared): State<Arc<Shared>>,
+    Path(token): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
+    blocking(move || {
+        let Some(page) = page_of(&shared, &token, "g") else {
+            return not_found();
+        };
+        let Some(record) = super::game::find(&shared, &page) else {
+            return not_found();
+        };
+        let markup = super::game::render(&shared, &token, &record, view(&query));
+        axum::response::Html(markup.into_string()).into_response()
+    })
+    .await
+}
+
+async fn board(
+    State(shared): State<Arc<Shared>>,
+    Path(token): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
+    blocking(move || {
+        let Some(record) =
+            page_of(&shared, &token, "g").and_then(|p| super::game::find(&shared, &p))
+        else {
+            return not_found();
+        };
+        let v = view(&query);
+        let ply = v.ply.unwrap_or(record.moves.len());
+        match shared
+            .boards
+            .board(&record, ply, v.theme.unwrap_or_default())
+        {
+            Ok(drawn) => ([(header::CONTENT_TYPE, drawn.mime)], drawn.png.clone()).into_response(),
+            Err(why) => {
+                tracing::warn!(game = %record.id, "a board could not be drawn for a page: {why}");
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    format!("The board cannot be drawn: {why}"),
+                )
+                    .into_response()
+            }
+        }
+    })
+    .await
+}
+
+async fn replay(
+    State(shared): State<Arc<Shared>>,
+    Path(token): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
+    blocking(move || {
+        let Some(record) =
+            page_of(&shared, &token, "g").and_then(|p| super::game::find(&shared, &p))
+        else {
+            return not_found();
+        };
+        match shared
+            .boards
+            .replay(&record, view(&query).theme.unwrap_or_default())
+        {
+            Ok(drawn) => ([(header::CONTENT_TYPE, drawn.mime)], drawn.png.clone()).into_response(),
+            Err(why) => {
+                tracing::warn!(game = %record.id, "a replay could not be drawn for a page: {why}");
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    format!("The replay cannot be drawn: {why}"),
+                )
+                    .into_response()
+            }
+        }
+    })
+    .await
+}
+
+/// A file to download, named `name`.
+fn file(kind: &'static str, name: &str, body: String) -> Response {
+    let disposition = format!("attachment; filename=\"{name}\"");
+    match HeaderValue::from_str(&disposition) {
+        Ok(d) => (
+            [
+                (header::CONTENT_TYPE, HeaderValue::from_static(kind)),
+                (header::CONTENT_DISPOSITION, d),
+            ],
+            body,
+        )
+            .into_response(),
+        Err(_) => ([(header::CONTENT_TYPE, kind)], body).into_response(),
+    }
+}
+
+async fn record(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
+    blocking(move || {
+        let Some(record) =
+            page_of(&shared, &token, "g").and_then(|p| super::game::find(&shared, &p))
+        else {
+            return not_found();
+        };
+        match record.rebuild() {
+            Ok(game) => file(
+                "text/plain; charset=utf-8",
+                &format!("{}-{}.txt", record.game, record.id),
+                record.export(&game),
+            ),
+            Err(e) => (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("The record does not replay: {}", e.0),
+            )
+                .into_response(),
+        }
+    })
+    .await
+}
+
+async fn event_page(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
+    blocking(move || {
+        let Some(event) =
+            page_of(&shared, &token, "e").and_then(|p| super::event::find(&shared, &p))
+        else {
+            return not_found();
+        };
+        let markup = super::event::render(&shared, &token, &event);
+        axum::response::Html(markup.into_string()).into_response()
+    })
+    .await
+}
+
+async fn event_json(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
+    blocking(move || {
+        let Some(event) =
+            page_of(&shared, &token, "e").and_then(|p| super::event::find(&shared, &p))
+        else {
+            return not_found();
+        };
+        let body = serde_json::to_string_pretty(&crate::events::report::export(&event))
+            .unwrap_or_default();
+        file("application/json", &format!("{}.json", event.name), body)
+    })
+    .await
+}
+
+async fn event_trf(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
+    blocking(move || {
+        let Some(event) =
+            page_of(&shared, &token, "e").and_then(|p| super::event::find(&shared, &p))
+        else {
+            return not_found();
+        };
+        match crate::events::field::trf_file(&event) {
+            Some(body) => file(
+                "text/plain; charset=utf-8",
+                &format!("{}.trf", event.name),
+                body,
+            ),
+            None => not_found(),
+        }
+    })
+    .await
+}
+
+async fn player_page(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
+    blocking(move || {
+        match page_of(&shared, &token, "p").and_then(|p| super::people::player(&shared, &p)) {
+            Some(markup) => axum::response::Html(markup.into_string()).into_response(),
+            None => not_found(),
+        }
+    })
+    .await
+}
+
+async fn leaders_page(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
+    blocking(move || {
+        match page_of(&shared, &token, "l").and_then(|p| super::people::leaders(&shared, &p)) {
+            Some(markup) => axum::response::Html(markup.into_string()).into_response(),
+            None => not_found(),
+        }
+    })
+    .await
+}
+
+/// A page's live stream: its changing part as it stands, then again at every change.
+async fn stream(
+    State(shared): State<Arc<Shared>>,
+    Path(token): Path<String>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
+) -> Response {
+    let found = {
+        let shared = Arc::clone(&shared);
+        let token = token.clone();
+        tokio::task::spawn_blocking(move || {
+            let page = shared
+                .page(&token)
+                .filter(|p| matches!(p, Page::Game { .. } | Page::Event { .. }))?;
+            let first = super::live::render(&shared, &token, &page)?;
+            Some((page, first))
+        })
+        .await
+        .ok()
+        .flatten()
+    };
+    let Some((page, first)) = found else {
+        return not_found();
+    };
+    let Some(permit) = super::hub::permit(&shared.live, from.ip()) else {
+        return (
+            StatusCode::TOO_MANY_REQUESTS,
+            "Too many live pages are open from this address; close some and reload this one.",
+        )
+            .into_response();
+    };
+    super::live::stream(&shared, &token, page, first, permit).into_response()
+}
+
+/// Serves the pages on `listen` until the process is asked to stop; `Err` if it cannot bind.
+/// The live streams follow the store's changes from then on.
+pub async fn serve(shared: Arc<Shared>, listen: SocketAddr) -> Result<(), String> {
+    let listener = bind(listen).await?;
+    run(shared, listener).await;
+    Ok(())
+}
+
+/// Binds the listener.
+pub async fn bind(listen: SocketAddr) -> Result<tokio::net::TcpListener, String> {
+    tokio::net::TcpListener::bind(listen)
+        .await
+        .map_err(|e| format!("the web pages cannot listen on {listen}: {e}"))
+}
+
+/// Serves the pages on `listener` until the process is asked to stop.
+pub async fn run(shared: Arc<Shared>, listener: tokio::net::TcpListener) {
+    tokio::spawn(super::live::run(Arc::clone(&shared)));
+    if let Ok(at) = listener.local_addr() {
+        tracing::info!(%at, base = ?shared.core.web_base(), "the web pages are served");
+    }
+    let app = router(shared).into_make_service_with_connect_info::<SocketAddr>();
+    let served = axum::serve(listener, app)
+        .with_graceful_shutdown(crate::signals::shutdown())
+        .await;
+    if let Err(e) = served {
+        tracing::error!("the web pages stopped: {e}");
+    }
+}
+
+/// Beside the console: a thread with a small runtime serving the pages. `Err` if the listener
+/// cannot bind.
+pub fn beside_console(shared: Arc<Shared>, listen: SocketAddr) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("muster-web")
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the web pages' runtime: {e}"))?;
+    let listener = runtime.block_on(bind(listen))?;
+    std::thread::Builder::new()
+        .name("muster-web".into())
+        .spawn(move || runtime.block_on(run(shared, listener)))
+        .map_err(|e| format!("cannot start the web pages' thread: {e}"))?;
+    Ok(())
+}

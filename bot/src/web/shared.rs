@@ -1,0 +1,63 @@
+//! What the pages' handlers share: the core, the store's changes, the drawn boards, the live
+//! streams; and finding a page by its token.
+
+use std::sync::Arc;
+
+use super::boards::Boards;
+use super::hub::Hub;
+use crate::core::Core;
+use crate::kernel::pages::{self, Page};
+use crate::kernel::store::Changes;
+
+/// What the pages' handlers share.
+pub struct Shared {
+    /// The core whose store and settings the pages read.
+    pub core: Arc<Core>,
+    /// Where the store tells of its changes.
+    pub changes: Arc<Changes>,
+    /// Boards drawn for the pages.
+    pub boards: Boards,
+    /// The live streams.
+    pub live: Arc<Hub>,
+}
+
+impl Shared {
+    /// What the pages share, over `core`, told of changes by `changes`, allowing each address
+    /// `streams_per_address` live streams.
+    pub fn new(core: Arc<Core>, changes: Arc<Changes>, streams_per_address: usize) -> Arc<Shared> {
+        Arc::new(Shared {
+            core,
+            changes,
+            boards: Boards::default(),
+            live: Arc::new(Hub::new(streams_per_address)),
+        })
+    }
+
+    /// The page `token` names, if it is one this instance shows; store errors are logged and
+    /// shown as nothing found.
+    pub fn page(&self, token: &str) -> Option<Page> {
+        match pages::page_of(self.core.store_arc().as_ref(), token) {
+            Ok(page) => page,
+            Err(e) => {
+                tracing::warn!("a page's token could not be read: {e}");
+                None
+            }
+        }
+    }
+
+    /// Whether the place (`channel` of `platform`'s `community`) shows pages.
+    pub fn shows(&self, platform: &str, community: &str, channel: &str) -> bool {
+        self.core.visibility(platform, community, channel) != muster_config::Visibility::Off
+    }
+
+    /// The address of `page`, its token made if it has none (a page linking to another).
+    pub fn link(&self, page: &Page) -> Option<String> {
+        match pages::token_for(self.core.store_arc().as_ref(), page) {
+            Ok(token) => Some(format!("/{}/{token}", page.path())),
+            Err(e) => {
+                tracing::warn!("a page's link could not be made: {e}");
+                None
+            }
+        }
+    }
+}

@@ -1,0 +1,567 @@
+//! The web pages as a reader meets them (docs/web.md): linked from the chat, served over HTTP
+//! by the pages' own listener, safe with hostile names and guessed addresses, and live while a
+//! game is played. The browser's side is `tests/tests/web_browser.rs`.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::sync::Arc;
+use std::time::Duration;
+
+use muster_bot::clock::ManualClock;
+use muster_bot::core::{Core, Reply, Target};
+use muster_bot::kernel::community::{Communities, Community, Member};
+use muster_bot::kernel::reply::LinkKind;
+use muster_bot::store::{Changes, MemoryStore, Metered};
+use muster_bot::web::{Shared, serve};
+
+const START: u64 = 1_795_000_000;
+
+/// A core on a store that tells its changes, with the pages served on a free port; the
+/// runtime that serves them lives as long as the `Site`.
+struct Site {
+    core: Core,
+    addr: SocketAddr,
+    _runtime: tokio::runtime::Runtime,
+}
+
+fn site_with(streams: usize, communities: Communities) -> Site {
+    let changes = Arc::new(Changes::default());
+    let store = Arc::new(Metered::telling(
+        Arc::new(MemoryStore::default()),
+        Arc::clone(&changes),
+    ));
+    let clock = Arc::new(ManualClock::starting_at(START));
+    let core = Core::with_clock(store, "!", clock);
+    core.set_communities(communities);
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let listener = runtime
+        .block_on(serve::bind("127.0.0.1:0".parse().unwrap()))
+        .expect("a free port");
+    let addr = listener.local_addr().unwrap();
+    core.set_web(Some(format!("http://{addr}")));
+    let shared = Shared::new(Arc::new(core.with_prefix("!")), changes, streams);
+    runtime.spawn(serve::run(shared, listener));
+    Site {
+        core,
+        addr,
+        _runtime: runtime,
+    }
+}
+
+fn site() -> Site {
+    site_with(16, Communities::default())
+}
+
+/// An answer: its status, its headers (names in lower case) and its body.
+struct Answer {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Answer {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+}
+
+/// Sends `method path` to the site and reads the whole answer.
+fn ask(addr: SocketAddr, method: &str, path: &str) -> Answer {
+    let mut s = TcpStream::connect(addr).expect("the listener");
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).expect("an answer");
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a head");
+    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|c| c.parse().ok())
+        .expect("a status");
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect::<Vec<_>>();
+    let mut body = raw[split + 4..].to_vec();
+    if headers
+        .iter()
+        .any(|(n, v)| n == "transfer-encoding" && v == "chunked")
+    {
+        body = unchunk(&body);
+    }
+    Answer {
+        status,
+        headers,
+        body,
+    }
+}
+
+fn unchunk(mut raw: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let Some(end) = raw.windows(2).position(|w| w == b"\r\n") else {
+            return out;
+        };
+        let size =
+            usize::from_str_radix(String::from_utf8_lossy(&raw[..end]).trim(), 16).unwrap_or(0);
+        if size == 0 {
+            return out;
+        }
+        out.extend_from_slice(&raw[end + 2..end + 2 + size]);
+        raw = &raw[end + 2 + size + 2..];
+    }
+}
+
+/// A PNG's width and height, from its header.
+fn png_size(png: &[u8]) -> Option<(u32, u32)> {
+    if !png.starts_with(b"\x89PNG\r\n\x1a\n") || png.get(12..16)? != b"IHDR" {
+        return None;
+    }
+    let word = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().unwrap());
+    Some((word(16), word(20)))
+}
+
+fn get(site: &Site, path: &str) -> Answer {
+    ask(site.addr, "GET", path)
+}
+
+/// The path of the one link of `kind` among `replies`.
+fn link(site: &Site, replies: &[Reply], kind: LinkKind) -> String {
+    let links: Vec<&str> = replies
+        .iter()
+        .filter_map(|r| match r {
+            Reply::Link { kind: k, url } if *k == kind => Some(url.as_str()),
+            _ => None,
+        })
+        .collect();
+    let [url] = links.as_slice() else {
+        panic!("not one {kind:?} link: {replies:?}");
+    };
+    let base = format!("http://{}", site.addr);
+    url.strip_prefix(&base)
+        .unwrap_or_else(|| panic!("{url} is not on {base}"))
+        .to_string()
+}
+
+fn say(core: &Core, user: &str, channel: &str, text: &str) -> Vec<Reply> {
+    core.handle(&common::request(user, channel, text))
+}
+
+/// A Lanrick game of alice and bob in `#general`, begun; its page's path.
+fn begun(site: &Site, white: &str) -> String {
+    say(&site.core, white, "general", "new lanrick");
+    let out = say(&site.core, "bob", "general", "join");
+    link(site, &out, LinkKind::Watch)
+}
+
+#[test]
+fn the_message_that_starts_a_game_links_its_page_and_the_page_shows_the_game() {
+    let site = site();
+    let path = begun(&site, "alice");
+    let token = path.strip_prefix("/g/").expect("a game's page");
+    // 128 random bits, nothing of the channel's or the game's name.
+    assert_eq!(token.len(), 32, "{token}");
+    assert!(token.bytes().all(|b| b.is_ascii_hexdigit()), "{token}");
+    assert!(!token.contains("general") && !token.contains("g0"));
+    for m in ["b1", "g8", "c1"] {
+        let user = if m == "g8" { "bob" } else { "alice" };
+        let out = say(&site.core, user, "general", &format!("move {m}"));
+        assert!(common::privates(&out).is_empty(), "{out:?}");
+    }
+    let page = get(&site, &path);
+    assert_eq!(page.status, 200);
+    assert_eq!(
+        page.header("content-type"),
+        Some("text/html; charset=utf-8")
+    );
+    let html = page.text();
+    assert!(html.contains("<html lang=\"en\">"), "{html}");
+    assert!(html.contains("alice (White) · bob (Black)"), "{html}");
+    assert!(html.contains("bob (Black) to decide."), "{html}");
+    assert!(
+        html.contains("White b1") && html.contains("Black g8") && html.contains("White c1"),
+        "{html}"
+    );
+    // The newest position is shown, and every other is a link away.
+    assert!(html.contains(&format!("{path}/board.png?ply=3")), "{html}");
+    assert!(html.contains("max=\"3\" value=\"3\""), "{html}");
+    let earlier = get(&site, &format!("{path}?ply=1")).text();
+    assert!(
+        earlier.contains(&format!("{path}/board.png?ply=1")),
+        "{earlier}"
+    );
+    assert!(
+        earlier.contains("<li data-ply=\"1\" aria-current=\"step\">"),
+        "{earlier}"
+    );
+    // The boards decode, and differ from position to position.
+    let board = |q: &str| {
+        let a = get(&site, &format!("{path}/board.png{q}"));
+        assert_eq!(a.header("content-type"), Some("image/png"));
+        let (w, h) = png_size(&a.body).expect("a PNG");
+        assert!(w > 400 && h > 400, "{w}x{h}");
+        a.body
+    };
+    assert_ne!(board("?ply=0"), board("?ply=3"));
+    assert_eq!(board(""), board("?ply=3"));
+    assert_ne!(board("?ply=3&theme=dark"), board("?ply=3"));
+    // The record replays as the chat's `export` gives it; the replay is a GIF.
+    let record = get(&site, &format!("{path}/record.txt"));
+    assert_eq!(record.status, 200);
+    let exported = say(&site.core, "carol", "general", "export");
+    let Some(Reply::File { content, .. }) =
+        exported.iter().find(|r| matches!(r, Reply::File { .. }))
+    else {
+        panic!("{exported:?}");
+    };
+    assert_eq!(record.text(), *content);
+    let gif = get(&site, &format!("{path}/replay.gif"));
+    assert_eq!(gif.header("content-type"), Some("image/gif"));
+    assert!(gif.body.starts_with(b"GIF89a"));
+}
+
+#[test]
+fn every_answer_is_guarded_and_every_address_that_shows_nothing_answers_alike() {
+    let quiet = Communities::new(vec![Community {
+        name: "quiet".into(),
+        members: vec![Member::channel("console", "hidden")],
+        web: muster_config::Visibility::Off,
+        ..Community::default()
+    }]);
+    let site = site_with(16, quiet);
+    let path = begun(&site, "alice");
+    let page = get(&site, &path);
+    let policy = page.header("content-security-policy").expect("a policy");
+    assert!(
+        policy.contains("script-src 'self'") && !policy.contains("unsafe-inline"),
+        "{policy}"
+    );
+    assert_eq!(page.header("x-content-type-options"), Some("nosniff"));
+    assert_eq!(page.header("referrer-policy"), Some("no-referrer"));
+    // A game in a place that keeps off the web has no link (and so no page).
+    say(&site.core, "alice", "hidden", "new lanrick");
+    let out = say(&site.core, "bob", "hidden", "join");
+    assert!(
+        out.iter()
+            .any(|r| matches!(r, Reply::Text(t) if t.starts_with("The game begins"))),
+        "{out:?}"
+    );
+    assert!(
+        !out.iter().any(|r| matches!(r, Reply::Link { .. })),
+        "{out:?}"
+    );
+    let unknown = get(&site, &format!("/g/{}", "0".repeat(32)));
+    assert_eq!(unknown.status, 404);
+    let token = path.strip_prefix("/g/").unwrap();
+    for other in [
+        format!("/g/{}", token.to_uppercase()),
+        format!("/g/{}x", token),
+        format!("/e/{token}"),
+        format!("/p/{token}"),
+        format!("/g/{token}/board.jpg"),
+        "/g/".to_string(),
+        "/g/%3Cscript%3E".to_string(),
+        "/etc/passwd".to_string(),
+        format!("/g/{token}/../../x"),
+    ] {
+        let a = get(&site, &other);
+        assert_eq!((a.status, a.text()), (404, unknown.text()), "{other}");
+        assert!(a.header("content-security-policy").is_some(), "{other}");
+    }
+    // Only GET and HEAD.
+    assert_eq!(ask(site.addr, "HEAD", &path).status, 200);
+    for method in ["POST", "PUT", "DELETE"] {
+        assert_eq!(ask(site.addr, method, &path).status, 405, "{method}");
+    }
+}
+
+#[test]
+fn a_hostile_name_is_shown_as_text() {
+    let site = site();
+    let evil = "<img src=x onerror=alert(1)>";
+    say(&site.core, evil, "general", "new lanrick");
+    let out = say(&site.core, "bob", "general", "join");
+    let path = link(&site, &out, LinkKind::Watch);
+    let html = get(&site, &path).text();
+    assert!(!html.contains(evil), "{html}");
+    assert!(
+        html.contains("&lt;img src=x onerror=alert(1)&gt;"),
+        "{html}"
+    );
+}
+
+/// Reads the events of a live stream: each `update`'s data.
+struct Stream {
+    lines: BufReader<TcpStream>,
+}
+
+impl Stream {
+    fn open(site: &Site, path: &str) -> Result<Stream, u16> {
+        let mut s = TcpStream::connect(site.addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        write!(
+            s,
+            "GET {path} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n"
+        )
+        .unwrap();
+        let mut lines = BufReader::new(s);
+        let mut status = String::new();
+        lines.read_line(&mut status).unwrap();
+        let code: u16 = status
+            .split_whitespace()
+            .nth(1)
+            .and_then(|c| c.parse().ok())
+            .unwrap();
+        if code != 200 {
+            return Err(code);
+        }
+        Ok(Stream { lines })
+    }
+
+    /// The first update from now on whose part has `needle` (the stream's read times out
+    /// after 20 s without one).
+    fn until(&mut self, needle: &str) -> serde_json::Value {
+        loop {
+            let u = self.next();
+            if u["html"].as_str().unwrap_or_default().contains(needle) {
+                return u;
+            }
+        }
+    }
+
+    /// The next update's data (as JSON).
+    fn next(&mut self) -> serde_json::Value {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            self.lines.read_line(&mut line).expect("the stream goes on");
+            // Chunk sizes and other lines are passed over.
+            if let Some(data) = line.trim_end().strip_prefix("data: ") {
+                return serde_json::from_str(data).expect("an update is JSON");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_move_reaches_an_open_page_and_each_address_holds_a_few_streams() {
+    let site = site_with(2, Communities::default());
+    let path = begun(&site, "alice");
+    let mut first = Stream::open(&site, &format!("{path}/events")).expect("a stream");
+    let now = first.next();
+    assert!(
+        now["html"]
+            .as_str()
+            .unwrap()
+            .contains("alice (White) to decide."),
+        "{now}"
+    );
+    let _second = Stream::open(&site, &format!("{path}/events")).expect("a second stream");
+    // A third from the same address is refused until one closes.
+    assert_eq!(
+        Stream::open(&site, &format!("{path}/events")).err(),
+        Some(429)
+    );
+    say(&site.core, "alice", "general", "move b1");
+    let next = first.next();
+    assert_ne!(next["version"], now["version"]);
+    let html = next["html"].as_str().unwrap();
+    assert!(
+        html.contains("bob (Black) to decide.") && html.contains("White b1"),
+        "{html}"
+    );
+    drop(first);
+    let mut tries = 0;
+    let mut third = loop {
+        match Stream::open(&site, &format!("{path}/events")) {
+            Ok(s) => break s,
+            Err(429) if tries < 50 => {
+                tries += 1;
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            Err(code) => panic!("{code}"),
+        }
+    };
+    assert!(third.next()["html"].as_str().unwrap().contains("White b1"));
+    // A finished game's page has no stream to follow; its page stays.
+    say(&site.core, "bob", "general", "resign");
+    let over = get(&site, &path).text();
+    assert!(
+        over.contains("alice (White) wins by resignation."),
+        "{over}"
+    );
+    assert!(!over.contains("data-live"), "{over}");
+}
+
+/// The notices waiting for the console, places opened as asked.
+fn notices(core: &Core) -> Vec<Reply> {
+    let mut out = Vec::new();
+    loop {
+        let notices = core.notices("console");
+        if notices.is_empty() {
+            return out;
+        }
+        for n in notices {
+            if let Target::Open(o) = &n.target {
+                core.place_opened(o, &o.name);
+            }
+            out.extend(n.replies);
+        }
+    }
+}
+
+#[test]
+fn an_event_page_follows_its_rounds_and_links_their_games() {
+    let site = site();
+    let core = &site.core;
+    let opened = say(
+        core,
+        "olive",
+        "hall",
+        "tournament new league croquet roundrobin",
+    );
+    let path = link(&site, &opened, LinkKind::Event);
+    assert!(path.starts_with("/e/"), "{path}");
+    for p in ["ann", "bob", "cat", "<b>dan</b>"] {
+        say(core, p, "hall", "tournament join league");
+    }
+    let before = get(&site, &path).text();
+    assert!(
+        before.contains("&lt;b&gt;dan&lt;/b&gt;") && !before.contains("<b>dan"),
+        "{before}"
+    );
+    let mut stream = Stream::open(&site, &format!("{path}/events")).expect("a stream");
+    stream.next();
+    say(core, "olive", "hall", "tournament start league");
+    let told = notices(core);
+    // The round's announcement links the event's page.
+    assert_eq!(link(&site, &told, LinkKind::Event), path);
+    let paired = stream.until("Round 1");
+    let html = paired["html"].as_str().unwrap();
+    assert!(html.contains("href=\"/g/"), "{html}");
+    // Each pairing links its game's page, which the board's own opening links too.
+    let page = get(&site, &path).text();
+    let games: Vec<&str> = page
+        .match_indices("href=\"/g/")
+        .map(|(i, _)| &page[i + 6..i + 41])
+        .collect();
+    assert_eq!(games.len(), 2, "{page}");
+    let watched: Vec<String> = told
+        .iter()
+        .filter_map(|r| match r {
+            Reply::Link {
+                kind: LinkKind::Watch,
+                url,
+            } => Some(url.rsplit('/').next()?.to_string()),
+            _ => None,
+        })
+        .collect();
+    for g in &games {
+        assert!(
+            watched.iter().any(|w| g.ends_with(w.as_str())),
+            "{g} among {watched:?}"
+        );
+        let game = get(&site, g).text();
+        assert!(game.contains("Tournament"), "{game}");
+    }
+    // A result comes in: the page is told, and its standings count it.
+    let x = {
+        let out = say(core, "olive", "hall", "tournament export league");
+        let Some(Reply::File { content, .. }) =
+            out.iter().find(|r| matches!(r, Reply::File { .. }))
+        else {
+            panic!("{out:?}");
+        };
+        serde_json::from_str::<serde_json::Value>(content).unwrap()
+    };
+    let first = &x["rounds"][0]["pairings"][0];
+    let place = first["channel"].as_str().unwrap();
+    let black = first["black_name"].as_str().unwrap();
+    say(core, black, place, "resign");
+    notices(core);
+    let scored = stream.until("1–0");
+    let html = scored["html"].as_str().unwrap();
+    assert!(
+        html.contains("Sonneborn–Berger") && html.contains("Direct encounter"),
+        "{html}"
+    );
+    assert!(html.contains("Crosstable"), "{html}");
+    // Its exports are the chat's.
+    let json = get(&site, &format!("{path}/export.json"));
+    assert_eq!(json.header("content-type"), Some("application/json"));
+    let served: serde_json::Value = serde_json::from_slice(&json.body).unwrap();
+    assert_eq!(served["standings"], {
+        let out = say(core, "olive", "hall", "tournament export league");
+        let Some(Reply::File { content, .. }) =
+            out.iter().find(|r| matches!(r, Reply::File { .. }))
+        else {
+            panic!();
+        };
+        serde_json::from_str::<serde_json::Value>(content).unwrap()["standings"].clone()
+    });
+    let trf = get(&site, &format!("{path}/export.trf"));
+    assert_eq!(trf.status, 200);
+    assert!(trf.text().starts_with("012 league"), "{}", trf.text());
+}
+
+#[test]
+fn rating_links_the_players_page_and_leaderboard_its_own() {
+    let site = site();
+    let core = &site.core;
+    for _ in 0..3 {
+        say(core, "bob", "general", "new croquet");
+        say(core, "alice", "general", "join");
+        for (n, who) in ["bob", "alice", "bob", "alice"].iter().enumerate() {
+            say(core, who, "general", &format!("move {}", n + 1));
+        }
+        say(core, "bob", "general", "resign");
+    }
+    let out = say(core, "alice", "general", "rating");
+    let path = link(&site, &out, LinkKind::Player);
+    let html = get(&site, &path).text();
+    assert!(html.contains("<h1>alice</h1>"), "{html}");
+    assert!(
+        html.contains("Arithmetical Croquet") && html.contains("3 rated games"),
+        "{html}"
+    );
+    assert!(html.contains("<svg class=\"chart\""), "{html}");
+    assert_eq!(html.matches("<circle").count(), 3, "{html}");
+    assert_eq!(html.matches("href=\"/g/").count(), 3, "{html}");
+    let out = say(core, "bob", "general", "leaderboard croquet");
+    let path = link(&site, &out, LinkKind::Leaders);
+    let board = get(&site, &path).text();
+    assert!(board.contains("alice") && board.contains("bob"), "{board}");
+}
+
+#[test]
+fn without_the_web_no_link_is_given() {
+    let core = Core::with_clock(
+        Arc::new(MemoryStore::default()),
+        "!",
+        Arc::new(ManualClock::starting_at(START)),
+    );
+    core.handle(&common::request("alice", "general", "new lanrick"));
+    let out = core.handle(&common::request("bob", "general", "join"));
+    assert!(
+        !out.iter().any(|r| matches!(r, Reply::Link { .. })),
+        "{out:?}"
+    );
+}
