@@ -8,6 +8,7 @@ pub mod matrix_bot;
 pub mod postgres;
 pub mod proxy;
 pub mod synapse;
+pub mod web;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};

@@ -6,97 +6,13 @@
 //! JavaScript off, and show a hostile name as text. Screenshots of each page are written to
 //! the build's temporary directory (`web-screenshots/`).
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use fantoccini::Locator;
 use fantoccini::key::Key;
 use muster_tests::browser::Browser;
-
-/// `muster console`, reading commands from a pipe, serving the pages on a free port.
-struct Console {
-    child: Child,
-    stdin: ChildStdin,
-    lines: mpsc::Receiver<String>,
-    dir: PathBuf,
-}
-
-impl Console {
-    fn start(name: &str) -> Console {
-        let dir = std::env::temp_dir().join(format!("muster-web-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .unwrap()
-            .port();
-        std::fs::write(
-            dir.join("muster.toml"),
-            format!("data_dir = \"data\"\n[web]\nlisten = \"127.0.0.1:{port}\"\n"),
-        )
-        .unwrap();
-        let mut child = Command::new(muster_tests::muster_binary!())
-            .args(["console", "--script", "-"])
-            .current_dir(&dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("muster starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in stdout.lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    return;
-                }
-            }
-        });
-        Console {
-            child,
-            stdin,
-            lines,
-            dir,
-        }
-    }
-
-    /// Types `line` (`<user> <channel> <command>`).
-    fn say(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// The first line printed from now on that contains `needle`.
-    fn wait_for(&self, needle: &str) -> String {
-        loop {
-            match self.lines.recv_timeout(Duration::from_secs(30)) {
-                Ok(line) if line.contains(needle) => return line,
-                Ok(_) => {}
-                Err(e) => panic!("no line with `{needle}` ({e})"),
-            }
-        }
-    }
-
-    /// The address after `[channel] <word>: ` in the next line that has it.
-    fn link(&self, channel: &str, word: &str) -> String {
-        let line = self.wait_for(&format!("[{channel}] {word}: "));
-        let url = line.rsplit(' ').next().unwrap().to_string();
-        assert!(url.starts_with("http://127.0.0.1:"), "{line}");
-        url
-    }
-}
-
-impl Drop for Console {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
+use muster_tests::web::Console;
 
 /// Where the screenshots go.
 fn shot(name: &str) -> PathBuf {
@@ -158,7 +74,7 @@ async fn a_game_page_loads_follows_moves_and_replays_every_position() {
     let Some(b) = Browser::start().await else {
         return;
     };
-    let mut console = Console::start("game");
+    let mut console = Console::start(&muster_tests::muster_binary!(), "game");
     console.say("alice general new lanrick");
     console.say("bob general join");
     let url = console.link("general", "watch");
@@ -267,7 +183,7 @@ async fn an_event_page_follows_its_round_being_paired_and_results_coming_in() {
     let Some(b) = Browser::start().await else {
         return;
     };
-    let mut console = Console::start("event");
+    let mut console = Console::start(&muster_tests::muster_binary!(), "event");
     console.say("olive hall tournament new league croquet roundrobin");
     let url = console.link("hall", "event");
     for p in ["ann", "bob", "cat", "dan"] {
@@ -339,7 +255,7 @@ async fn pages_read_without_javascript_and_show_a_hostile_name_as_text() {
     let Some(b) = Browser::start_without_javascript().await else {
         return;
     };
-    let mut console = Console::start("nojs");
+    let mut console = Console::start(&muster_tests::muster_binary!(), "nojs");
     let evil = "<img/src=x/onerror=document.title='owned'>";
     console.say(&format!("{evil} general new croquet"));
     console.say("bob general join");
@@ -411,7 +327,7 @@ async fn a_players_page_and_a_leaderboard_pass_the_accessibility_check() {
     let Some(b) = Browser::start().await else {
         return;
     };
-    let mut console = Console::start("people");
+    let mut console = Console::start(&muster_tests::muster_binary!(), "people");
     for _ in 0..3 {
         console.say("bob general new croquet");
         console.say("alice general join");

@@ -31,7 +31,12 @@ impl Metered {
         Metered { inner, changes }
     }
 
+    /// Tells of a write made through it; a store shared by several instances tells of its
+    /// writes itself, to all of them ([`GameStore::listen`]).
     fn told(&self, key: &ChannelKey, note: Option<&str>) {
+        if self.inner.shared() {
+            return;
+        }
         self.changes.tell(Changed {
             platform: key.platform.clone(),
             channel: key.channel.clone(),

@@ -20,6 +20,7 @@ mod memory;
 mod metered;
 pub mod named;
 mod postgres;
+mod postgres_listen;
 mod postgres_schema;
 pub mod record;
 mod sled_store;

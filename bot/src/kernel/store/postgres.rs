@@ -18,7 +18,9 @@ use tokio_postgres::NoTls;
 use tokio_postgres::types::ToSql;
 
 use super::backup::Entry;
+use super::changes::Changes;
 use super::interface::{Change, ChannelKey, GameStore, Kept, StoreError};
+use super::postgres_listen;
 use super::postgres_schema::{self, Columns, counters_after, db};
 use super::record::GameRecord;
 use super::record::{decode, encode};
@@ -36,6 +38,8 @@ enum Ran {
 pub struct PgStore {
     pool: Pool,
     runtime: Option<tokio::runtime::Runtime>,
+    /// The database's address, for the connection that listens to the changes.
+    config: tokio_postgres::Config,
 }
 
 fn io(e: impl std::fmt::Display) -> StoreError {
@@ -85,7 +89,7 @@ impl PgStore {
             .build()
             .map_err(|e| io(format!("cannot start the store's runtime: {e}")))?;
         let manager = Manager::from_config(
-            config,
+            config.clone(),
             NoTls,
             ManagerConfig {
                 recycling_method: RecyclingMethod::Fast,
@@ -104,6 +108,7 @@ impl PgStore {
         let store = PgStore {
             pool,
             runtime: Some(runtime),
+            config,
         };
         store.migrate()?;
         Ok(store)
@@ -585,6 +590,12 @@ impl GameStore for PgStore {
 
     fn shared(&self) -> bool {
         true
+    }
+
+    fn listen(&self, changes: std::sync::Arc<Changes>) {
+        if let Some(runtime) = &self.runtime {
+            runtime.spawn(postgres_listen::listen(self.config.clone(), changes));
+        }
     }
 
     fn snapshot(

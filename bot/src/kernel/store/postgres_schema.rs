@@ -8,9 +8,10 @@ use super::interface::StoreError;
 use super::record::{GameRecord, SCHEMA, decode, encode, needs_rewrite};
 
 /// The schema's migrations, in order; each is applied once, in a transaction of its own.
-const MIGRATIONS: &[(i32, &str)] = &[(
-    1,
-    r#"
+const MIGRATIONS: &[(i32, &str)] = &[
+    (
+        1,
+        r#"
 CREATE TABLE live (
     platform text COLLATE "C" NOT NULL,
     channel text COLLATE "C" NOT NULL,
@@ -61,7 +62,36 @@ CREATE TABLE meta (
 CREATE SEQUENCE game_ids MINVALUE 0 START 0;
 CREATE SEQUENCE aside_ids MINVALUE 0 START 0;
 "#,
-)];
+    ),
+    // The changes every instance is told of, when their transaction commits (the web pages'
+    // live streams, docs/web.md): a channel's live game written, and an event's record.
+    (
+        2,
+        r#"
+CREATE FUNCTION muster_game_changed() RETURNS trigger AS $$
+DECLARE r record;
+BEGIN
+    IF TG_OP = 'DELETE' THEN r := OLD; ELSE r := NEW; END IF;
+    PERFORM pg_notify('muster_changes', 'g' || chr(31) || r.platform || chr(31) || r.channel);
+    RETURN NULL;
+END $$ LANGUAGE plpgsql;
+CREATE TRIGGER live_changed AFTER INSERT OR UPDATE OR DELETE ON live
+    FOR EACH ROW EXECUTE FUNCTION muster_game_changed();
+CREATE FUNCTION muster_note_changed() RETURNS trigger AS $$
+DECLARE r record;
+BEGIN
+    IF TG_OP = 'DELETE' THEN r := OLD; ELSE r := NEW; END IF;
+    IF r.channel = chr(30) || 'tournaments' THEN
+        PERFORM pg_notify('muster_changes',
+            'n' || chr(31) || r.platform || chr(31) || r.channel || chr(31) || r.name);
+    END IF;
+    RETURN NULL;
+END $$ LANGUAGE plpgsql;
+CREATE TRIGGER notes_changed AFTER INSERT OR UPDATE OR DELETE ON notes
+    FOR EACH ROW EXECUTE FUNCTION muster_note_changed();
+"#,
+    ),
+];
 
 /// The advisory lock held while migrations are applied (any number, the same in every
 /// instance).
