@@ -130,3 +130,31 @@ fn two_boards_are_two_images_and_text_captions_what_it_follows_or_precedes() {
     assert_eq!(html("a < b & `c`"), "a &lt; b &amp; <code>c</code>");
     assert_eq!(html("one ` tick"), "one ` tick");
 }
+
+#[test]
+fn a_games_page_is_a_link_in_the_message_that_starts_it() {
+    let url = "https://games.example.org/g/00112233445566778899aabbccddeeff";
+    let out = plan(
+        vec![
+            Reply::Text("The game begins: alice (White) vs bob (Black).".into()),
+            Reply::Link {
+                kind: muster_bot::kernel::reply::LinkKind::Watch,
+                url: url.into(),
+            },
+            board(),
+        ],
+        ("@alice:example.org", "alice"),
+    );
+    assert_eq!(out.len(), 1, "{out:?}");
+    let m = &out[0];
+    assert_eq!(
+        m.body,
+        format!("The game begins: alice (White) vs bob (Black).\nWatch on the web: {url}")
+    );
+    assert!(
+        m.html
+            .contains(&format!("<a href=\"{url}\">Watch on the web</a>")),
+        "{}",
+        m.html
+    );
+}

@@ -19,6 +19,8 @@ pub(crate) const MAX_IN_ROW: usize = 5;
 pub(crate) const MAX_CUSTOM_ID: usize = 100;
 /// The longest label of a button.
 pub(crate) const MAX_LABEL: usize = 80;
+/// The longest address of a link button.
+pub(crate) const MAX_URL: usize = 512;
 /// The most choices in an autocomplete answer.
 pub(crate) const MAX_CHOICES: usize = 25;
 /// The longest name or value of a choice (and the shortest is one character).
@@ -146,8 +148,16 @@ pub(crate) fn message_fields(body: &Value, files: usize, at: &[String]) -> Vec<P
             {
                 problems.push(Problem::too_long(&button_at, "label", MAX_LABEL));
             }
-            // A link button (style 5) has a url instead of a custom id.
+            // A link button (style 5) has a url (of at most 512 characters) instead of a
+            // custom id.
             if button["style"] == 5 {
+                let url = button["url"].as_str().unwrap_or_default();
+                if url.is_empty() {
+                    let why = "This field is required".to_owned();
+                    problems.push(Problem::new(&button_at, "url", "BASE_TYPE_REQUIRED", why));
+                } else if url.chars().count() > MAX_URL {
+                    problems.push(Problem::too_long(&button_at, "url", MAX_URL));
+                }
                 continue;
             }
             let id = button["custom_id"].as_str().unwrap_or_default();
