@@ -18,6 +18,8 @@ pub struct Watch {
     pub page: Page,
     /// Where its updates go.
     pub sender: broadcast::Sender<Update>,
+    /// The last update sent (or the first made): what a new reader begins with.
+    pub last: Update,
 }
 
 /// The live streams of this instance.

@@ -116,40 +116,57 @@ async fn send(shared: &Arc<Shared>, token: String, page: Page) {
     let Some(update) = update else {
         return;
     };
+    let mut watched = shared
+        .live
+        .watched
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
+    if let Some(w) = watched.get_mut(&token) {
+        w.last = Arc::clone(&update);
+        let _ = w.sender.send(update);
+    }
+}
+
+/// The page `token` names, if readers watch it already: what a new reader begins with, and
+/// his place among them.
+pub fn watching(shared: &Shared, token: &str) -> Option<(Update, broadcast::Receiver<Update>)> {
     let watched = shared
         .live
         .watched
         .lock()
         .unwrap_or_else(|p| p.into_inner());
-    if let Some(w) = watched.get(&token) {
-        let _ = w.sender.send(update);
-    }
+    let w = watched.get(token)?;
+    Some((Arc::clone(&w.last), w.sender.subscribe()))
 }
 
-/// The stream of the page `token` names, beginning with its part as it stands; `permit` is
-/// held while it is open.
-pub fn stream(
-    shared: &Arc<Shared>,
+/// Watches `page` (its token `token`), whose part as it stands is `first`: what a new reader
+/// begins with (another's, if one began meanwhile), and his place among its readers.
+pub fn watch(
+    shared: &Shared,
     token: &str,
     page: Page,
     first: Update,
+) -> (Update, broadcast::Receiver<Update>) {
+    let mut watched = shared
+        .live
+        .watched
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
+    let w = watched.entry(token.to_string()).or_insert_with(|| Watch {
+        page,
+        sender: broadcast::channel(16).0,
+        last: first,
+    });
+    (Arc::clone(&w.last), w.sender.subscribe())
+}
+
+/// A reader's stream: `first`, then every update `receiver` gets; `permit` is held while it is
+/// open.
+pub fn stream(
+    first: Update,
+    receiver: broadcast::Receiver<Update>,
     permit: Permit,
 ) -> Sse<impl Stream<Item = Result<Sent, Infallible>> + use<>> {
-    let receiver = {
-        let mut watched = shared
-            .live
-            .watched
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
-        watched
-            .entry(token.to_string())
-            .or_insert_with(|| Watch {
-                page,
-                sender: broadcast::channel(16).0,
-            })
-            .sender
-            .subscribe()
-    };
     let start = (Some(first), receiver, permit);
     let stream = futures_util::stream::unfold(start, |(first, mut receiver, permit)| async move {
         if let Some(update) = first {

@@ -307,12 +307,27 @@ async fn leaders_page(State(shared): State<Arc<Shared>>, Path(token): Path<Strin
     .await
 }
 
-/// A page's live stream: its changing part as it stands, then again at every change.
+/// A page's live stream: its changing part as it stands, then again at every change. The
+/// address's allowance is checked before any work is done for it.
 async fn stream(
     State(shared): State<Arc<Shared>>,
     Path(token): Path<String>,
     ConnectInfo(from): ConnectInfo<SocketAddr>,
 ) -> Response {
+    if !well_formed(&token) {
+        return not_found();
+    }
+    let Some(permit) = super::hub::permit(&shared.live, from.ip()) else {
+        return (
+            StatusCode::TOO_MANY_REQUESTS,
+            "Too many live pages are open from this address; close some and reload this one.",
+        )
+            .into_response();
+    };
+    // A page others watch already begins with what they were sent last.
+    if let Some((first, receiver)) = super::live::watching(&shared, &token) {
+        return super::live::stream(first, receiver, permit).into_response();
+    }
     let found = {
         let shared = Arc::clone(&shared);
         let token = token.clone();
@@ -330,14 +345,8 @@ async fn stream(
     let Some((page, first)) = found else {
         return not_found();
     };
-    let Some(permit) = super::hub::permit(&shared.live, from.ip()) else {
-        return (
-            StatusCode::TOO_MANY_REQUESTS,
-            "Too many live pages are open from this address; close some and reload this one.",
-        )
-            .into_response();
-    };
-    super::live::stream(&shared, &token, page, first, permit).into_response()
+    let (first, receiver) = super::live::watch(&shared, &token, page, first);
+    super::live::stream(first, receiver, permit).into_response()
 }
 
 /// Serves the pages on `listen` until the process is asked to stop; `Err` if it cannot bind.
