@@ -11,8 +11,7 @@ use muster_bot::core::{Core, Reply, Request, User};
 use muster_bot::kernel::pages::{self, Page};
 use muster_bot::kernel::reply::LinkKind;
 use muster_bot::store::{
-    Changes, ChannelKey, GameRecord, GameStore, MemoryStore, Metered, Player, SCHEMA, SeatEntry,
-    Status,
+    Changes, ChannelKey, GameRecord, MemoryStore, Metered, Player, SCHEMA, SeatEntry, Status,
 };
 use muster_bot::web::{Shared, event, game};
 
