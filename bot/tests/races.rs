@@ -361,6 +361,7 @@ impl GameStore for Meanwhile {
         timed_games() -> Result<Vec<GameRecord>, muster_bot::store::StoreError>;
         bot_games() -> Result<Vec<GameRecord>, muster_bot::store::StoreError>;
         away_games() -> Result<Vec<GameRecord>, muster_bot::store::StoreError>;
+        live_games(platform: &str) -> Result<Vec<GameRecord>, muster_bot::store::StoreError>;
         games_of(player: &str) -> Result<Vec<GameRecord>, muster_bot::store::StoreError>;
         archived(id: &str) -> Result<Option<GameRecord>, muster_bot::store::StoreError>;
         archive_ids() -> Result<Vec<String>, muster_bot::store::StoreError>;

@@ -565,3 +565,41 @@ fn without_the_web_no_link_is_given() {
         "{out:?}"
     );
 }
+
+#[test]
+fn a_public_community_has_an_index_of_its_games_and_events_and_no_other_does() {
+    let communities = Communities::new(vec![
+        Community {
+            name: "club".into(),
+            members: vec![Member::channel("console", "general"), Member::channel("console", "hall")],
+            web: muster_config::Visibility::Public,
+            ..Community::default()
+        },
+        Community {
+            name: "quiet".into(),
+            members: vec![Member::channel("console", "back")],
+            ..Community::default()
+        },
+    ]);
+    let site = site_with(16, communities);
+    let core = &site.core;
+    let game = begun(&site, "alice");
+    say(core, "carol", "back", "new lanrick");
+    say(core, "dave", "back", "join");
+    let opened = say(core, "olive", "hall", "tournament new league croquet roundrobin");
+    let event = link(&site, &opened, LinkKind::Event);
+    let index = get(&site, "/c/club");
+    assert_eq!(index.status, 200);
+    let html = index.text();
+    assert!(html.contains(&format!("href=\"{game}\"")), "{html}");
+    assert!(html.contains(&format!("href=\"{event}\"")), "{html}");
+    assert!(html.contains("league"), "{html}");
+    // The game of another community is not on it.
+    assert!(!html.contains("carol"), "{html}");
+    // A community with links only, and a name that is none, answer as any unknown address.
+    let unknown = get(&site, &format!("/g/{}", "0".repeat(32))).text();
+    for other in ["/c/quiet", "/c/nobody", "/c/"] {
+        let a = get(&site, other);
+        assert_eq!((a.status, a.text()), (404, unknown.clone()), "{other}");
+    }
+}

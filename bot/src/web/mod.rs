@@ -2,7 +2,8 @@
 //! leaderboards read-only, in a browser, each at the address its link from the chat gives.
 //! From the bottom up: `html.rs` (the frame, the style sheet and script), `boards.rs` (drawn
 //! boards kept for the pages), `hub.rs` (the open live streams and who watches what),
-//! `shared.rs` (what the handlers share), `game.rs`, `event.rs` and `people.rs` (the pages),
+//! `shared.rs` (what the handlers share), `game.rs`, `event.rs`, `people.rs` and `index.rs`
+//! (the pages),
 //! `live.rs` (their live streams, one rendering per change for every reader), `serve.rs` (the
 //! listener, its routes and headers). This file only declares them.
 
@@ -11,6 +12,7 @@ pub mod event;
 pub mod game;
 pub mod html;
 pub mod hub;
+pub mod index;
 pub mod live;
 pub mod people;
 pub mod serve;

@@ -45,6 +45,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/e/{token}/export.trf", get(event_trf))
         .route("/p/{token}", get(player_page))
         .route("/l/{token}", get(leaders_page))
+        .route("/c/{community}", get(community_page))
         .fallback(|| async { not_found() })
         .layer(axum::middleware::map_response(headers))
         .with_state(shared)
@@ -303,6 +304,14 @@ async fn leaders_page(State(shared): State<Arc<Shared>>, Path(token): Path<Strin
             Some(markup) => axum::response::Html(markup.into_string()).into_response(),
             None => not_found(),
         }
+    })
+    .await
+}
+
+async fn community_page(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -> Response {
+    blocking(move || match super::index::community(&shared, &name) {
+        Some(markup) => axum::response::Html(markup.into_string()).into_response(),
+        None => not_found(),
     })
     .await
 }

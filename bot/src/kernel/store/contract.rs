@@ -251,6 +251,20 @@ pub fn keeps_the_contract(store: &dyn GameStore) {
         .map(|r| r.id)
         .collect();
     assert_eq!(away, vec![both.id.clone()]);
+    // The live games of a platform: its channels' only.
+    let of = |platform: &str| {
+        let mut ids: Vec<String> = store
+            .live_games(platform)
+            .unwrap()
+            .into_iter()
+            .map(|r| r.id)
+            .collect();
+        ids.sort();
+        ids
+    };
+    assert!(of("rooms").contains(&both.id), "{:?}", of("rooms"));
+    assert!(!of("console").contains(&both.id));
+    assert!(of("nowhere").is_empty());
     let mut over = both.clone();
     over.version += 1;
     over.status = Status::Finished;

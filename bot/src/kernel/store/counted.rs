@@ -87,6 +87,10 @@ impl GameStore for Counted {
         count(&self.counts.other_reads);
         self.inner.bot_games()
     }
+    fn live_games(&self, platform: &str) -> Result<Vec<GameRecord>, StoreError> {
+        count(&self.counts.other_reads);
+        self.inner.live_games(platform)
+    }
     fn away_games(&self) -> Result<Vec<GameRecord>, StoreError> {
         self.inner.away_games()
     }

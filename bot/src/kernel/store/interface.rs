@@ -153,6 +153,9 @@ pub trait GameStore: Send + Sync {
     /// Every live game played in two places (unreadable ones left out), in no particular
     /// order: where a restarted bot may owe a place on another platform.
     fn away_games(&self) -> Result<Vec<GameRecord>, StoreError>;
+    /// Every live game of `platform`'s channels (unreadable ones left out), in no particular
+    /// order: a community's public index of its games (docs/web.md).
+    fn live_games(&self, platform: &str) -> Result<Vec<GameRecord>, StoreError>;
     /// Finished games with `player_id` at the table, newest first.
     fn games_of(&self, player_id: &str) -> Result<Vec<GameRecord>, StoreError>;
     /// A finished game by id.

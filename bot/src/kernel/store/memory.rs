@@ -138,6 +138,16 @@ impl GameStore for MemoryStore {
             .collect())
     }
 
+    fn live_games(&self, platform: &str) -> Result<Vec<GameRecord>, StoreError> {
+        let inner = self.lock();
+        Ok(inner
+            .live
+            .iter()
+            .filter(|(k, _)| k.platform == platform)
+            .filter_map(|(_, b)| read(b).ok())
+            .collect())
+    }
+
     fn away_games(&self) -> Result<Vec<GameRecord>, StoreError> {
         let inner = self.lock();
         Ok(inner

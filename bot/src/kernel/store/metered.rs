@@ -99,6 +99,9 @@ impl GameStore for Metered {
     fn bot_games(&self) -> Result<Vec<GameRecord>, StoreError> {
         self.timed("bot_games", |s| s.bot_games())
     }
+    fn live_games(&self, platform: &str) -> Result<Vec<GameRecord>, StoreError> {
+        self.timed("live_games", |s| s.live_games(platform))
+    }
     fn away_games(&self) -> Result<Vec<GameRecord>, StoreError> {
         self.timed("away_games", |s| s.away_games())
     }

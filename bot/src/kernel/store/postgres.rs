@@ -428,6 +428,13 @@ impl GameStore for PgStore {
         Ok(games.into_iter().filter(|r| r.clock.is_some()).collect())
     }
 
+    fn live_games(&self, platform: &str) -> Result<Vec<GameRecord>, StoreError> {
+        self.records(
+            "SELECT record FROM live WHERE platform = $1",
+            vec![boxed(platform.to_string())],
+        )
+    }
+
     fn bot_games(&self) -> Result<Vec<GameRecord>, StoreError> {
         self.records("SELECT record FROM live WHERE bot", vec![])
     }

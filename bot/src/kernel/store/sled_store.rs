@@ -285,6 +285,18 @@ impl GameStore for SledStore {
         Ok(games)
     }
 
+    fn live_games(&self, platform: &str) -> Result<Vec<GameRecord>, StoreError> {
+        let prefix = format!("{platform}\u{1f}");
+        let mut games = Vec::new();
+        for item in self.live.scan_prefix(prefix.as_bytes()) {
+            let (_, bytes) = item.map_err(io)?;
+            if let Ok(r) = decode(&bytes) {
+                games.push(r);
+            }
+        }
+        Ok(games)
+    }
+
     fn away_games(&self) -> Result<Vec<GameRecord>, StoreError> {
         // Records played in one place are passed over without being decoded.
         const MARK: &[u8] = b"\"away\":";

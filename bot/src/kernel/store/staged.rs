@@ -281,6 +281,10 @@ impl GameStore for Staged {
         self.inner.bot_games()
     }
 
+    fn live_games(&self, platform: &str) -> Result<Vec<GameRecord>, StoreError> {
+        self.inner.live_games(platform)
+    }
+
     fn away_games(&self) -> Result<Vec<GameRecord>, StoreError> {
         self.inner.away_games()
     }

@@ -1,0 +1,98 @@
+//! A community's index (`/c/<community>`), for a community whose settings say `web =
+//! "public"`: its live games, its events and its leaderboards, each linking to its page. Every
+//! other community, and every name that is none, answers the same 404.
+
+use maud::{Markup, html};
+use muster_rules::GameId;
+
+use super::Shared;
+use super::html::page;
+use crate::kernel::pages::Page;
+use crate::kernel::store::Status;
+
+/// The index of the community `name`, if it is public.
+pub fn community(shared: &Shared, name: &str) -> Option<Markup> {
+    let core = &shared.core;
+    let all = core.communities();
+    let club = all.named(name)?;
+    if club.web != muster_config::Visibility::Public {
+        return None;
+    }
+    let store = core.store_arc().as_ref();
+    let ours = |platform: &str, community: &str, channel: &str| {
+        all.of(platform, community, channel)
+            .is_some_and(|c| c.name == club.name)
+    };
+    let mut games = Vec::new();
+    let mut events = Vec::new();
+    for platform in club.platforms() {
+        for r in store.live_games(platform).unwrap_or_default() {
+            let community = r.community.as_deref().unwrap_or_default();
+            if r.status != Status::Finished && ours(platform, community, &r.channel) {
+                games.push(r);
+            }
+        }
+        for e in crate::events::index(store, platform) {
+            if ours(platform, &e.community, &e.channel) {
+                events.push((platform.to_string(), e));
+            }
+        }
+    }
+    games.sort_by(|a, b| a.id.cmp(&b.id));
+    events.sort_by(|a, b| b.1.live.cmp(&a.1.live).then(a.1.name.cmp(&b.1.name)));
+    // The leaderboards are the community's one table of each game, read from any of its places.
+    let place = club.members.first().map(|m| {
+        (
+            m.platform.clone(),
+            m.community.clone().unwrap_or_default(),
+            m.channel.clone().unwrap_or_default(),
+        )
+    });
+    Some(page(
+        &format!("{} — games and events", club.name),
+        None,
+        html! {
+            h2 { "Games being played" }
+            @if games.is_empty() {
+                p { "No game is being played." }
+            } @else {
+                ul {
+                    @for r in &games {
+                        li {
+                            @match shared.link(&Page::Game { id: r.id.clone(), platform: r.platform.clone(), channel: r.channel.clone() }) {
+                                Some(link) => a href=(link) { (super::game::title(r)) },
+                                None => (super::game::title(r)),
+                            }
+                        }
+                    }
+                }
+            }
+            h2 { "Events" }
+            @if events.is_empty() {
+                p { "No event yet." }
+            } @else {
+                ul {
+                    @for (platform, e) in &events {
+                        li {
+                            @match shared.link(&Page::Event { platform: platform.clone(), community: e.community.clone(), name: e.name.clone() }) {
+                                Some(link) => a href=(link) { (e.name) },
+                                None => (e.name),
+                            }
+                            @if !e.live { " (over)" }
+                        }
+                    }
+                }
+            }
+            @if let Some((platform, community, channel)) = &place {
+                h2 { "Leaderboards" }
+                ul {
+                    @for game in GameId::ALL {
+                        @if let Some(link) = shared.link(&Page::Leaders { platform: platform.clone(), community: community.clone(), channel: channel.clone(), game: game.as_str().to_string() }) {
+                            li { a href=(link) { (game.title()) } }
+                        }
+                    }
+                }
+            }
+        },
+    ))
+}
