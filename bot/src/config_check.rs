@@ -43,12 +43,22 @@ pub fn effective(s: &Settings) -> String {
             matrix_rooms(&mut out, m);
         }
     }
+    match &s.web {
+        None => out.push_str("\n# [web]: not served (no listen)\n"),
+        Some(w) => {
+            out.push_str("\n[web]\n");
+            let _ = writeln!(out, "listen = {}", quoted(&w.listen.to_string()));
+            let _ = writeln!(out, "base_url = {}", quoted(&w.base_url));
+            let _ = writeln!(out, "streams_per_address = {}", w.streams_per_address);
+        }
+    }
     for c in &s.communities {
         let _ = writeln!(out, "\n[communities.{}]", c.name);
         let ids: Vec<String> = c.discord.iter().map(u64::to_string).collect();
         let _ = writeln!(out, "discord = {}", list(&ids, true));
         let _ = writeln!(out, "matrix = {}", list(&c.matrix, true));
         let _ = writeln!(out, "organisers = {}", list(&c.organisers, true));
+        let _ = writeln!(out, "web = {}", quoted(c.web.name()));
     }
     out
 }
