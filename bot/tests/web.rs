@@ -340,7 +340,7 @@ impl Stream {
     /// after 20 s without one).
     fn until(&mut self, needle: &str) -> serde_json::Value {
         loop {
-            let u = self.next();
+            let u = self.update();
             if u["html"].as_str().unwrap_or_default().contains(needle) {
                 return u;
             }
@@ -348,7 +348,7 @@ impl Stream {
     }
 
     /// The next update's data (as JSON).
-    fn next(&mut self) -> serde_json::Value {
+    fn update(&mut self) -> serde_json::Value {
         let mut line = String::new();
         loop {
             line.clear();
@@ -366,7 +366,7 @@ fn a_move_reaches_an_open_page_and_each_address_holds_a_few_streams() {
     let site = site_with(2, Communities::default());
     let path = begun(&site, "alice");
     let mut first = Stream::open(&site, &format!("{path}/events")).expect("a stream");
-    let now = first.next();
+    let now = first.update();
     assert!(
         now["html"]
             .as_str()
@@ -381,7 +381,7 @@ fn a_move_reaches_an_open_page_and_each_address_holds_a_few_streams() {
         Some(429)
     );
     say(&site.core, "alice", "general", "move b1");
-    let next = first.next();
+    let next = first.update();
     assert_ne!(next["version"], now["version"]);
     let html = next["html"].as_str().unwrap();
     assert!(
@@ -400,7 +400,12 @@ fn a_move_reaches_an_open_page_and_each_address_holds_a_few_streams() {
             Err(code) => panic!("{code}"),
         }
     };
-    assert!(third.next()["html"].as_str().unwrap().contains("White b1"));
+    assert!(
+        third.update()["html"]
+            .as_str()
+            .unwrap()
+            .contains("White b1")
+    );
     // A finished game's page has no stream to follow; its page stays.
     say(&site.core, "bob", "general", "resign");
     let over = get(&site, &path).text();
@@ -449,7 +454,7 @@ fn an_event_page_follows_its_rounds_and_links_their_games() {
         "{before}"
     );
     let mut stream = Stream::open(&site, &format!("{path}/events")).expect("a stream");
-    stream.next();
+    stream.update();
     say(core, "olive", "hall", "tournament start league");
     let told = notices(core);
     // The round's announcement links the event's page.
@@ -546,9 +551,27 @@ fn rating_links_the_players_page_and_leaderboard_its_own() {
     assert_eq!(html.matches("<circle").count(), 3, "{html}");
     assert_eq!(html.matches("href=\"/g/").count(), 3, "{html}");
     let out = say(core, "bob", "general", "leaderboard croquet");
-    let path = link(&site, &out, LinkKind::Leaders);
-    let board = get(&site, &path).text();
+    let leaders = link(&site, &out, LinkKind::Leaders);
+    let board = get(&site, &leaders).text();
     assert!(board.contains("alice") && board.contains("bob"), "{board}");
+    // Both follow the games being rated.
+    let mut player = Stream::open(&site, &format!("{path}/events")).expect("the player's stream");
+    let mut table = Stream::open(&site, &format!("{leaders}/events")).expect("the table's stream");
+    assert!(
+        player.update()["html"]
+            .as_str()
+            .unwrap()
+            .contains("3 rated games")
+    );
+    assert!(table.update()["html"].as_str().unwrap().contains("3 games"));
+    say(core, "bob", "general", "new croquet");
+    say(core, "alice", "general", "join");
+    for (n, who) in ["bob", "alice", "bob", "alice"].iter().enumerate() {
+        say(core, who, "general", &format!("move {}", n + 1));
+    }
+    say(core, "bob", "general", "resign");
+    player.until("4 rated games");
+    table.until("4 games");
 }
 
 #[test]
@@ -571,7 +594,10 @@ fn a_public_community_has_an_index_of_its_games_and_events_and_no_other_does() {
     let communities = Communities::new(vec![
         Community {
             name: "club".into(),
-            members: vec![Member::channel("console", "general"), Member::channel("console", "hall")],
+            members: vec![
+                Member::channel("console", "general"),
+                Member::channel("console", "hall"),
+            ],
             web: muster_config::Visibility::Public,
             ..Community::default()
         },
@@ -586,7 +612,12 @@ fn a_public_community_has_an_index_of_its_games_and_events_and_no_other_does() {
     let game = begun(&site, "alice");
     say(core, "carol", "back", "new lanrick");
     say(core, "dave", "back", "join");
-    let opened = say(core, "olive", "hall", "tournament new league croquet roundrobin");
+    let opened = say(
+        core,
+        "olive",
+        "hall",
+        "tournament new league croquet roundrobin",
+    );
     let event = link(&site, &opened, LinkKind::Event);
     let index = get(&site, "/c/club");
     assert_eq!(index.status, 200);

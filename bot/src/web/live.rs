@@ -30,7 +30,10 @@ fn touches(page: &Page, changed: &Changed) -> bool {
                 && changed.channel == crate::events::HOME
                 && changed.note.as_deref() == Some(&crate::events::note_name(community, name))
         }
-        Page::Player { .. } | Page::Leaders { .. } => false,
+        // A game rated changes the tables (and with them, a player's recent games).
+        Page::Player { .. } | Page::Leaders { .. } => {
+            changed.channel == crate::ratings::scope::HOME && changed.note.is_some()
+        }
     }
 }
 
@@ -47,7 +50,16 @@ pub fn render(shared: &Shared, token: &str, page: &Page) -> Option<Update> {
             let part = super::event::part(shared, &event).into_string();
             (format!("{:x}", fingerprint(&part)), part)
         }
-        Page::Player { .. } | Page::Leaders { .. } => return None,
+        Page::Player { .. } => {
+            let (_, part) = super::people::player(shared, page)?;
+            let part = part.into_string();
+            (format!("{:x}", fingerprint(&part)), part)
+        }
+        Page::Leaders { .. } => {
+            let (_, part) = super::people::leaders(shared, page)?;
+            let part = part.into_string();
+            (format!("{:x}", fingerprint(&part)), part)
+        }
     };
     let body = serde_json::json!({ "version": version, "html": html });
     Some(Arc::new(body.to_string()))

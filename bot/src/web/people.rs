@@ -15,8 +15,9 @@ use crate::ratings::view::{self, Point};
 /// How many recent games a player's page lists.
 const RECENT: usize = 20;
 
-/// The player's page, unless his place keeps off the web.
-pub fn player(shared: &Shared, page_of: &Page) -> Option<Markup> {
+/// The player's page, unless his place keeps off the web: its title (his name) and the part
+/// that changes as he plays (`#live`).
+pub fn player(shared: &Shared, page_of: &Page) -> Option<(String, Markup)> {
     let Page::Player {
         platform,
         community,
@@ -62,10 +63,9 @@ pub fn player(shared: &Shared, page_of: &Page) -> Option<Markup> {
                 .map(|p| p.name.clone())
         })
         .unwrap_or_else(|| "A player".into());
-    Some(page(
-        &name,
-        None,
-        html! {
+    Some((
+        name,
+        html! { section id="live" {
             h2 { "Ratings" }
             @if ratings.is_empty() {
                 p { "No rated game yet." }
@@ -91,7 +91,7 @@ pub fn player(shared: &Shared, page_of: &Page) -> Option<Markup> {
                     }
                 }
             }
-        },
+        } },
     ))
 }
 
@@ -139,8 +139,9 @@ fn chart(game: &str, history: &[Point]) -> Markup {
     }
 }
 
-/// A community's leaderboard of one game, unless its place keeps off the web.
-pub fn leaders(shared: &Shared, page_of: &Page) -> Option<Markup> {
+/// A community's leaderboard of one game, unless its place keeps off the web: its title and
+/// the part that changes as games are rated (`#live`).
+pub fn leaders(shared: &Shared, page_of: &Page) -> Option<(String, Markup)> {
     let Page::Leaders {
         platform,
         community,
@@ -159,10 +160,9 @@ pub fn leaders(shared: &Shared, page_of: &Page) -> Option<Markup> {
     let all = view::ranked(core.store_arc().as_ref(), &scope, game, core.now());
     let established: Vec<_> = all.iter().filter(|r| !r.provisional).collect();
     let provisional: Vec<_> = all.iter().filter(|r| r.provisional).collect();
-    Some(page(
-        &format!("Leaderboard of {}", game.title()),
-        None,
-        html! {
+    Some((
+        format!("Leaderboard of {}", game.title()),
+        html! { section id="live" {
             @if established.is_empty() {
                 p { "Nobody is established yet: a rating is provisional, shown with ?, until enough games have been played." }
             } @else {
@@ -185,6 +185,13 @@ pub fn leaders(shared: &Shared, page_of: &Page) -> Option<Markup> {
                     }
                 }
             }
-        },
+        } },
     ))
+}
+
+/// The whole page of a player or a leaderboard (`kind`: `p` or `l`), with its live stream.
+pub fn render(token: &str, kind: &str, (title, part): (String, Markup)) -> Markup {
+    let live = format!("/{kind}/{token}/events");
+    let version = format!("{:x}", super::hub::fingerprint(&part.0));
+    page(&title, Some((live.as_str(), version.as_str())), part)
 }

@@ -44,7 +44,9 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/e/{token}/export.json", get(event_json))
         .route("/e/{token}/export.trf", get(event_trf))
         .route("/p/{token}", get(player_page))
+        .route("/p/{token}/events", get(stream))
         .route("/l/{token}", get(leaders_page))
+        .route("/l/{token}/events", get(stream))
         .route("/c/{community}", get(community_page))
         .fallback(|| async { not_found() })
         .layer(axum::middleware::map_response(headers))
@@ -291,7 +293,10 @@ async fn event_trf(State(shared): State<Arc<Shared>>, Path(token): Path<String>)
 async fn player_page(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
     blocking(move || {
         match page_of(&shared, &token, "p").and_then(|p| super::people::player(&shared, &p)) {
-            Some(markup) => axum::response::Html(markup.into_string()).into_response(),
+            Some(found) => {
+                let markup = super::people::render(&token, "p", found);
+                axum::response::Html(markup.into_string()).into_response()
+            }
             None => not_found(),
         }
     })
@@ -301,7 +306,10 @@ async fn player_page(State(shared): State<Arc<Shared>>, Path(token): Path<String
 async fn leaders_page(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
     blocking(move || {
         match page_of(&shared, &token, "l").and_then(|p| super::people::leaders(&shared, &p)) {
-            Some(markup) => axum::response::Html(markup.into_string()).into_response(),
+            Some(found) => {
+                let markup = super::people::render(&token, "l", found);
+                axum::response::Html(markup.into_string()).into_response()
+            }
             None => not_found(),
         }
     })
@@ -341,9 +349,7 @@ async fn stream(
         let shared = Arc::clone(&shared);
         let token = token.clone();
         tokio::task::spawn_blocking(move || {
-            let page = shared
-                .page(&token)
-                .filter(|p| matches!(p, Page::Game { .. } | Page::Event { .. }))?;
+            let page = shared.page(&token)?;
             let first = super::live::render(&shared, &token, &page)?;
             Some((page, first))
         })

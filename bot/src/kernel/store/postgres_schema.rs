@@ -64,7 +64,8 @@ CREATE SEQUENCE aside_ids MINVALUE 0 START 0;
 "#,
     ),
     // The changes every instance is told of, when their transaction commits (the web pages'
-    // live streams, docs/web.md): a channel's live game written, and an event's record.
+    // live streams, docs/web.md): a channel's live game written, an event's record, a rating
+    // table.
     (
         2,
         r#"
@@ -81,7 +82,7 @@ CREATE FUNCTION muster_note_changed() RETURNS trigger AS $$
 DECLARE r record;
 BEGIN
     IF TG_OP = 'DELETE' THEN r := OLD; ELSE r := NEW; END IF;
-    IF r.channel = chr(30) || 'tournaments' THEN
+    IF r.channel IN (chr(30) || 'tournaments', chr(30) || 'ratings') THEN
         PERFORM pg_notify('muster_changes',
             'n' || chr(31) || r.platform || chr(31) || r.channel || chr(31) || r.name);
     END IF;
