@@ -339,7 +339,12 @@ impl Stream {
     /// The first update from now on whose part has `needle` (the stream's read times out
     /// after 20 s without one).
     fn until(&mut self, needle: &str) -> serde_json::Value {
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
         loop {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no update with {needle:?} in 30 s"
+            );
             let u = self.update();
             if u["html"].as_str().unwrap_or_default().contains(needle) {
                 return u;
@@ -349,8 +354,12 @@ impl Stream {
 
     /// The next update's data (as JSON).
     fn update(&mut self) -> serde_json::Value {
+        // Keep-alive comments come every 15 s: the read's own timeout alone would never end a
+        // stream that says nothing else.
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
         let mut line = String::new();
         loop {
+            assert!(std::time::Instant::now() < deadline, "no update in 30 s");
             line.clear();
             self.lines.read_line(&mut line).expect("the stream goes on");
             // Chunk sizes and other lines are passed over.

@@ -143,8 +143,12 @@ impl Stream {
 
     /// The next update's data, as JSON (`version`, `html`); panics after 20 s without one.
     pub fn update(&mut self) -> serde_json::Value {
+        // Keep-alive comments come every 15 s: the read's own timeout alone would never end a
+        // stream that says nothing else.
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
         let mut line = String::new();
         loop {
+            assert!(std::time::Instant::now() < deadline, "no update in 30 s");
             line.clear();
             let n = self.lines.read_line(&mut line).expect("the stream goes on");
             assert!(n > 0, "the stream ended");
@@ -156,7 +160,12 @@ impl Stream {
 
     /// The first update from now on whose part has `needle`.
     pub fn until(&mut self, needle: &str) -> serde_json::Value {
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
         loop {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no update with {needle:?} in 30 s"
+            );
             let u = self.update();
             if u["html"].as_str().unwrap_or_default().contains(needle) {
                 return u;

@@ -49,4 +49,13 @@ fn a_move_made_through_one_instance_reaches_a_stream_held_by_another() {
     a.say("bob general move g8");
     stream_b.until("Black g8");
     stream.until("Black g8");
+    // The listening connections lost: a move made meanwhile reaches the stream once its
+    // instance listens again.
+    pg.psql(
+        &url,
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN muster_changes'",
+    );
+    b.say("alice general move c1");
+    b.wait_for("[general] @bob");
+    stream.until("White c1");
 }

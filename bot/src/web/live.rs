@@ -81,6 +81,10 @@ pub async fn run(shared: Arc<Shared>) {
             }
             Err(broadcast::error::RecvError::Closed) => return,
         };
+        if changed.is_anything() {
+            refresh_all(&shared).await;
+            continue;
+        }
         let due: Vec<(String, Page)> = {
             let mut watched = shared
                 .live

@@ -33,6 +33,23 @@ impl Default for Changes {
     }
 }
 
+impl Changed {
+    /// A change that may be any: told after a while in which changes could have been missed
+    /// (a lost connection to the database), so that listeners look again at all they show.
+    pub fn anything() -> Changed {
+        Changed {
+            platform: String::new(),
+            channel: String::new(),
+            note: None,
+        }
+    }
+
+    /// Whether it is [`Changed::anything`].
+    pub fn is_anything(&self) -> bool {
+        self.platform.is_empty() && self.channel.is_empty() && self.note.is_none()
+    }
+}
+
 impl Changes {
     /// Tells of `changed` (nobody listening is no error).
     pub fn tell(&self, changed: Changed) {

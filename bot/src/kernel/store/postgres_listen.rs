@@ -9,10 +9,12 @@ use super::changes::{Changed, Changes};
 /// Tells `changes` of every change the database notifies (`muster_changes`, sent by the
 /// tables' triggers when a transaction commits: migration 2), from this instance and the
 /// others, for as long as the store lives. A lost connection is logged and made again, after
-/// a second, doubling up to a minute.
+/// a second, doubling up to a minute; listening again, it tells of a change that may be any
+/// ([`Changed::anything`]), for what changed meanwhile.
 pub(super) async fn listen(config: tokio_postgres::Config, changes: std::sync::Arc<Changes>) {
     use futures_util::StreamExt;
     let mut wait = std::time::Duration::from_secs(1);
+    let mut listened = false;
     loop {
         match config.connect(NoTls).await {
             Err(e) => tracing::warn!(
@@ -42,6 +44,11 @@ pub(super) async fn listen(config: tokio_postgres::Config, changes: std::sync::A
                     Err(e) => tracing::warn!("cannot listen to the store's changes: {e}"),
                     Ok(()) => {
                         wait = std::time::Duration::from_secs(1);
+                        // What changed while nobody listened is looked at again.
+                        if listened {
+                            changes.tell(Changed::anything());
+                        }
+                        listened = true;
                         while let Some(payload) = rx.recv().await {
                             if let Some(changed) = notified(&payload) {
                                 changes.tell(changed);
