@@ -118,6 +118,21 @@ fn page_of(shared: &Shared, token: &str, kind: &str) -> Option<Page> {
     shared.page(token).filter(|p| p.path() == kind)
 }
 
+/// The game `token` names, as it stands (unless it shows nothing).
+fn game_of(shared: &Shared, token: &str) -> Option<crate::kernel::store::GameRecord> {
+    page_of(shared, token, "g").and_then(|p| super::game::find(shared, &p))
+}
+
+/// The event `token` names (unless it shows nothing).
+fn event_of(shared: &Shared, token: &str) -> Option<crate::events::Event> {
+    page_of(shared, token, "e").and_then(|p| super::event::find(shared, &p))
+}
+
+/// A page as the answer.
+fn html(markup: maud::Markup) -> Response {
+    axum::response::Html(markup.into_string()).into_response()
+}
+
 /// What a game's page is asked for: `?ply=N`, `?theme=dark`. Words that are not one are left
 /// out (the newest position, the classic theme).
 fn view(query: &HashMap<String, String>) -> View {
@@ -133,14 +148,11 @@ async fn game_page(
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
     blocking(move || {
-        let Some(page) = page_of(&shared, &token, "g") else {
-            return not_found();
-        };
-        let Some(record) = super::game::find(&shared, &page) else {
+        let Some(record) = game_of(&shared, &token) else {
             return not_found();
         };
         let markup = super::game::render(&shared, &token, &record, view(&query));
-        axum::response::Html(markup.into_string()).into_response()
+        html(markup)
     })
     .await
 }
@@ -151,9 +163,7 @@ async fn board(
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
     blocking(move || {
-        let Some(record) =
-            page_of(&shared, &token, "g").and_then(|p| super::game::find(&shared, &p))
-        else {
+        let Some(record) = game_of(&shared, &token) else {
             return not_found();
         };
         let v = view(&query);
@@ -182,9 +192,7 @@ async fn replay(
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
     blocking(move || {
-        let Some(record) =
-            page_of(&shared, &token, "g").and_then(|p| super::game::find(&shared, &p))
-        else {
+        let Some(record) = game_of(&shared, &token) else {
             return not_found();
         };
         match shared
@@ -223,9 +231,7 @@ fn file(kind: &'static str, name: &str, body: String) -> Response {
 
 async fn record(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
     blocking(move || {
-        let Some(record) =
-            page_of(&shared, &token, "g").and_then(|p| super::game::find(&shared, &p))
-        else {
+        let Some(record) = game_of(&shared, &token) else {
             return not_found();
         };
         match record.rebuild() {
@@ -246,22 +252,18 @@ async fn record(State(shared): State<Arc<Shared>>, Path(token): Path<String>) ->
 
 async fn event_page(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
     blocking(move || {
-        let Some(event) =
-            page_of(&shared, &token, "e").and_then(|p| super::event::find(&shared, &p))
-        else {
+        let Some(event) = event_of(&shared, &token) else {
             return not_found();
         };
         let markup = super::event::render(&shared, &token, &event);
-        axum::response::Html(markup.into_string()).into_response()
+        html(markup)
     })
     .await
 }
 
 async fn event_json(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
     blocking(move || {
-        let Some(event) =
-            page_of(&shared, &token, "e").and_then(|p| super::event::find(&shared, &p))
-        else {
+        let Some(event) = event_of(&shared, &token) else {
             return not_found();
         };
         let body = serde_json::to_string_pretty(&crate::events::report::export(&event))
@@ -273,9 +275,7 @@ async fn event_json(State(shared): State<Arc<Shared>>, Path(token): Path<String>
 
 async fn event_trf(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
     blocking(move || {
-        let Some(event) =
-            page_of(&shared, &token, "e").and_then(|p| super::event::find(&shared, &p))
-        else {
+        let Some(event) = event_of(&shared, &token) else {
             return not_found();
         };
         match crate::events::field::trf_file(&event) {
@@ -295,7 +295,7 @@ async fn player_page(State(shared): State<Arc<Shared>>, Path(token): Path<String
         match page_of(&shared, &token, "p").and_then(|p| super::people::player(&shared, &p)) {
             Some(found) => {
                 let markup = super::people::render(&token, "p", found);
-                axum::response::Html(markup.into_string()).into_response()
+                html(markup)
             }
             None => not_found(),
         }
@@ -308,7 +308,7 @@ async fn leaders_page(State(shared): State<Arc<Shared>>, Path(token): Path<Strin
         match page_of(&shared, &token, "l").and_then(|p| super::people::leaders(&shared, &p)) {
             Some(found) => {
                 let markup = super::people::render(&token, "l", found);
-                axum::response::Html(markup.into_string()).into_response()
+                html(markup)
             }
             None => not_found(),
         }
@@ -318,7 +318,7 @@ async fn leaders_page(State(shared): State<Arc<Shared>>, Path(token): Path<Strin
 
 async fn community_page(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -> Response {
     blocking(move || match super::index::community(&shared, &name) {
-        Some(markup) => axum::response::Html(markup.into_string()).into_response(),
+        Some(markup) => html(markup),
         None => not_found(),
     })
     .await
