@@ -147,11 +147,6 @@ pub fn page_of(store: &dyn GameStore, token: &str) -> Result<Option<Page>, Store
         .map_err(|e| StoreError::Corrupt(format!("the page of a token: {e}")))
 }
 
-/// The token of `page` if it has one already (pages not yet linked have none).
-pub fn token_of(store: &dyn GameStore, page: &Page) -> Result<Option<String>, StoreError> {
-    store.note(&home(), &page.key())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -180,6 +175,6 @@ mod tests {
         assert_eq!(page_of(&store, &"0".repeat(32)).unwrap(), None);
         assert_eq!(page_of(&store, "g1").unwrap(), None);
         assert_eq!(page_of(&store, &first.to_uppercase()).unwrap(), None);
-        assert_eq!(token_of(&store, &game("g3")).unwrap(), None);
+        assert_eq!(page_of(&store, &"1".repeat(32)).unwrap(), None);
     }
 }

@@ -4,7 +4,7 @@
 
 use muster_rules::GameId;
 
-use super::maths::{self, System};
+use super::maths;
 use super::scope::Scope;
 use super::{Standing, entry, system_of, table};
 use crate::kernel::store::GameStore;
@@ -52,11 +52,6 @@ pub fn ranked(store: &dyn GameStore, scope: &Scope, game: GameId, now: u64) -> V
 /// A rating as the tables show it (`1523?` while provisional).
 pub fn shown(rating: &maths::Rating, game: GameId) -> String {
     rating.shown(system_of(game))
-}
-
-/// Whether `game` is rated by Weng-Lin (Lanko's pairs) rather than Glicko-2.
-pub fn by_pairs(game: GameId) -> bool {
-    system_of(game) == System::WengLin
 }
 
 /// How far back a player's history is read: the table's last entries.

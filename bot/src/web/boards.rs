@@ -30,7 +30,7 @@ type Kept = (HashMap<Key, Arc<Drawn>>, VecDeque<Key>);
 
 /// `record` as it stood after its first `ply` decisions: the moves after them left out, and no
 /// clocks (they showed the time of the newest move).
-pub fn at_ply(record: &GameRecord, ply: usize) -> GameRecord {
+fn at_ply(record: &GameRecord, ply: usize) -> GameRecord {
     let mut shown = record.clone();
     if ply < shown.moves.len() {
         shown.moves.truncate(ply);

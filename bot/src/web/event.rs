@@ -31,7 +31,7 @@ pub fn find(shared: &Shared, page: &Page) -> Option<Event> {
 pub fn render(shared: &Shared, token: &str, event: &Event) -> Markup {
     let part = part(shared, event);
     let live = format!("/e/{token}/events");
-    let version = format!("{:x}", super::hub::fingerprint(&part.0));
+    let version = super::hub::version(&part.0);
     let trf = crate::events::field::trf_file(event).is_some();
     page(
         &format!("Tournament {}", event.name),

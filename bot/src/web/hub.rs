@@ -57,15 +57,6 @@ impl Hub {
             watched: Mutex::default(),
         }
     }
-
-    /// How many streams are open, from every address.
-    pub fn open(&self) -> usize {
-        self.open
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .values()
-            .sum()
-    }
 }
 
 /// A place for one more stream from `address`, if it holds fewer than allowed.
@@ -82,9 +73,11 @@ pub fn permit(hub: &Arc<Hub>, address: IpAddr) -> Option<Permit> {
     })
 }
 
-/// A short fingerprint of a text (FNV-1a), for a version that changes when it does.
-pub fn fingerprint(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+/// The version of a page's part: a short fingerprint of its text (FNV-1a), which changes when
+/// it does.
+pub fn version(part: &str) -> String {
+    let hash = part.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
+    });
+    format!("{hash:x}")
 }

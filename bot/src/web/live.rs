@@ -11,7 +11,7 @@ use futures_util::Stream;
 use tokio::sync::broadcast;
 
 use super::Shared;
-use super::hub::{Permit, Update, Watch, fingerprint};
+use super::hub::{Permit, Update, Watch, version};
 use crate::kernel::pages::Page;
 use crate::kernel::store::Changed;
 
@@ -47,22 +47,18 @@ pub fn render(shared: &Shared, token: &str, page: &Page) -> Option<Update> {
         }
         Page::Event { .. } => {
             let event = super::event::find(shared, page)?;
-            let part = super::event::part(shared, &event).into_string();
-            (format!("{:x}", fingerprint(&part)), part)
+            versioned(super::event::part(shared, &event).into_string())
         }
-        Page::Player { .. } => {
-            let (_, part) = super::people::player(shared, page)?;
-            let part = part.into_string();
-            (format!("{:x}", fingerprint(&part)), part)
-        }
-        Page::Leaders { .. } => {
-            let (_, part) = super::people::leaders(shared, page)?;
-            let part = part.into_string();
-            (format!("{:x}", fingerprint(&part)), part)
-        }
+        Page::Player { .. } => versioned(super::people::player(shared, page)?.1.into_string()),
+        Page::Leaders { .. } => versioned(super::people::leaders(shared, page)?.1.into_string()),
     };
     let body = serde_json::json!({ "version": version, "html": html });
     Some(Arc::new(body.to_string()))
+}
+
+/// A part with its version.
+fn versioned(part: String) -> (String, String) {
+    (version(&part), part)
 }
 
 /// Listens to the store's changes for as long as the process runs, and sends each watched page

@@ -192,6 +192,6 @@ pub fn leaders(shared: &Shared, page_of: &Page) -> Option<(String, Markup)> {
 /// The whole page of a player or a leaderboard (`kind`: `p` or `l`), with its live stream.
 pub fn render(token: &str, kind: &str, (title, part): (String, Markup)) -> Markup {
     let live = format!("/{kind}/{token}/events");
-    let version = format!("{:x}", super::hub::fingerprint(&part.0));
+    let version = super::hub::version(&part.0);
     page(&title, Some((live.as_str(), version.as_str())), part)
 }

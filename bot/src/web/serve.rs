@@ -43,9 +43,15 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/e/{token}/events", get(stream))
         .route("/e/{token}/export.json", get(event_json))
         .route("/e/{token}/export.trf", get(event_trf))
-        .route("/p/{token}", get(player_page))
+        .route(
+            "/p/{token}",
+            get(|State(s), Path(t)| people_page(s, t, "p")),
+        )
         .route("/p/{token}/events", get(stream))
-        .route("/l/{token}", get(leaders_page))
+        .route(
+            "/l/{token}",
+            get(|State(s), Path(t)| people_page(s, t, "l")),
+        )
         .route("/l/{token}/events", get(stream))
         .route("/c/{community}", get(community_page))
         .fallback(|| async { not_found() })
@@ -290,26 +296,16 @@ async fn event_trf(State(shared): State<Arc<Shared>>, Path(token): Path<String>)
     .await
 }
 
-async fn player_page(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
+/// A player's page (`kind` `p`) or a leaderboard (`l`).
+async fn people_page(shared: Arc<Shared>, token: String, kind: &'static str) -> Response {
     blocking(move || {
-        match page_of(&shared, &token, "p").and_then(|p| super::people::player(&shared, &p)) {
-            Some(found) => {
-                let markup = super::people::render(&token, "p", found);
-                html(markup)
-            }
-            None => not_found(),
-        }
-    })
-    .await
-}
-
-async fn leaders_page(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
-    blocking(move || {
-        match page_of(&shared, &token, "l").and_then(|p| super::people::leaders(&shared, &p)) {
-            Some(found) => {
-                let markup = super::people::render(&token, "l", found);
-                html(markup)
-            }
+        let page = page_of(&shared, &token, kind);
+        let found = page.and_then(|p| match kind {
+            "p" => super::people::player(&shared, &p),
+            _ => super::people::leaders(&shared, &p),
+        });
+        match found {
+            Some(found) => html(super::people::render(&token, kind, found)),
             None => not_found(),
         }
     })
