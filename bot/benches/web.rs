@@ -13,6 +13,7 @@ use muster_bot::kernel::reply::LinkKind;
 use muster_bot::store::{
     Changes, ChannelKey, GameRecord, MemoryStore, Metered, Player, SCHEMA, SeatEntry, Status,
 };
+use muster_bot::web::listen::Limits;
 use muster_bot::web::{Shared, event, game};
 
 const WHOLE_GAME: &str = include_str!("../../docs/examples/lanrick-whole-game.txt");
@@ -40,7 +41,10 @@ fn site() -> (Arc<Shared>, Arc<Core>) {
         Arc::new(ManualClock::starting_at(1_795_000_000)),
     ));
     core.set_web(Some("http://127.0.0.1:8080".into()));
-    (Shared::new(Arc::clone(&core), changes, 16), core)
+    (
+        Shared::new(Arc::clone(&core), changes, Limits::default()),
+        core,
+    )
 }
 
 /// The token in the one link of `kind` among `replies`.

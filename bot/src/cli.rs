@@ -63,7 +63,8 @@ fn console(
     if let Some(web) = &settings.web {
         store.listen(std::sync::Arc::clone(&changes));
         let core = std::sync::Arc::new(console.core().with_prefix(&settings.prefix));
-        let shared = crate::web::Shared::new(core, changes, web.streams_per_address);
+        let limits = crate::web::listen::Limits::from_settings(web);
+        let shared = crate::web::Shared::new(core, changes, limits);
         if let Err(why) = crate::web::serve::beside_console(shared, web.listen) {
             let _ = writeln!(err, "muster console: {why}");
             return 1;
@@ -292,7 +293,7 @@ async fn serve_chats(
         let shared = crate::web::Shared::new(
             std::sync::Arc::clone(&base),
             changes,
-            web.streams_per_address,
+            crate::web::listen::Limits::from_settings(&web),
         );
         let listener = crate::web::serve::bind(web.listen).await?;
         tokio::spawn(crate::web::serve::run(shared, listener));
@@ -392,6 +393,7 @@ pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
     }
     let chats = settings.is_some_and(|s| s.discord.is_some() || s.matrix.is_some());
     start_logging(cli.command.as_ref(), settings, chats);
+    crate::ops::files::raise_open_files();
     let Some(command) = cli.command else {
         // With chat credentials configured, serve the chats; without, open the console.
         let clock = crate::cli_args::ClockArgs::default();

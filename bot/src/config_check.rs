@@ -50,6 +50,12 @@ pub fn effective(s: &Settings) -> String {
             let _ = writeln!(out, "listen = {}", quoted(&w.listen.to_string()));
             let _ = writeln!(out, "base_url = {}", quoted(&w.base_url));
             let _ = writeln!(out, "streams_per_address = {}", w.streams_per_address);
+            let _ = writeln!(
+                out,
+                "connections_per_address = {}",
+                w.connections_per_address
+            );
+            let _ = writeln!(out, "connections = {}", w.connections);
         }
     }
     for c in &s.communities {

@@ -273,7 +273,6 @@ impl Console {
         out: &mut dyn Write,
     ) -> std::io::Result<()> {
         let dir = self.data.join("boards").join(safe(channel));
-        std::fs::create_dir_all(&dir)?;
         // The asker's own view is his file, beside the channel's board.
         let (path, tag) = if board.is_private() {
             let (stem, ext) = drawn.name.rsplit_once('.').unwrap_or((&drawn.name, "png"));
@@ -282,7 +281,20 @@ impl Console {
         } else {
             (dir.join(&drawn.name), tag.to_string())
         };
-        std::fs::write(&path, &drawn.png)?;
+        // What was stored stays stored: a board that cannot be written is said, and `board`
+        // draws it again.
+        if let Err(e) =
+            std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, &drawn.png))
+        {
+            tracing::warn!(path = %path.display(), "a board could not be written: {e}");
+            let what = if board.is_replay() { "replay" } else { "board" };
+            writeln!(
+                out,
+                "{tag} (the {what} could not be written to {}: {e}; `{what}` draws it again)",
+                path.display()
+            )?;
+            return Ok(());
+        }
         if board.is_replay() {
             writeln!(out, "{tag} replay: {}", path.display())?;
             writeln!(out, "{tag} ({})", drawn.alt)?;
@@ -308,15 +320,23 @@ impl Console {
         out: &mut dyn Write,
     ) -> std::io::Result<()> {
         let dir = self.data.join("exports");
-        std::fs::create_dir_all(&dir)?;
         // A record stays `.txt`; an event's export keeps `.json` or `.trf`.
         let (stem, ext) = match name.rsplit_once('.') {
             Some((stem, ext @ ("json" | "trf"))) => (stem, ext),
             _ => (name.trim_end_matches(".txt"), "txt"),
         };
         let path = dir.join(format!("{}.{ext}", safe(stem)));
-        std::fs::write(&path, content)?;
-        writeln!(out, "{tag} file: {}", path.display())?;
+        match std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, content)) {
+            Ok(()) => writeln!(out, "{tag} file: {}", path.display())?,
+            Err(e) => {
+                tracing::warn!(path = %path.display(), "a file could not be written: {e}");
+                writeln!(
+                    out,
+                    "{tag} (the file could not be written to {}: {e}; its lines follow)",
+                    path.display()
+                )?;
+            }
+        }
         for line in content.lines() {
             writeln!(out, "{tag} | {line}")?;
         }

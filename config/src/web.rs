@@ -53,6 +53,14 @@ pub struct Web {
     /// How many live streams one address may hold open at once (`[web] streams_per_address`,
     /// `MUSTER_WEB_STREAMS_PER_ADDRESS`; default 16).
     pub streams_per_address: usize,
+    /// How many connections one address may hold open at once, an IPv6 client's /64 counted
+    /// as one address (`[web] connections_per_address`, `MUSTER_WEB_CONNECTIONS_PER_ADDRESS`;
+    /// default 64).
+    pub connections_per_address: usize,
+    /// How many connections the listener holds open in all (`[web] connections`,
+    /// `MUSTER_WEB_CONNECTIONS`; default 4096), never more than half the process's open-files
+    /// limit allows.
+    pub connections: usize,
 }
 
 /// `[web]` as written.
@@ -62,6 +70,8 @@ pub(crate) struct File {
     listen: Option<String>,
     base_url: Option<String>,
     streams_per_address: Option<u64>,
+    connections_per_address: Option<u64>,
+    connections: Option<u64>,
 }
 
 /// The settings as read from the file, then the environment; checked by [`Raw::build`].
@@ -70,6 +80,8 @@ pub(crate) struct Raw {
     listen: Option<(String, String)>,
     base_url: Option<(String, String)>,
     streams: Option<(String, String)>,
+    connections_per_address: Option<(String, String)>,
+    connections: Option<(String, String)>,
 }
 
 fn bad(source: &str, key: &str, reason: String) -> ConfigError {
@@ -88,6 +100,8 @@ impl Raw {
             listen: at(file.listen),
             base_url: at(file.base_url),
             streams: at(file.streams_per_address.map(|n| n.to_string())),
+            connections_per_address: at(file.connections_per_address.map(|n| n.to_string())),
+            connections: at(file.connections.map(|n| n.to_string())),
         }
     }
 
@@ -97,6 +111,8 @@ impl Raw {
             "MUSTER_WEB_LISTEN" => &mut self.listen,
             "MUSTER_WEB_BASE_URL" => &mut self.base_url,
             "MUSTER_WEB_STREAMS_PER_ADDRESS" => &mut self.streams,
+            "MUSTER_WEB_CONNECTIONS_PER_ADDRESS" => &mut self.connections_per_address,
+            "MUSTER_WEB_CONNECTIONS" => &mut self.connections,
             _ => return false,
         };
         *slot = Some((key.to_string(), value.to_string()));
@@ -145,27 +161,39 @@ impl Raw {
                 url.to_string()
             }
         };
-        let streams_per_address = match self.streams {
-            None => 16,
-            Some((source, n)) => n
-                .trim()
-                .parse::<usize>()
-                .ok()
-                .filter(|n| (1..=100_000).contains(n))
-                .ok_or_else(|| {
-                    bad(
-                        &source,
-                        "web.streams_per_address",
-                        format!("must be a number from 1 to 100000, not \"{n}\""),
-                    )
-                })?,
-        };
+        let streams_per_address = count(self.streams, "web.streams_per_address", 16)?;
+        let connections_per_address = count(
+            self.connections_per_address,
+            "web.connections_per_address",
+            64,
+        )?;
+        let connections = count(self.connections, "web.connections", 4096)?;
         Ok(Some(Web {
             listen,
             base_url,
             streams_per_address,
+            connections_per_address,
+            connections,
         }))
     }
+}
+
+/// A number from 1 to 100000 set as `key` (`default` when unset).
+fn count(set: Option<(String, String)>, key: &str, default: usize) -> Result<usize, ConfigError> {
+    let Some((source, n)) = set else {
+        return Ok(default);
+    };
+    n.trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|n| (1..=100_000).contains(n))
+        .ok_or_else(|| {
+            bad(
+                &source,
+                key,
+                format!("must be a number from 1 to 100000, not \"{n}\""),
+            )
+        })
 }
 
 #[cfg(test)]
@@ -181,17 +209,27 @@ mod tests {
         let web = s.web.unwrap();
         assert_eq!(web.base_url, "http://127.0.0.1:8080");
         assert_eq!(web.streams_per_address, 16);
+        assert_eq!((web.connections_per_address, web.connections), (64, 4096));
         let s = Settings::load_from(
             Some("[web]\nlisten = \"127.0.0.1:8080\"\n"),
             &[
                 ("MUSTER_WEB_BASE_URL", "https://games.example.org/"),
                 ("MUSTER_WEB_STREAMS_PER_ADDRESS", "2000"),
+                ("MUSTER_WEB_CONNECTIONS_PER_ADDRESS", "500"),
+                ("MUSTER_WEB_CONNECTIONS", "9000"),
             ],
         )
         .unwrap();
         let web = s.web.unwrap();
         assert_eq!(web.base_url, "https://games.example.org");
         assert_eq!(web.streams_per_address, 2000);
+        assert_eq!((web.connections_per_address, web.connections), (500, 9000));
+        let e = Settings::load_from(
+            Some("[web]\nlisten = \"127.0.0.1:8080\"\nconnections = 0\n"),
+            &[],
+        )
+        .unwrap_err();
+        assert_eq!(e.key, "web.connections");
         let e = Settings::load_from(None, &[("MUSTER_WEB_LISTEN", "localhost")]).unwrap_err();
         assert_eq!(
             (e.source.as_str(), e.key.as_str()),

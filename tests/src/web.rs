@@ -33,6 +33,16 @@ impl Console {
 
     /// As [`Console::start`], with `env` set (`MUSTER_STORE`).
     pub fn start_with(bin: &Path, name: &str, env: &[(&str, &str)]) -> Console {
+        Console::launch(bin, name, env, None)
+    }
+
+    /// As [`Console::start_with`], the process allowed only `open_files` open files (its soft
+    /// and hard limit, set by the shell before it starts).
+    pub fn start_limited(bin: &Path, name: &str, env: &[(&str, &str)], open_files: u64) -> Console {
+        Console::launch(bin, name, env, Some(open_files))
+    }
+
+    fn launch(bin: &Path, name: &str, env: &[(&str, &str)], open_files: Option<u64>) -> Console {
         let dir = std::env::temp_dir().join(format!("muster-web-{name}-{}", std::process::id()));
         let port = free_port();
         let _ = std::fs::remove_dir_all(&dir);
@@ -42,7 +52,17 @@ impl Console {
             format!("data_dir = \"data\"\n[web]\nlisten = \"127.0.0.1:{port}\"\n"),
         )
         .unwrap();
-        let mut child = Command::new(bin)
+        let mut command = match open_files {
+            None => Command::new(bin),
+            Some(n) => {
+                let mut c = Command::new("sh");
+                c.arg("-c")
+                    .arg(format!("ulimit -n {n} && exec \"$0\" \"$@\""))
+                    .arg(bin);
+                c
+            }
+        };
+        let mut child = command
             .args(["console", "--script", "-"])
             .envs(env.iter().copied())
             .current_dir(&dir)
@@ -68,6 +88,16 @@ impl Console {
             dir,
             port,
         }
+    }
+
+    /// Its directory (the data is in `data/` under it).
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Whether the process is still running.
+    pub fn running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
     }
 
     /// The address its pages are served at (`http://127.0.0.1:PORT`).

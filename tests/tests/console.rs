@@ -463,3 +463,30 @@ fn board_settings_draw_each_players_view_and_the_channels_board_for_the_player_t
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_board_that_cannot_be_written_is_said_and_the_move_stays_stored() {
+    let dir = data_dir("unwritable-board");
+    // Where the channel's boards go, a file stands: no board can be written there.
+    std::fs::create_dir_all(dir.join("boards")).unwrap();
+    std::fs::write(dir.join("boards").join("general"), b"in the way").unwrap();
+    let out = console(
+        &dir,
+        "alice general new lanrick\nbob general join\nalice general move b1\n",
+    );
+    assert!(
+        out.contains("[general] (the board could not be written to ")
+            && out.contains("`board` draws it again)"),
+        "{out}"
+    );
+    // The console went on: the move was stored, and once the way is clear `board` draws it.
+    std::fs::remove_file(dir.join("boards").join("general")).unwrap();
+    let out = console(&dir, "carol general board\n");
+    assert!(out.contains("(to carol) board: "), "{out}");
+    let store = SledStore::open(&dir.join("store")).unwrap();
+    let game = store
+        .load(&ChannelKey::new("console", "general"))
+        .unwrap()
+        .expect("the game");
+    assert_eq!(game.moves, ["b1"]);
+}

@@ -25,6 +25,7 @@ pub struct Metrics {
     active: IntGauge,
     render_seconds: HistogramVec,
     store_seconds: HistogramVec,
+    web_refused: IntCounterVec,
 }
 
 /// Buckets from 100 µs to 10 s: a store read, a move with its flush, a board drawn, a command
@@ -129,11 +130,24 @@ impl Metrics {
                 "Time of a store operation, by operation.",
                 &["operation"],
             ),
+            web_refused: counter(
+                &registry,
+                "muster_web_refused_total",
+                "Web connections and requests refused, by why (address, overall: the \
+                 connection allowance was full; slow_head: a request's head came too slowly; \
+                 bad_request, uri_too_long, fields_too_large, method: the request's head).",
+                &["reason"],
+            ),
             reminders,
             timeouts,
             active,
             registry,
         }
+    }
+
+    /// A web connection or request refused, for `reason`.
+    pub fn web_refused(&self, reason: &str) {
+        self.web_refused.with_label_values(&[reason]).inc();
     }
 
     /// A command handled on `platform`.

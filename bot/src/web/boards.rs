@@ -28,18 +28,6 @@ pub struct Boards {
 /// The boards by what they show, and their keys oldest first.
 type Kept = (HashMap<Key, Arc<Drawn>>, VecDeque<Key>);
 
-/// `record` as it stood after its first `ply` decisions: the moves after them left out, and no
-/// clocks (they showed the time of the newest move).
-fn at_ply(record: &GameRecord, ply: usize) -> GameRecord {
-    let mut shown = record.clone();
-    if ply < shown.moves.len() {
-        shown.moves.truncate(ply);
-        shown.times.truncate(ply);
-        shown.clock = None;
-    }
-    shown
-}
-
 impl Boards {
     fn kept(&self, key: &Key) -> Option<Arc<Drawn>> {
         let kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
@@ -71,7 +59,8 @@ impl Boards {
         if let Some(drawn) = self.kept(&key) {
             return Ok(drawn);
         }
-        let shown = at_ply(record, ply);
+        // Drawn as it was then: who was to play, the clocks as they ran (GameRecord::as_after).
+        let shown = record.as_after(ply);
         let style = Style {
             theme,
             ..Style::default()

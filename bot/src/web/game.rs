@@ -142,9 +142,27 @@ pub fn part(shared: &Shared, token: &str, record: &GameRecord, view: View) -> Ma
         ))
     });
     let following = if ply == last { "yes" } else { "no" };
+    // An earlier position is shown as it stood then: who was to decide, the clocks as they
+    // ran, no result yet.
+    let then = (ply < last).then(|| record.as_after(ply));
+    let then_game = then.as_ref().and_then(|t| t.rebuild().ok());
+    let (shown_record, shown_game) = match (&then, &then_game) {
+        (Some(t), Some(g)) => (t, g),
+        _ => (record, &r.game),
+    };
+    let read_at = if then.is_some() {
+        shown_record.updated
+    } else {
+        now
+    };
+    let left = if then.is_some() {
+        "Time left then"
+    } else {
+        "Time left"
+    };
     html! {
         section id="live" data-following=(following) {
-            p.status role="status" { (status(record, &r.game)) }
+            p.status role="status" { (status(shown_record, shown_game)) }
             dl.facts {
                 dt { "Players" }
                 dd { (players(record, &r.game)) }
@@ -152,12 +170,12 @@ pub fn part(shared: &Shared, token: &str, record: &GameRecord, view: View) -> Ma
                     dt { "Clock" }
                     dd { (c.to_string()) }
                 }
-                @if record.status == Status::Active {
-                    @if let Some(line) = view::clocks_line(record, &r.game, now) {
-                        dt { "Time left" }
+                @if shown_record.status == Status::Active {
+                    @if let Some(line) = view::clocks_line(shown_record, shown_game, read_at) {
+                        dt { (left) }
                         dd { (line) }
                     }
-                    @if let Some(deadline) = record.deadline() {
+                    @if let Some(deadline) = shown_record.deadline() {
                         dt { "Deadline" }
                         dd { (time(deadline)) }
                     }

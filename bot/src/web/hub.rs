@@ -1,9 +1,11 @@
-//! The live streams' bookkeeping: how many each address holds open, and which pages are
-//! watched, each with where its updates go.
+//! The live streams' bookkeeping: how many each address and everyone hold open, and which
+//! pages are watched, each with where its updates go.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
+
+use super::allowance::{Allowance, Full, Place};
 
 use tokio::sync::broadcast;
 
@@ -24,53 +26,25 @@ pub struct Watch {
 
 /// The live streams of this instance.
 pub struct Hub {
-    per_address: usize,
-    open: Mutex<HashMap<IpAddr, usize>>,
+    /// How many streams each address, and everyone, may hold open.
+    pub streams: Arc<Allowance>,
     /// The pages watched, by token.
     pub watched: Mutex<HashMap<String, Watch>>,
 }
 
-/// A stream's place among its address's: given back when the stream ends.
-pub struct Permit {
-    hub: Arc<Hub>,
-    address: IpAddr,
-}
-
-impl Drop for Permit {
-    fn drop(&mut self) {
-        let mut open = self.hub.open.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(n) = open.get_mut(&self.address) {
-            *n = n.saturating_sub(1);
-            if *n == 0 {
-                open.remove(&self.address);
-            }
-        }
-    }
-}
-
 impl Hub {
-    /// No streams yet; each address may hold `per_address`.
-    pub fn new(per_address: usize) -> Hub {
+    /// No streams yet; each address may hold `per_address`, everyone together `overall`.
+    pub fn new(per_address: usize, overall: usize) -> Hub {
         Hub {
-            per_address,
-            open: Mutex::default(),
+            streams: Allowance::new(per_address, overall),
             watched: Mutex::default(),
         }
     }
 }
 
-/// A place for one more stream from `address`, if it holds fewer than allowed.
-pub fn permit(hub: &Arc<Hub>, address: IpAddr) -> Option<Permit> {
-    let mut open = hub.open.lock().unwrap_or_else(|p| p.into_inner());
-    let n = open.entry(address).or_insert(0);
-    if *n >= hub.per_address {
-        return None;
-    }
-    *n += 1;
-    Some(Permit {
-        hub: Arc::clone(hub),
-        address,
-    })
+/// A place for one more stream from `address`, unless it or everyone holds all allowed.
+pub fn permit(hub: &Hub, address: IpAddr) -> Result<Place, Full> {
+    hub.streams.take(address)
 }
 
 /// The version of a page's part: a short fingerprint of its text (FNV-1a), which changes when

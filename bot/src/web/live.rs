@@ -11,7 +11,8 @@ use futures_util::Stream;
 use tokio::sync::broadcast;
 
 use super::Shared;
-use super::hub::{Permit, Update, Watch, version};
+use super::allowance::Place;
+use super::hub::{Update, Watch, version};
 use crate::kernel::pages::Page;
 use crate::kernel::store::Changed;
 
@@ -139,15 +140,19 @@ async fn send(shared: &Arc<Shared>, token: String, page: Page) {
     }
 }
 
-/// The page `token` names, if readers watch it already: what a new reader begins with, and
-/// his place among them.
-pub fn watching(shared: &Shared, token: &str) -> Option<(Update, broadcast::Receiver<Update>)> {
+/// The page `token` names, if readers watch it already and it is a page of `kind` (`g`,
+/// `e`, …): what a new reader begins with, and his place among them.
+pub fn watching(
+    shared: &Shared,
+    token: &str,
+    kind: &str,
+) -> Option<(Update, broadcast::Receiver<Update>)> {
     let watched = shared
         .live
         .watched
         .lock()
         .unwrap_or_else(|p| p.into_inner());
-    let w = watched.get(token)?;
+    let w = watched.get(token).filter(|w| w.page.path() == kind)?;
     Some((Arc::clone(&w.last), w.sender.subscribe()))
 }
 
@@ -177,7 +182,7 @@ pub fn watch(
 pub fn stream(
     first: Update,
     receiver: broadcast::Receiver<Update>,
-    permit: Permit,
+    permit: Place,
 ) -> Sse<impl Stream<Item = Result<Sent, Infallible>> + use<>> {
     let start = (Some(first), receiver, permit);
     let stream = futures_util::stream::unfold(start, |(first, mut receiver, permit)| async move {

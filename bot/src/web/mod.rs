@@ -1,18 +1,23 @@
 //! The web pages (docs/web.md): an adapter of the core that shows games, events, players and
 //! leaderboards read-only, in a browser, each at the address its link from the chat gives.
-//! From the bottom up: `html.rs` (the frame, the style sheet and script), `boards.rs` (drawn
+//! From the bottom up: `html.rs` (the frame, the style sheet and script), `gate.rs` (request
+//! heads judged before hyper sees them), `allowance.rs` (what an address and everyone may hold),
+//! `listen.rs` (connections within their allowance, behind the gate), `boards.rs` (drawn
 //! boards kept for the pages), `hub.rs` (the open live streams and who watches what),
 //! `shared.rs` (what the handlers share), `game.rs`, `event.rs`, `people.rs` and `index.rs`
 //! (the pages),
 //! `live.rs` (their live streams, one rendering per change for every reader), `serve.rs` (the
 //! listener, its routes and headers). This file only declares them.
 
+pub mod allowance;
 pub mod boards;
 pub mod event;
 pub mod game;
+pub mod gate;
 pub mod html;
 pub mod hub;
 pub mod index;
+pub mod listen;
 pub mod live;
 pub mod people;
 pub mod serve;

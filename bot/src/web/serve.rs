@@ -7,21 +7,18 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{ConnectInfo, Path, Query, State};
+use axum::extract::{ConnectInfo, FromRequestParts, Path, Query, State};
+use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use muster_render::Theme;
 
 use super::Shared;
+use super::allowance::Full;
 use super::game::View;
 use super::html;
 use crate::kernel::pages::{Page, well_formed};
-
-/// Every answer's Content-Security-Policy: the pages' own style sheet, script and images, and
-/// their live streams; nothing inline, nothing from elsewhere.
-const POLICY: &str = "default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; \
-                      connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /// The routes, over `shared`.
 pub fn router(shared: Arc<Shared>) -> Router {
@@ -35,24 +32,24 @@ pub fn router(shared: Arc<Shared>) -> Router {
             get(|| async { asset("text/javascript; charset=utf-8", html::SCRIPT) }),
         )
         .route("/g/{token}", get(game_page))
-        .route("/g/{token}/events", get(stream))
+        .route("/g/{token}/events", get(|s, t, c| stream(s, t, c, "g")))
         .route("/g/{token}/board.png", get(board))
         .route("/g/{token}/replay.gif", get(replay))
         .route("/g/{token}/record.txt", get(record))
         .route("/e/{token}", get(event_page))
-        .route("/e/{token}/events", get(stream))
+        .route("/e/{token}/events", get(|s, t, c| stream(s, t, c, "e")))
         .route("/e/{token}/export.json", get(event_json))
         .route("/e/{token}/export.trf", get(event_trf))
         .route(
             "/p/{token}",
-            get(|State(s), Path(t)| people_page(s, t, "p")),
+            get(|State(s), Token(t)| people_page(s, t, "p")),
         )
-        .route("/p/{token}/events", get(stream))
+        .route("/p/{token}/events", get(|s, t, c| stream(s, t, c, "p")))
         .route(
             "/l/{token}",
-            get(|State(s), Path(t)| people_page(s, t, "l")),
+            get(|State(s), Token(t)| people_page(s, t, "l")),
         )
-        .route("/l/{token}/events", get(stream))
+        .route("/l/{token}/events", get(|s, t, c| stream(s, t, c, "l")))
         .route("/c/{community}", get(community_page))
         .fallback(|| async { not_found() })
         .layer(axum::middleware::map_response(headers))
@@ -62,19 +59,9 @@ pub fn router(shared: Arc<Shared>) -> Router {
 /// The headers every answer carries.
 async fn headers(mut response: Response) -> Response {
     let h = response.headers_mut();
-    h.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(POLICY),
-    );
-    h.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    h.insert(
-        header::REFERRER_POLICY,
-        HeaderValue::from_static("no-referrer"),
-    );
-    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    for (name, value) in super::gate::GUARDS {
+        h.insert(name, HeaderValue::from_static(value));
+    }
     h.entry(header::CACHE_CONTROL)
         .or_insert(HeaderValue::from_static("no-cache"));
     response
@@ -116,6 +103,34 @@ async fn blocking(work: impl FnOnce() -> Response + Send + 'static) -> Response 
     }
 }
 
+/// A token (or a community's name) from the address: one the router cannot read (bytes that
+/// are not UTF-8) answers the one 404, as any other address that shows nothing.
+struct Token(String);
+
+impl<S: Send + Sync> FromRequestParts<S> for Token {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Token, Response> {
+        match Path::<String>::from_request_parts(parts, state).await {
+            Ok(Path(token)) => Ok(Token(token)),
+            Err(_) => Err(not_found()),
+        }
+    }
+}
+
+/// What the address's query asks for (`ply`, `theme`); a query that does not read is taken as
+/// asking for nothing.
+struct Asked(HashMap<String, String>);
+
+impl<S: Send + Sync> FromRequestParts<S> for Asked {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Asked, Response> {
+        let query = Query::<HashMap<String, String>>::from_request_parts(parts, state).await;
+        Ok(Asked(query.map(|Query(q)| q).unwrap_or_default()))
+    }
+}
+
 /// The page `token` names if it is of `kind` (`g`, `e`, …).
 fn page_of(shared: &Shared, token: &str, kind: &str) -> Option<Page> {
     if !well_formed(token) {
@@ -150,8 +165,8 @@ fn view(query: &HashMap<String, String>) -> View {
 
 async fn game_page(
     State(shared): State<Arc<Shared>>,
-    Path(token): Path<String>,
-    Query(query): Query<HashMap<String, String>>,
+    Token(token): Token,
+    Asked(query): Asked,
 ) -> Response {
     blocking(move || {
         let Some(record) = game_of(&shared, &token) else {
@@ -165,8 +180,8 @@ async fn game_page(
 
 async fn board(
     State(shared): State<Arc<Shared>>,
-    Path(token): Path<String>,
-    Query(query): Query<HashMap<String, String>>,
+    Token(token): Token,
+    Asked(query): Asked,
 ) -> Response {
     blocking(move || {
         let Some(record) = game_of(&shared, &token) else {
@@ -194,8 +209,8 @@ async fn board(
 
 async fn replay(
     State(shared): State<Arc<Shared>>,
-    Path(token): Path<String>,
-    Query(query): Query<HashMap<String, String>>,
+    Token(token): Token,
+    Asked(query): Asked,
 ) -> Response {
     blocking(move || {
         let Some(record) = game_of(&shared, &token) else {
@@ -235,7 +250,7 @@ fn file(kind: &'static str, name: &str, body: String) -> Response {
     }
 }
 
-async fn record(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
+async fn record(State(shared): State<Arc<Shared>>, Token(token): Token) -> Response {
     blocking(move || {
         let Some(record) = game_of(&shared, &token) else {
             return not_found();
@@ -256,7 +271,7 @@ async fn record(State(shared): State<Arc<Shared>>, Path(token): Path<String>) ->
     .await
 }
 
-async fn event_page(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
+async fn event_page(State(shared): State<Arc<Shared>>, Token(token): Token) -> Response {
     blocking(move || {
         let Some(event) = event_of(&shared, &token) else {
             return not_found();
@@ -267,7 +282,7 @@ async fn event_page(State(shared): State<Arc<Shared>>, Path(token): Path<String>
     .await
 }
 
-async fn event_json(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
+async fn event_json(State(shared): State<Arc<Shared>>, Token(token): Token) -> Response {
     blocking(move || {
         let Some(event) = event_of(&shared, &token) else {
             return not_found();
@@ -279,7 +294,7 @@ async fn event_json(State(shared): State<Arc<Shared>>, Path(token): Path<String>
     .await
 }
 
-async fn event_trf(State(shared): State<Arc<Shared>>, Path(token): Path<String>) -> Response {
+async fn event_trf(State(shared): State<Arc<Shared>>, Token(token): Token) -> Response {
     blocking(move || {
         let Some(event) = event_of(&shared, &token) else {
             return not_found();
@@ -312,7 +327,7 @@ async fn people_page(shared: Arc<Shared>, token: String, kind: &'static str) -> 
     .await
 }
 
-async fn community_page(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -> Response {
+async fn community_page(State(shared): State<Arc<Shared>>, Token(name): Token) -> Response {
     blocking(move || match super::index::community(&shared, &name) {
         Some(markup) => html(markup),
         None => not_found(),
@@ -320,32 +335,40 @@ async fn community_page(State(shared): State<Arc<Shared>>, Path(name): Path<Stri
     .await
 }
 
-/// A page's live stream: its changing part as it stands, then again at every change. The
-/// address's allowance is checked before any work is done for it.
+/// A page's live stream (of a page of `kind`): its changing part as it stands, then again at
+/// every change. The address's allowance is checked before any work is done for it.
 async fn stream(
     State(shared): State<Arc<Shared>>,
-    Path(token): Path<String>,
+    Token(token): Token,
     ConnectInfo(from): ConnectInfo<SocketAddr>,
+    kind: &'static str,
 ) -> Response {
     if !well_formed(&token) {
         return not_found();
     }
-    let Some(permit) = super::hub::permit(&shared.live, from.ip()) else {
-        return (
-            StatusCode::TOO_MANY_REQUESTS,
-            "Too many live pages are open from this address; close some and reload this one.",
-        )
-            .into_response();
+    let permit = match super::hub::permit(&shared.live, from.ip()) {
+        Ok(permit) => permit,
+        Err(full) => {
+            let why = match full {
+                Full::Address => {
+                    "Too many live pages are open from this address; close some and reload this one."
+                }
+                Full::Overall => {
+                    "Too many live pages are open just now; reload this one in a while."
+                }
+            };
+            return (StatusCode::TOO_MANY_REQUESTS, why).into_response();
+        }
     };
     // A page others watch already begins with what they were sent last.
-    if let Some((first, receiver)) = super::live::watching(&shared, &token) {
+    if let Some((first, receiver)) = super::live::watching(&shared, &token, kind) {
         return super::live::stream(first, receiver, permit).into_response();
     }
     let found = {
         let shared = Arc::clone(&shared);
         let token = token.clone();
         tokio::task::spawn_blocking(move || {
-            let page = shared.page(&token)?;
+            let page = shared.page(&token).filter(|p| p.path() == kind)?;
             let first = super::live::render(&shared, &token, &page)?;
             Some((page, first))
         })
@@ -381,13 +404,8 @@ pub async fn run(shared: Arc<Shared>, listener: tokio::net::TcpListener) {
     if let Ok(at) = listener.local_addr() {
         tracing::info!(%at, base = ?shared.core.web_base(), "the web pages are served");
     }
-    let app = router(shared).into_make_service_with_connect_info::<SocketAddr>();
-    let served = axum::serve(listener, app)
-        .with_graceful_shutdown(crate::signals::shutdown())
-        .await;
-    if let Err(e) = served {
-        tracing::error!("the web pages stopped: {e}");
-    }
+    let limits = shared.limits;
+    super::listen::accept(listener, router(shared), limits).await;
 }
 
 /// Beside the console: a thread with a small runtime serving the pages. `Err` if the listener

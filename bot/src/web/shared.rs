@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::boards::Boards;
 use super::hub::Hub;
+use super::listen::Limits;
 use crate::core::Core;
 use crate::kernel::pages::{self, Page};
 use crate::kernel::store::Changes;
@@ -19,17 +20,21 @@ pub struct Shared {
     pub boards: Boards,
     /// The live streams.
     pub live: Arc<Hub>,
+    /// What the listener allows.
+    pub limits: Limits,
 }
 
 impl Shared {
-    /// What the pages share, over `core`, told of changes by `changes`, allowing each address
-    /// `streams_per_address` live streams.
-    pub fn new(core: Arc<Core>, changes: Arc<Changes>, streams_per_address: usize) -> Arc<Shared> {
+    /// What the pages share, over `core`, told of changes by `changes`, the listener allowing
+    /// what `limits` allow (within the process's open files).
+    pub fn new(core: Arc<Core>, changes: Arc<Changes>, limits: Limits) -> Arc<Shared> {
+        let limits = limits.within_open_files();
         Arc::new(Shared {
             core,
             changes,
             boards: Boards::default(),
-            live: Arc::new(Hub::new(streams_per_address)),
+            live: Arc::new(Hub::new(limits.streams_per_address, limits.streams())),
+            limits,
         })
     }
 

@@ -1,6 +1,8 @@
 //! What the bot's test suites share (each uses a part of it).
 #![allow(dead_code)]
 
+pub mod site;
+
 use muster_bot::core::{Core, Reply, Request, Target, User};
 use muster_bot::kernel::surface::Surface;
 use muster_bot::store::{ChannelKey, Ending, GameRecord, GameStore, Status};

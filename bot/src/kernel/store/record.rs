@@ -321,6 +321,30 @@ impl GameRecord {
         Some(wait.deadline(&self.paused(wait.seat)))
     }
 
+    /// The record as it stood after its first `ply` decisions: the later moves left out, and
+    /// with them the ending, any offer standing, and the clocks as they ran then (read when
+    /// the last decision shown was made) — what a board or page of an earlier position shows.
+    /// The record itself when `ply` is all of them.
+    pub fn as_after(&self, ply: usize) -> GameRecord {
+        let mut then = self.clone();
+        if ply >= self.moves.len() {
+            return then;
+        }
+        then.moves.truncate(ply);
+        then.times.truncate(ply);
+        then.ending = None;
+        then.draw_offer = None;
+        then.takeback = None;
+        if then.status == Status::Finished {
+            then.status = Status::Active;
+        }
+        then.updated = (then.times.last().copied())
+            .or(then.started)
+            .unwrap_or(then.created);
+        then.refresh_clock();
+        then
+    }
+
     /// Rebuilds the game from the moves (and the ending, for resignations and agreed draws).
     pub fn rebuild(&self) -> Result<AnyGame, ReplayError> {
         self.replay(self.moves.len()).map(|(game, _)| game)
