@@ -464,10 +464,17 @@ impl Canvas {
     }
 
     /// Draws a caption line centred on an image `width` wide, its baseline at `y`, at `size`
-    /// or smaller if that is what fits.
+    /// or smaller if that is what fits; a line that does not fit even at the smallest size is
+    /// cut with "…", so that nothing is drawn past the picture's edges.
     pub fn caption(&mut self, text: &str, width: u32, y: f32, size: f32, c: [u8; 4]) {
         let size = Canvas::fit(width, text, size);
-        self.text(text, width as f32 / 2.0, y, size, Align::Center, c);
+        let room = width as f32 - 24.0;
+        let text = if Self::text_width(text, size) > room {
+            crate::table::shorten(text, size, room)
+        } else {
+            text.to_string()
+        };
+        self.text(&text, width as f32 / 2.0, y, size, Align::Center, c);
     }
 
     /// Draws `text` with its baseline at `y`. Glyphs are rasterised once per character, size

@@ -121,9 +121,21 @@ fn top_band(title: &str) -> f32 {
     }
 }
 
-/// `text` on one line (control characters as spaces), shortened with "…" to fit `room` px.
-fn shorten(text: &str, size: f32, room: f32) -> String {
+/// Whether `c` steers the direction of the text around it (an embedding, override, isolate or
+/// mark): the boards' text is drawn left to right, where such a character shows as nothing
+/// but a missing glyph.
+pub(crate) fn steers_direction(c: char) -> bool {
+    matches!(
+        c,
+        '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+    )
+}
+
+/// `text` on one line (control characters as spaces, none that steers the direction of text),
+/// shortened with "…" to fit `room` px.
+pub(crate) fn shorten(text: &str, size: f32, room: f32) -> String {
     let chars: Vec<char> = (text.chars())
+        .filter(|&c| !steers_direction(c))
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect();
     let whole: String = chars.iter().collect();

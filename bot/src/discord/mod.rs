@@ -176,10 +176,7 @@ pub fn user(user: &DiscordUser, member: Option<&Member>) -> User {
     let name = member
         .and_then(|m| m.nick.clone())
         .unwrap_or_else(|| user.display_name().to_string());
-    User {
-        id: user.id.to_string(),
-        name,
-    }
+    User::new(user.id.to_string(), &name)
 }
 
 /// With `MUSTER_DISCORD_TIMINGS` set, logs how long an interaction took to answer.

@@ -617,10 +617,7 @@ async fn named_users(http: &Http, text: &str) -> Vec<User> {
             Ok(u) => u.display_name().to_string(),
             Err(_) => word.to_string(),
         };
-        users.push(User {
-            id: word.to_string(),
-            name,
-        });
+        users.push(User::new(word, &name));
     }
     users
 }

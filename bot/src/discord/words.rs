@@ -93,10 +93,7 @@ fn word(
                 .and_then(|m| m.nick.clone())
                 .or_else(|| resolved.map(|u| u.display_name().to_string()))
                 .unwrap_or_else(|| id.to_string());
-            mentions.push(User {
-                id: id.to_string(),
-                name,
-            });
+            mentions.push(User::new(id.to_string(), &name));
             id.to_string()
         }
         (CommandDataOptionValue::Boolean(true), Kind::Flag(word)) => word.to_string(),

@@ -83,15 +83,7 @@ fn linked(core: &Core, req: &Request, token: &str) -> Result<Option<(String, Use
             accounts
                 .into_iter()
                 .find(|a| a.platform != req.platform)
-                .map(|a| {
-                    (
-                        a.platform,
-                        User {
-                            id: a.id,
-                            name: a.name,
-                        },
-                    )
-                })
+                .map(|a| (a.platform, User::new(a.id, &a.name)))
         })
         .collect();
     match found.len() {

@@ -5,6 +5,7 @@ use muster_render::Style;
 use muster_rules::{AnyEvent, AnyGame};
 
 use super::store::GameRecord;
+use super::text::short_name;
 
 /// A drawn board.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -39,10 +40,19 @@ macro_rules! events_of {
 
 pub(crate) use events_of;
 
+/// The most characters of a name a board's caption writes: the longer ones are cut with "…",
+/// so that the line saying whose move it is always fits the picture.
+pub const CAPTION_NAME: usize = 20;
+
 /// The names of the players on the four seats (empty where a seat is open or the game has
-/// fewer): what the boards write beside the seats.
+/// fewer), as the boards write them: cleaned of anything that could spoof the line they are
+/// in, and cut to [`CAPTION_NAME`] characters.
 pub fn seat_names(record: &GameRecord) -> [String; 4] {
-    std::array::from_fn(|i| record.player(i).map_or(String::new(), |p| p.name.clone()))
+    std::array::from_fn(|i| {
+        record
+            .player(i)
+            .map_or(String::new(), |p| short_name(&p.name, CAPTION_NAME))
+    })
 }
 
 /// The clocks of a timed game being played, as the record stood when it was written:
@@ -54,11 +64,13 @@ fn clock_note(record: &GameRecord, at: Option<u64>) -> String {
     let Some((left, _)) = record.time_left(at.unwrap_or(record.updated)) else {
         return String::new();
     };
+    let names = seat_names(record);
     let parts: Vec<String> = left
         .iter()
         .enumerate()
         .filter_map(|(i, left)| {
-            let name = &record.player(i)?.name;
+            record.player(i)?;
+            let name = names.get(i)?;
             Some(format!("{name} {}", crate::kernel::clock::duration(*left)))
         })
         .collect();

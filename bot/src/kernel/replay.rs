@@ -3,9 +3,10 @@
 //! held longer. Drawn from the record when the adapter sends it, like a board; kept under the
 //! platform's upload limit by leaving out frames (docs/guide.md, "Replays").
 
-use super::draw::{Drawn, events_of, seat_names};
+use super::draw::{CAPTION_NAME, Drawn, events_of, seat_names};
 use super::store::record::ReplayError;
 use super::store::{Ending, GameRecord};
+use super::text::short_name;
 use muster_render::{Style, Theme};
 use muster_rules::{AnyEvent, AnyGame, Seat};
 use tiny_skia::Pixmap;
@@ -179,21 +180,22 @@ fn encode(record: &GameRecord, step: usize, style: Style) -> Result<Vec<u8>, Str
 fn mover(record: &GameRecord, game: &AnyGame, seat: Seat) -> String {
     let side = game.table().seat_title(seat);
     match record.player(seat.index()) {
-        Some(p) => format!("{} ({side})", p.name),
+        Some(p) => format!("{} ({side})", short_name(&p.name, CAPTION_NAME)),
         None => side.to_string(),
     }
 }
 
 /// What the last frame says besides the position: how the game ended, when the moves do not.
 fn ending_note(record: &GameRecord) -> String {
+    let name = |p: &super::store::Player| short_name(&p.name, CAPTION_NAME);
     match record.ending {
         Some(Ending::Resigned { seat }) => record
             .player(seat)
-            .map_or("resigned".into(), |p| format!("{} resigned", p.name)),
+            .map_or("resigned".into(), |p| format!("{} resigned", name(p))),
         Some(Ending::DrawAgreed) => "draw agreed".into(),
         Some(Ending::Time { seat } | Ending::Forfeit { seat }) => {
             record.player(seat).map_or("time ran out".into(), |p| {
-                format!("{}'s time ran out", p.name)
+                format!("{}'s time ran out", name(p))
             })
         }
         _ => String::new(),

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use muster_rules::GameId;
 
 use super::store::Player;
+use super::text::clean_name;
 
 /// A user of a chat platform.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -29,18 +30,25 @@ impl From<&User> for Player {
     fn from(u: &User) -> Player {
         Player {
             id: u.id.clone(),
-            name: u.name.clone(),
+            name: clean_name(&u.name),
         }
     }
 }
 
 impl User {
+    /// A user of a chat platform as he enters Muster: his name made fit to show (no control
+    /// characters, nothing that steers the direction of text: [`clean_name`]); his id when
+    /// nothing is left of it.
+    pub fn new(id: impl Into<String>, name: &str) -> User {
+        let id = id.into();
+        let name = clean_name(name);
+        let name = if name.is_empty() { id.clone() } else { name };
+        User { id, name }
+    }
+
     /// A user whose id is also his name (the console).
     pub fn named(name: &str) -> User {
-        User {
-            id: name.to_string(),
-            name: name.to_string(),
-        }
+        User::new(name, name)
     }
 }
 

@@ -312,10 +312,10 @@ async fn request(shared: &Shared, room_handle: &Room, m: &Message, text: String)
     let policy = policy(shared, room_handle, &m.sender).await;
     let mut mentions = Vec::new();
     for id in &m.mentions {
-        mentions.push(User {
-            id: id.to_string(),
-            name: member_name(room_handle, id).await,
-        });
+        mentions.push(User::new(
+            id.to_string(),
+            &member_name(room_handle, id).await,
+        ));
     }
     // Players named by a bare name (`!new lanrick bob`): the room's members of that name.
     let word = text.split_whitespace().next().unwrap_or("");
@@ -337,10 +337,7 @@ async fn request(shared: &Shared, room_handle: &Room, m: &Message, text: String)
                     *n == id.localpart().to_lowercase() || *n == member.name().to_lowercase()
                 });
                 if named && !known && id != m.sender {
-                    mentions.push(User {
-                        id: id.to_string(),
-                        name: member.name().to_string(),
-                    });
+                    mentions.push(User::new(id.to_string(), member.name()));
                 }
             }
         }
@@ -348,10 +345,10 @@ async fn request(shared: &Shared, room_handle: &Room, m: &Message, text: String)
     Request {
         platform: PLATFORM.into(),
         channel: room.to_string(),
-        user: User {
-            id: m.sender.to_string(),
-            name: member_name(room_handle, &m.sender).await,
-        },
+        user: User::new(
+            m.sender.to_string(),
+            &member_name(room_handle, &m.sender).await,
+        ),
         text,
         mentions,
         policy,
@@ -363,10 +360,7 @@ async fn answer(shared: &Shared, room: &Room, m: &Message, text: String) {
     let request = Request {
         platform: PLATFORM.into(),
         channel: room.room_id().to_string(),
-        user: User {
-            id: m.sender.to_string(),
-            name: member_name(room, &m.sender).await,
-        },
+        user: User::new(m.sender.to_string(), &member_name(room, &m.sender).await),
         text: String::new(),
         mentions: Vec::new(),
         policy: Policy::default(),

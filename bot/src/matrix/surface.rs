@@ -41,10 +41,7 @@ impl Surface for MatrixSurface {
     /// process serves Matrix).
     fn account(&self, text: &str) -> Option<User> {
         let id = UserId::parse(text.trim()).ok()?;
-        Some(User {
-            id: id.to_string(),
-            name: id.localpart().to_string(),
-        })
+        Some(User::new(id.to_string(), id.localpart()))
     }
 
     /// Asks the homeserver for the account's profile: an account it does not know is refused

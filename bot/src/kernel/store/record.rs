@@ -10,6 +10,7 @@ use muster_rules::{AnyEvent, AnyGame, GameId, Outcome, Seat};
 use crate::kernel::clock::control::Control;
 use crate::kernel::clock::rfc3339;
 use crate::kernel::clock::timing::{self, Clocks, Decision, Pause, Wait};
+use crate::kernel::text::clean_name;
 
 /// The record layout written by this version of Muster.
 pub const SCHEMA: u32 = 3;
@@ -493,7 +494,11 @@ impl GameRecord {
         let table = game.table();
         let mut out = format!("# Game: {} ({})\n", game.id().title(), self.id);
         for (i, seat) in self.seats.iter().enumerate() {
-            let name = seat.player.as_ref().map_or("(open)", |p| p.name.as_str());
+            // One line each, whatever a name holds (a display name may have held a line break).
+            let name = seat
+                .player
+                .as_ref()
+                .map_or("(open)".to_string(), |p| clean_name(&p.name));
             let seat = Seat::new(i).map_or_else(|| "?".to_string(), |s| table.seat_title(s));
             out.push_str(&format!("# {seat}: {name}\n"));
         }
