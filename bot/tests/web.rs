@@ -36,8 +36,11 @@ fn the_message_that_starts_a_game_links_its_page_and_the_page_shows_the_game() {
     );
     let html = page.text();
     assert!(html.contains("<html lang=\"en\">"), "{html}");
-    assert!(html.contains("alice (White) · bob (Black)"), "{html}");
-    assert!(html.contains("bob (Black) to decide."), "{html}");
+    assert!(
+        html.contains("<bdi>alice</bdi> (White) · <bdi>bob</bdi> (Black)"),
+        "{html}"
+    );
+    assert!(html.contains("<bdi>bob</bdi> (Black) to decide."), "{html}");
     assert!(
         html.contains("White b1") && html.contains("Black g8") && html.contains("White c1"),
         "{html}"
@@ -160,7 +163,7 @@ fn a_move_reaches_an_open_page_and_each_address_holds_a_few_streams() {
         now["html"]
             .as_str()
             .unwrap()
-            .contains("alice (White) to decide."),
+            .contains("<bdi>alice</bdi> (White) to decide."),
         "{now}"
     );
     let _second = Stream::open(&site, &format!("{path}/events")).expect("a second stream");
@@ -174,7 +177,7 @@ fn a_move_reaches_an_open_page_and_each_address_holds_a_few_streams() {
     assert_ne!(next["version"], now["version"]);
     let html = next["html"].as_str().unwrap();
     assert!(
-        html.contains("bob (Black) to decide.") && html.contains("White b1"),
+        html.contains("<bdi>bob</bdi> (Black) to decide.") && html.contains("White b1"),
         "{html}"
     );
     drop(first);
@@ -199,7 +202,7 @@ fn a_move_reaches_an_open_page_and_each_address_holds_a_few_streams() {
     say(&site.core, "bob", "general", "resign");
     let over = get(&site, &path).text();
     assert!(
-        over.contains("alice (White) wins by resignation."),
+        over.contains("<bdi>alice</bdi> (White) wins by resignation."),
         "{over}"
     );
     assert!(!over.contains("data-live"), "{over}");
@@ -315,7 +318,7 @@ fn rating_links_the_players_page_and_leaderboard_its_own() {
     let out = say(core, "alice", "general", "rating");
     let path = link(&site, &out, LinkKind::Player);
     let html = get(&site, &path).text();
-    assert!(html.contains("<h1>alice</h1>"), "{html}");
+    assert!(html.contains("<h1><bdi>alice</bdi></h1>"), "{html}");
     assert!(
         html.contains("Arithmetical Croquet") && html.contains("3 rated games"),
         "{html}"

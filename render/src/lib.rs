@@ -13,6 +13,7 @@
 
 pub mod animation;
 pub mod canvas;
+pub mod card;
 pub mod croquet;
 pub mod encode;
 pub mod lanko;

@@ -109,7 +109,9 @@ fn hundreds_of_idle_connections_leave_the_pages_and_the_chat_working() {
     );
     // A move is stored and its board written while they are held.
     console.say("alice general move b1");
-    let line = console.wait_for("[general] board: ");
+    // The board of the game's first decision (`g0-001.png`; the one that began it was `-000`).
+    let line = console.wait_for("-001.png");
+    assert!(line.starts_with("[general] board: "), "{line}");
     let file = line.split("board: ").nth(1).unwrap().trim().to_string();
     let png = std::fs::read(console.dir().join(&file)).expect("the board's file");
     assert!(png.starts_with(b"\x89PNG"), "{file}");
@@ -118,7 +120,7 @@ fn hundreds_of_idle_connections_leave_the_pages_and_the_chat_working() {
     assert!(board.starts_with(b"\x89PNG"));
     // And the next one, with the connections still held.
     console.say("bob general move g8");
-    console.wait_for("[general] board: ");
+    console.wait_for("-002.png");
     let (_, page_now) = get_from("127.0.0.3", at, &path);
     let html = String::from_utf8_lossy(&page_now);
     assert!(

@@ -21,7 +21,7 @@ fn a_move_made_through_one_instance_reaches_a_stream_held_by_another() {
         first["html"]
             .as_str()
             .unwrap()
-            .contains("alice (White) to decide."),
+            .contains("<bdi>alice</bdi> (White) to decide."),
         "{first}"
     );
     // The move is made through b; a's stream hears of it.
@@ -32,7 +32,7 @@ fn a_move_made_through_one_instance_reaches_a_stream_held_by_another() {
         moved["html"]
             .as_str()
             .unwrap()
-            .contains("bob (Black) to decide."),
+            .contains("<bdi>bob</bdi> (Black) to decide."),
         "{moved}"
     );
     assert_ne!(moved["version"], first["version"]);

@@ -7,7 +7,8 @@ use maud::{Markup, html};
 use serde_json::Value;
 
 use super::Shared;
-use super::html::page;
+use super::cards::Preview;
+use super::html::{Head, name, page};
 use crate::events::{Event, System};
 use crate::kernel::pages::Page;
 
@@ -33,9 +34,19 @@ pub fn render(shared: &Shared, token: &str, event: &Event) -> Markup {
     let live = format!("/e/{token}/events");
     let version = super::hub::version(&part.0);
     let trf = crate::events::field::trf_file(event).is_some();
+    let path = format!("/e/{token}");
+    let preview = preview(event);
+    let head = Head {
+        title: format!("Tournament {}", event.name),
+        heading: None,
+        description: preview.description.clone(),
+        card: Some(preview.image(&path)),
+        path,
+        live: event.live().then_some((live, version)),
+    };
     page(
-        &format!("Tournament {}", event.name),
-        event.live().then_some((live.as_str(), version.as_str())),
+        &head,
+        &shared.base(),
         html! {
             (part)
             h2 { "Files" }
@@ -47,6 +58,74 @@ pub fn render(shared: &Shared, token: &str, event: &Event) -> Markup {
             }
         },
     )
+}
+
+/// How many standings a card shows.
+const CARD_ROWS: usize = 5;
+
+/// What the event's link shows in a chat: its game and system, where it stands, and the top
+/// of its standings (or its entrants before the first round).
+pub fn preview(event: &Event) -> Preview {
+    let export = crate::events::report::export(event);
+    let empty = Vec::new();
+    let entrants = export["entrants"].as_array().unwrap_or(&empty);
+    let standings = export["standings"].as_array().unwrap_or(&empty);
+    let game = event
+        .game
+        .parse::<muster_rules::GameId>()
+        .map_or(event.game.clone(), |g| g.title().to_string());
+    let played = export["rounds_completed"].as_u64().unwrap_or(0);
+    let rounds = match export["rounds_planned"].as_u64() {
+        Some(n) => format!("{played} of {n} rounds played"),
+        None => format!("{played} rounds played"),
+    };
+    let state = export["state"].as_str().unwrap_or_default();
+    let status = format!("{} · {rounds} · {state}", plural(entrants.len(), "entrant"));
+    let name_of = |v: &Value| crate::kernel::text::clean_name(v.as_str().unwrap_or("?"));
+    let lines: Vec<String> = if standings.is_empty() {
+        entrants
+            .iter()
+            .take(CARD_ROWS)
+            .map(|e| name_of(&e["name"]))
+            .collect()
+    } else {
+        standings
+            .iter()
+            .take(CARD_ROWS)
+            .map(|l| {
+                format!(
+                    "{}. {} — {}",
+                    l["rank"],
+                    name_of(&l["name"]),
+                    points(&l["points"])
+                )
+            })
+            .collect()
+    };
+    let leader = standings.first().map(|l| name_of(&l["name"]));
+    let mut description = format!("{} of {game}: {status}.", event.system.title());
+    if let Some(leader) = &leader {
+        description.push_str(&format!(" First: {leader}."));
+    }
+    Preview {
+        description,
+        card: muster_render::card::Card {
+            title: format!("Tournament {}", event.name),
+            status,
+            lines,
+            footer: format!("Muster · {} · {game}", event.system.title()),
+        },
+        board: None,
+    }
+}
+
+/// `1 entrant`, `3 entrants`.
+fn plural(n: usize, one: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {one}s")
+    }
 }
 
 /// A number of points as the tables write it: `2½`, `¼` (Sonneborn–Berger counts quarters).
@@ -111,6 +190,7 @@ pub fn part(shared: &Shared, event: &Event) -> Markup {
             .unwrap_or("?")
             .to_string()
     };
+    let who = |v: &Value| name(v.as_str().unwrap_or("?"));
     let state = export["state"].as_str().unwrap_or_default();
     let game = event
         .game
@@ -124,7 +204,7 @@ pub fn part(shared: &Shared, event: &Event) -> Markup {
                 dt { "State" } dd { (state) }
                 dt { "Rounds" } dd { (export["rounds_completed"]) " completed" @if let Some(n) = export["rounds_planned"].as_u64() { " of " (n) } }
                 @if let Some(c) = export["clock"].as_str() { dt { "Clock" } dd { (c) } }
-                dt { "Organiser" } dd { (event.organiser.name) }
+                dt { "Organiser" } dd { (name(&event.organiser.name)) }
                 dt { "Entrants" } dd { (entrants.len()) }
             }
             @if event.system == System::Knockout {
@@ -142,7 +222,7 @@ pub fn part(shared: &Shared, event: &Event) -> Markup {
                             @for line in &standings {
                                 tr {
                                     td.n { (line["rank"]) }
-                                    td { (line["name"].as_str().unwrap_or("?")) }
+                                    td { (who(&line["name"])) }
                                     td.n { (points(&line["points"])) }
                                     @for t in &tiebreaks { td.n { (points(&line["tiebreaks"][t.as_str()])) } }
                                 }
@@ -155,7 +235,7 @@ pub fn part(shared: &Shared, event: &Event) -> Markup {
                 }
             } @else {
                 h2 { "Entrants" }
-                ol { @for e in &entrants { li { (e["name"].as_str().unwrap_or("?")) } } }
+                ol { @for e in &entrants { li { (who(&e["name"])) } } }
             }
             @for round in rounds.iter().rev() {
                 h2 { "Round " (round["round"]) }
@@ -183,8 +263,8 @@ fn pairings(
                     @for g in games {
                         tr {
                             td.n { (g["board"]) @if g["game"].as_u64().unwrap_or(1) > 1 { "." (g["game"]) } }
-                            td { (g["white_name"].as_str().unwrap_or("?")) }
-                            td { (g["black_name"].as_str().unwrap_or("?")) }
+                            td { (name(g["white_name"].as_str().unwrap_or("?"))) }
+                            td { (name(g["black_name"].as_str().unwrap_or("?"))) }
                             td { (result(g["result"].as_str(), g["forfeit"].as_bool().unwrap_or(false))) }
                             td {
                                 @match game_link(shared, event, g) {
@@ -198,7 +278,7 @@ fn pairings(
             }
         }
         @if let Some(seed) = rest {
-            p { (name_of(&Value::from(seed))) " has no game this round." }
+            p { (name(&name_of(&Value::from(seed)))) " has no game this round." }
         }
     }
 }
@@ -256,7 +336,7 @@ fn crosstable(entrants: &[Value], rounds: &[Value]) -> Markup {
                     @for (i, e) in entrants.iter().enumerate() {
                         tr {
                             th.n scope="row" { (i + 1) }
-                            td { (e["name"].as_str().unwrap_or("?")) }
+                            td { (name(e["name"].as_str().unwrap_or("?"))) }
                             @for (j, cell) in cells[i].iter().enumerate() {
                                 td.n { @if i == j { "×" } @else { (cell) } }
                             }
@@ -280,17 +360,17 @@ fn bracket(export: &Value, name_of: &dyn Fn(&Value) -> String) -> Markup {
             ul {
                 @for m in round["matches"].as_array().unwrap_or(&empty) {
                     li {
-                        (name_of(&m["higher"])) " vs " (name_of(&m["lower"]))
-                        @if !m["through"].is_null() { " — " strong { (name_of(&m["through"])) } " goes through" @if m["by_seed"].as_bool() == Some(true) { " by seed" } }
+                        (name(&name_of(&m["higher"]))) " vs " (name(&name_of(&m["lower"])))
+                        @if !m["through"].is_null() { " — " strong { (name(&name_of(&m["through"]))) } " goes through" @if m["by_seed"].as_bool() == Some(true) { " by seed" } }
                     }
                 }
                 @for seed in round["byes"].as_array().unwrap_or(&empty) {
-                    li { (name_of(seed)) " goes through without a match" }
+                    li { (name(&name_of(seed))) " goes through without a match" }
                 }
             }
         }
         @if let Some(w) = export["winner"].as_u64() {
-            p.status { "Winner: " (name_of(&Value::from(w))) }
+            p.status { "Winner: " (name(&name_of(&Value::from(w)))) }
         }
     }
 }

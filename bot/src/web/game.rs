@@ -7,10 +7,12 @@ use muster_render::Theme;
 use muster_rules::{AnyGame, Seat};
 
 use super::Shared;
-use super::html::{page, time};
+use super::cards::Preview;
+use super::html::{Head, name, named, page, time};
 use crate::games::{view, words};
 use crate::kernel::pages::Page;
 use crate::kernel::store::{GameRecord, Status};
+use crate::kernel::text::clean_name;
 
 /// The game `page` shows as it stands: live in its home channel, else in the archive; `None`
 /// when it is neither, or its place keeps off the web.
@@ -33,7 +35,30 @@ pub fn find(shared: &Shared, page: &Page) -> Option<GameRecord> {
     let community = record.community.as_deref().unwrap_or_default();
     shared
         .shows(&record.platform, community, &record.channel)
-        .then_some(record)
+        .then(|| cleaned(record))
+}
+
+/// `record` with its players' names cleaned of what could spoof the lines they are shown in
+/// (a record kept before names were cleaned where they enter Muster may hold such a name).
+fn cleaned(mut record: GameRecord) -> GameRecord {
+    for p in record.seats.iter_mut().filter_map(|s| s.player.as_mut()) {
+        p.name = clean_name(&p.name);
+    }
+    record
+}
+
+/// The names of the players at the table, as the page writes them (cleaned).
+fn names(record: &GameRecord) -> Vec<String> {
+    record
+        .seats
+        .iter()
+        .filter_map(|s| s.player.as_ref().map(|p| clean_name(&p.name)))
+        .collect()
+}
+
+/// The same names, borrowed, as [`named`] takes them.
+fn borrowed(names: &[String]) -> Vec<&str> {
+    names.iter().map(String::as_str).collect()
 }
 
 /// What a page of the game shows: which position, in which theme.
@@ -70,11 +95,7 @@ fn replayed(record: &GameRecord) -> Option<Replayed> {
 
 /// The game's title: `Lanrick · g12: alice vs bob`.
 pub fn title(record: &GameRecord) -> String {
-    let names: Vec<&str> = record
-        .seats
-        .iter()
-        .filter_map(|s| s.player.as_ref().map(|p| p.name.as_str()))
-        .collect();
+    let names = names(record);
     let game = record.game_id().map_or(record.game.as_str(), |g| g.title());
     if names.is_empty() {
         format!("{game} · {}", record.id)
@@ -83,13 +104,78 @@ pub fn title(record: &GameRecord) -> String {
     }
 }
 
+/// The game's heading: its title with the names isolated.
+fn heading(record: &GameRecord) -> Markup {
+    let game = record.game_id().map_or(record.game.as_str(), |g| g.title());
+    html! {
+        (game) " · " (record.id)
+        @for (i, n) in names(record).iter().enumerate() {
+            @if i == 0 { ": " } @else { " vs " }
+            (name(n))
+        }
+    }
+}
+
+/// What the game's link shows in a chat: the newest position, whose decision it is or how it
+/// ended, the players.
+pub fn preview(record: &GameRecord) -> Preview {
+    let game = record.rebuild().ok();
+    let status = game
+        .as_ref()
+        .map_or_else(String::new, |g| status(record, g));
+    let seats: Vec<String> = game.as_ref().map_or_else(Vec::new, |g| {
+        g.table()
+            .all()
+            .map(|s| {
+                let n = record.player(s.index()).map_or("open", |p| p.name.as_str());
+                format!("{n} ({})", words::seat_title(g, s))
+            })
+            .collect()
+    });
+    let kind = record.game_id().map_or(record.game.as_str(), |g| g.title());
+    let decisions = record.moves.len();
+    let counted = format!(
+        "{decisions} decision{}",
+        if decisions == 1 { "" } else { "s" }
+    );
+    let mut footer = format!("Muster · {} · {counted}", short_title(record));
+    if let Some(c) = record.clock {
+        footer.push_str(&format!(" · clock {}", c.typed()));
+    }
+    Preview {
+        description: format!("{status} {}. {kind}, {counted}.", seats.join(" · ")),
+        card: muster_render::card::Card {
+            title: format!("{} · {}", short_title(record), record.id),
+            status,
+            lines: seats,
+            footer,
+        },
+        board: Some(record.clone()),
+    }
+}
+
+/// The game's short name for a card (`Lanrick`, `Lanko-88`).
+fn short_title(record: &GameRecord) -> String {
+    let title = record.game_id().map_or(record.game.as_str(), |g| g.title());
+    title.split(" (").next().unwrap_or(title).to_string()
+}
+
 /// The whole page.
 pub fn render(shared: &Shared, token: &str, record: &GameRecord, view: View) -> Markup {
     let live = (record.status != Status::Finished).then(|| format!("/g/{token}/events"));
-    let version = record.version.to_string();
+    let path = format!("/g/{token}");
+    let preview = preview(record);
+    let head = Head {
+        title: title(record),
+        heading: Some(heading(record)),
+        description: preview.description.clone(),
+        card: Some(preview.image(&path)),
+        path,
+        live: live.map(|a| (a, record.version.to_string())),
+    };
     page(
-        &title(record),
-        live.as_deref().map(|a| (a, version.as_str())),
+        &head,
+        &shared.base(),
         html! {
             (part(shared, token, record, view))
             h2 { "Files" }
@@ -162,7 +248,7 @@ pub fn part(shared: &Shared, token: &str, record: &GameRecord, view: View) -> Ma
     };
     html! {
         section id="live" data-following=(following) {
-            p.status role="status" { (status(shown_record, shown_game)) }
+            p.status role="status" { (named(&status(shown_record, shown_game), &borrowed(&names(record)))) }
             dl.facts {
                 dt { "Players" }
                 dd { (players(record, &r.game)) }
@@ -173,7 +259,7 @@ pub fn part(shared: &Shared, token: &str, record: &GameRecord, view: View) -> Ma
                 @if shown_record.status == Status::Active {
                     @if let Some(line) = view::clocks_line(shown_record, shown_game, read_at) {
                         dt { (left) }
-                        dd { (line) }
+                        dd { (named(&line, &borrowed(&names(record)))) }
                     }
                     @if let Some(deadline) = shown_record.deadline() {
                         dt { "Deadline" }
@@ -259,9 +345,9 @@ fn players(record: &GameRecord, game: &AnyGame) -> Markup {
         })
         .collect();
     html! {
-        @for (i, (seat, name)) in seats.iter().enumerate() {
+        @for (i, (seat, who)) in seats.iter().enumerate() {
             @if i > 0 { " · " }
-            (name) " (" (seat) ")"
+            (name(who)) " (" (seat) ")"
         }
     }
 }

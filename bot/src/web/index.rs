@@ -6,12 +6,23 @@ use maud::{Markup, html};
 use muster_rules::GameId;
 
 use super::Shared;
-use super::html::page;
+use super::cards::Preview;
+use super::html::{Head, page};
 use crate::kernel::pages::Page;
-use crate::kernel::store::Status;
+use crate::kernel::store::{GameRecord, Status};
+
+/// A public community's index as found: its live games, its events, and a place of it (whose
+/// leaderboards are the community's).
+pub struct Index {
+    /// The community's name.
+    pub name: String,
+    games: Vec<GameRecord>,
+    events: Vec<(String, crate::events::Listed)>,
+    place: Option<(String, String, String)>,
+}
 
 /// The index of the community `name`, if it is public.
-pub fn community(shared: &Shared, name: &str) -> Option<Markup> {
+pub fn find(shared: &Shared, name: &str) -> Option<Index> {
     let core = &shared.core;
     let all = core.communities();
     let club = all.named(name)?;
@@ -48,16 +59,73 @@ pub fn community(shared: &Shared, name: &str) -> Option<Markup> {
             m.channel.clone().unwrap_or_default(),
         )
     });
-    Some(page(
-        &format!("{} — games and events", club.name),
-        None,
+    Some(Index {
+        name: club.name.clone(),
+        games,
+        events,
+        place,
+    })
+}
+
+/// What the index's link shows in a chat: how many games are being played and the events.
+pub fn preview(index: &Index) -> Preview {
+    let playing = match index.games.len() {
+        0 => "No game being played".to_string(),
+        1 => "1 game being played".to_string(),
+        n => format!("{n} games being played"),
+    };
+    let live = index.events.iter().filter(|(_, e)| e.live).count();
+    let events = format!(
+        "{} event{}, {live} under way",
+        index.events.len(),
+        if index.events.len() == 1 { "" } else { "s" }
+    );
+    Preview {
+        description: format!("{playing}; {events}."),
+        card: muster_render::card::Card {
+            title: title(index),
+            status: playing,
+            lines: std::iter::once(events)
+                .chain(index.games.iter().take(4).map(super::game::title))
+                .collect(),
+            footer: "Muster · Lewis Carroll's games".into(),
+        },
+        board: None,
+    }
+}
+
+fn title(index: &Index) -> String {
+    format!("{} — games and events", index.name)
+}
+
+/// The whole page.
+pub fn render(shared: &Shared, index: &Index) -> Markup {
+    let Index {
+        games,
+        events,
+        place,
+        ..
+    } = index;
+    let path = format!("/c/{}", super::html::encoded(&index.name));
+    let preview = preview(index);
+    let head = Head {
+        title: title(index),
+        heading: None,
+        description: preview.description.clone(),
+        card: Some(preview.image(&path)),
+        path,
+        live: None,
+    };
+    page(
+        &head,
+        &shared.base(),
         html! {
             h2 { "Games being played" }
             @if games.is_empty() {
                 p { "No game is being played." }
             } @else {
                 ul {
-                    @for r in &games {
+                    @for r in games {
                         li {
                             @match shared.link(&Page::Game { id: r.id.clone(), platform: r.platform.clone(), channel: r.channel.clone() }) {
                                 Some(link) => a href=(link) { (super::game::title(r)) },
@@ -72,7 +140,7 @@ pub fn community(shared: &Shared, name: &str) -> Option<Markup> {
                 p { "No event yet." }
             } @else {
                 ul {
-                    @for (platform, e) in &events {
+                    @for (platform, e) in events {
                         li {
                             @match shared.link(&Page::Event { platform: platform.clone(), community: e.community.clone(), name: e.name.clone() }) {
                                 Some(link) => a href=(link) { (e.name) },
@@ -83,7 +151,7 @@ pub fn community(shared: &Shared, name: &str) -> Option<Markup> {
                     }
                 }
             }
-            @if let Some((platform, community, channel)) = &place {
+            @if let Some((platform, community, channel)) = place {
                 h2 { "Leaderboards" }
                 ul {
                     @for game in GameId::ALL {
@@ -94,5 +162,5 @@ pub fn community(shared: &Shared, name: &str) -> Option<Markup> {
                 }
             }
         },
-    ))
+    )
 }

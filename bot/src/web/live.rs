@@ -50,8 +50,8 @@ pub fn render(shared: &Shared, token: &str, page: &Page) -> Option<Update> {
             let event = super::event::find(shared, page)?;
             versioned(super::event::part(shared, &event).into_string())
         }
-        Page::Player { .. } => versioned(super::people::player(shared, page)?.1.into_string()),
-        Page::Leaders { .. } => versioned(super::people::leaders(shared, page)?.1.into_string()),
+        Page::Player { .. } => versioned(super::people::player(shared, page)?.part.into_string()),
+        Page::Leaders { .. } => versioned(super::people::leaders(shared, page)?.part.into_string()),
     };
     let body = serde_json::json!({ "version": version, "html": html });
     Some(Arc::new(body.to_string()))

@@ -6,7 +6,8 @@ use maud::{Markup, html};
 use muster_rules::GameId;
 
 use super::Shared;
-use super::html::{page, time};
+use super::cards::Preview;
+use super::html::{Head, name, page, time};
 use crate::kernel::pages::Page;
 use crate::kernel::store::{GameRecord, Status};
 use crate::ratings::scope::Scope;
@@ -15,9 +16,24 @@ use crate::ratings::view::{self, Point};
 /// How many recent games a player's page lists.
 const RECENT: usize = 20;
 
-/// The player's page, unless his place keeps off the web: its title (his name) and the part
-/// that changes as he plays (`#live`).
-pub fn player(shared: &Shared, page_of: &Page) -> Option<(String, Markup)> {
+/// How many lines a card of ratings shows.
+const CARD_ROWS: usize = 5;
+
+/// A player's page or a leaderboard as found: its title, heading, the part that changes as
+/// games are rated (`#live`), and what its link shows in a chat.
+pub struct Found {
+    /// The title (a player's name cleaned).
+    pub title: String,
+    /// The heading, a name isolated.
+    pub heading: Markup,
+    /// The part that changes.
+    pub part: Markup,
+    /// The link's preview.
+    pub preview: Preview,
+}
+
+/// The player's page, unless his place keeps off the web.
+pub fn player(shared: &Shared, page_of: &Page) -> Option<Found> {
     let Page::Player {
         platform,
         community,
@@ -63,9 +79,34 @@ pub fn player(shared: &Shared, page_of: &Page) -> Option<(String, Markup)> {
                 .map(|p| p.name.clone())
         })
         .unwrap_or_else(|| "A player".into());
-    Some((
-        name,
-        html! { section id="live" {
+    let name = crate::kernel::text::clean_name(&name);
+    let lines: Vec<String> = ratings
+        .iter()
+        .take(CARD_ROWS)
+        .map(|(game, shown, games, _)| format!("{}: {shown}, {}", game.title(), rated(*games)))
+        .collect();
+    let preview = Preview {
+        description: if lines.is_empty() {
+            format!("{name} has no rated game yet.")
+        } else {
+            format!("{name}'s ratings: {}.", lines.join("; "))
+        },
+        card: muster_render::card::Card {
+            title: name.clone(),
+            status: lines
+                .first()
+                .cloned()
+                .unwrap_or_else(|| "No rated game yet".into()),
+            lines: lines.iter().skip(1).cloned().collect(),
+            footer: format!("Muster · {}", finished(recent.len())),
+        },
+        board: None,
+    };
+    Some(Found {
+        heading: html! { (self::name(&name)) },
+        title: name,
+        preview,
+        part: html! { section id="live" {
             h2 { "Ratings" }
             @if ratings.is_empty() {
                 p { "No rated game yet." }
@@ -92,7 +133,25 @@ pub fn player(shared: &Shared, page_of: &Page) -> Option<(String, Markup)> {
                 }
             }
         } },
-    ))
+    })
+}
+
+/// `1 rated game`, `12 rated games`.
+fn rated(games: u32) -> String {
+    if games == 1 {
+        "1 rated game".into()
+    } else {
+        format!("{games} rated games")
+    }
+}
+
+/// How many finished games the page lists.
+fn finished(n: usize) -> String {
+    match n {
+        0 => "no finished game yet".into(),
+        1 => "1 recent game".into(),
+        n => format!("{n} recent games"),
+    }
 }
 
 /// A rating's history as a line chart: each rated game a point, the rating after it upwards.
@@ -139,9 +198,8 @@ fn chart(game: &str, history: &[Point]) -> Markup {
     }
 }
 
-/// A community's leaderboard of one game, unless its place keeps off the web: its title and
-/// the part that changes as games are rated (`#live`).
-pub fn leaders(shared: &Shared, page_of: &Page) -> Option<(String, Markup)> {
+/// A community's leaderboard of one game, unless its place keeps off the web.
+pub fn leaders(shared: &Shared, page_of: &Page) -> Option<Found> {
     let Page::Leaders {
         platform,
         community,
@@ -160,9 +218,39 @@ pub fn leaders(shared: &Shared, page_of: &Page) -> Option<(String, Markup)> {
     let all = view::ranked(core.store_arc().as_ref(), &scope, game, core.now());
     let established: Vec<_> = all.iter().filter(|r| !r.provisional).collect();
     let provisional: Vec<_> = all.iter().filter(|r| r.provisional).collect();
-    Some((
-        format!("Leaderboard of {}", game.title()),
-        html! { section id="live" {
+    let title = format!("Leaderboard of {}", game.title());
+    let lines: Vec<String> = established
+        .iter()
+        .take(CARD_ROWS)
+        .enumerate()
+        .map(|(i, r)| {
+            let who = crate::kernel::text::clean_name(&r.standing.name);
+            format!("{}. {who} — {}", i + 1, view::shown(&r.now, game))
+        })
+        .collect();
+    let status = format!(
+        "{} ranked, {} provisional",
+        established.len(),
+        provisional.len()
+    );
+    let preview = Preview {
+        description: match lines.first() {
+            Some(first) => format!("{status}. {first}."),
+            None => format!("{status}."),
+        },
+        card: muster_render::card::Card {
+            title: title.clone(),
+            status,
+            lines,
+            footer: "Muster · Glicko-2 ratings".into(),
+        },
+        board: None,
+    };
+    Some(Found {
+        heading: html! { (title) },
+        title,
+        preview,
+        part: html! { section id="live" {
             @if established.is_empty() {
                 p { "Nobody is established yet: a rating is provisional, shown with ?, until enough games have been played." }
             } @else {
@@ -171,7 +259,7 @@ pub fn leaders(shared: &Shared, page_of: &Page) -> Option<(String, Markup)> {
                     thead { tr { th.n scope="col" { "Rank" } th scope="col" { "Name" } th.n scope="col" { "Rating" } th.n scope="col" { "Games" } } }
                     tbody {
                         @for (i, r) in established.iter().enumerate() {
-                            tr { td.n { (i + 1) } td { (r.standing.name) } td.n { (view::shown(&r.now, game)) } td.n { (r.standing.games) } }
+                            tr { td.n { (i + 1) } td { (name(&r.standing.name)) } td.n { (view::shown(&r.now, game)) } td.n { (r.standing.games) } }
                         }
                     }
                 }
@@ -181,17 +269,26 @@ pub fn leaders(shared: &Shared, page_of: &Page) -> Option<(String, Markup)> {
                 p { "Not ranked until enough games have been played." }
                 ul {
                     @for r in &provisional {
-                        li { (r.standing.name) " " (view::shown(&r.now, game)) ", " (r.standing.games) " game" @if r.standing.games != 1 { "s" } }
+                        li { (name(&r.standing.name)) " " (view::shown(&r.now, game)) ", " (r.standing.games) " game" @if r.standing.games != 1 { "s" } }
                     }
                 }
             }
         } },
-    ))
+    })
 }
 
 /// The whole page of a player or a leaderboard (`kind`: `p` or `l`), with its live stream.
-pub fn render(token: &str, kind: &str, (title, part): (String, Markup)) -> Markup {
+pub fn render(shared: &Shared, token: &str, kind: &str, found: Found) -> Markup {
     let live = format!("/{kind}/{token}/events");
-    let version = super::hub::version(&part.0);
-    page(&title, Some((live.as_str(), version.as_str())), part)
+    let version = super::hub::version(&found.part.0);
+    let path = format!("/{kind}/{token}");
+    let head = Head {
+        title: found.title,
+        heading: Some(found.heading),
+        description: found.preview.description.clone(),
+        card: Some(found.preview.image(&path)),
+        path,
+        live: Some((live, version)),
+    };
+    page(&head, &shared.base(), found.part)
 }

@@ -7,8 +7,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{ConnectInfo, FromRequestParts, Path, Query, State};
-use axum::http::request::Parts;
+use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -16,9 +15,11 @@ use muster_render::Theme;
 
 use super::Shared;
 use super::allowance::Full;
+use super::asked::{Asked, Token, answer_page, blocking, not_found};
 use super::game::View;
 use super::html;
-use crate::kernel::pages::{Page, well_formed};
+use super::previews::{card, event_of, game_of, page_of};
+use crate::kernel::pages::well_formed;
 
 /// The routes, over `shared`.
 pub fn router(shared: Arc<Shared>) -> Router {
@@ -51,6 +52,12 @@ pub fn router(shared: Arc<Shared>) -> Router {
         )
         .route("/l/{token}/events", get(|s, t, c| stream(s, t, c, "l")))
         .route("/c/{community}", get(community_page))
+        .route("/g/{token}/{file}", get(|State(s), t| card(s, "g", t)))
+        .route("/e/{token}/{file}", get(|State(s), t| card(s, "e", t)))
+        .route("/p/{token}/{file}", get(|State(s), t| card(s, "p", t)))
+        .route("/l/{token}/{file}", get(|State(s), t| card(s, "l", t)))
+        .route("/c/{community}/{file}", get(|State(s), t| card(s, "c", t)))
+        .route("/oembed", get(super::previews::oembed))
         .fallback(|| async { not_found() })
         .layer(axum::middleware::map_response(headers))
         .with_state(shared)
@@ -78,82 +85,6 @@ fn asset(kind: &'static str, body: &'static str) -> Response {
         .into_response()
 }
 
-/// The one answer for every address that shows nothing.
-pub fn not_found() -> Response {
-    (
-        StatusCode::NOT_FOUND,
-        axum::response::Html(html::not_found().into_string()),
-    )
-        .into_response()
-}
-
-/// Runs `work` off the async threads (the store may block); a failure is logged and answered
-/// as a server error.
-async fn blocking(work: impl FnOnce() -> Response + Send + 'static) -> Response {
-    match tokio::task::spawn_blocking(work).await {
-        Ok(response) => response,
-        Err(e) => {
-            tracing::error!("a page could not be made: {e}");
-            (
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "The page could not be made; try again.",
-            )
-                .into_response()
-        }
-    }
-}
-
-/// A token (or a community's name) from the address: one the router cannot read (bytes that
-/// are not UTF-8) answers the one 404, as any other address that shows nothing.
-struct Token(String);
-
-impl<S: Send + Sync> FromRequestParts<S> for Token {
-    type Rejection = Response;
-
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Token, Response> {
-        match Path::<String>::from_request_parts(parts, state).await {
-            Ok(Path(token)) => Ok(Token(token)),
-            Err(_) => Err(not_found()),
-        }
-    }
-}
-
-/// What the address's query asks for (`ply`, `theme`); a query that does not read is taken as
-/// asking for nothing.
-struct Asked(HashMap<String, String>);
-
-impl<S: Send + Sync> FromRequestParts<S> for Asked {
-    type Rejection = Response;
-
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Asked, Response> {
-        let query = Query::<HashMap<String, String>>::from_request_parts(parts, state).await;
-        Ok(Asked(query.map(|Query(q)| q).unwrap_or_default()))
-    }
-}
-
-/// The page `token` names if it is of `kind` (`g`, `e`, …).
-fn page_of(shared: &Shared, token: &str, kind: &str) -> Option<Page> {
-    if !well_formed(token) {
-        return None;
-    }
-    shared.page(token).filter(|p| p.path() == kind)
-}
-
-/// The game `token` names, as it stands (unless it shows nothing).
-fn game_of(shared: &Shared, token: &str) -> Option<crate::kernel::store::GameRecord> {
-    page_of(shared, token, "g").and_then(|p| super::game::find(shared, &p))
-}
-
-/// The event `token` names (unless it shows nothing).
-fn event_of(shared: &Shared, token: &str) -> Option<crate::events::Event> {
-    page_of(shared, token, "e").and_then(|p| super::event::find(shared, &p))
-}
-
-/// A page as the answer.
-fn html(markup: maud::Markup) -> Response {
-    axum::response::Html(markup.into_string()).into_response()
-}
-
 /// What a game's page is asked for: `?ply=N`, `?theme=dark`. Words that are not one are left
 /// out (the newest position, the classic theme).
 fn view(query: &HashMap<String, String>) -> View {
@@ -173,7 +104,7 @@ async fn game_page(
             return not_found();
         };
         let markup = super::game::render(&shared, &token, &record, view(&query));
-        html(markup)
+        answer_page(markup)
     })
     .await
 }
@@ -277,7 +208,7 @@ async fn event_page(State(shared): State<Arc<Shared>>, Token(token): Token) -> R
             return not_found();
         };
         let markup = super::event::render(&shared, &token, &event);
-        html(markup)
+        answer_page(markup)
     })
     .await
 }
@@ -320,7 +251,7 @@ async fn people_page(shared: Arc<Shared>, token: String, kind: &'static str) -> 
             _ => super::people::leaders(&shared, &p),
         });
         match found {
-            Some(found) => html(super::people::render(&token, kind, found)),
+            Some(found) => answer_page(super::people::render(&shared, &token, kind, found)),
             None => not_found(),
         }
     })
@@ -328,8 +259,8 @@ async fn people_page(shared: Arc<Shared>, token: String, kind: &'static str) -> 
 }
 
 async fn community_page(State(shared): State<Arc<Shared>>, Token(name): Token) -> Response {
-    blocking(move || match super::index::community(&shared, &name) {
-        Some(markup) => html(markup),
+    blocking(move || match super::index::find(&shared, &name) {
+        Some(index) => answer_page(super::index::render(&shared, &index)),
         None => not_found(),
     })
     .await

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use super::boards::Boards;
+use super::cards::Cards;
 use super::hub::Hub;
 use super::listen::Limits;
 use crate::core::Core;
@@ -18,6 +19,8 @@ pub struct Shared {
     pub changes: Arc<Changes>,
     /// Boards drawn for the pages.
     pub boards: Boards,
+    /// Link cards drawn for the pages.
+    pub cards: Cards,
     /// The live streams.
     pub live: Arc<Hub>,
     /// What the listener allows.
@@ -33,6 +36,7 @@ impl Shared {
             core,
             changes,
             boards: Boards::default(),
+            cards: Cards::default(),
             live: Arc::new(Hub::new(limits.streams_per_address, limits.streams())),
             limits,
         })
@@ -48,6 +52,12 @@ impl Shared {
                 None
             }
         }
+    }
+
+    /// The address the site is reached at (`https://games.example.org`), which links and
+    /// previews begin with.
+    pub fn base(&self) -> String {
+        self.core.web_base().unwrap_or_default()
     }
 
     /// Whether the place (`channel` of `platform`'s `community`) shows pages.
