@@ -199,6 +199,28 @@ pub fn games(core: &Core, req: &Request, name: Option<String>) -> Vec<Reply> {
     if !finished.is_empty() {
         finished_lines(&core.prefix, &finished, &mut lines);
     }
+    // The deadlines of his games here, as a calendar to subscribe to (docs/web.md).
+    let page = crate::kernel::pages::Page::Player {
+        platform: req.platform.clone(),
+        community: req.policy.community.clone(),
+        channel: req.channel.clone(),
+        user: who.clone(),
+    };
+    let place = (
+        req.platform.as_str(),
+        req.policy.community.as_str(),
+        req.channel.as_str(),
+    );
+    if let Some(url) = core.page_link(&page, place) {
+        let whose = if mine {
+            "Your".to_string()
+        } else {
+            format!("{shown}'s")
+        };
+        lines.push(format!(
+            "{whose} deadlines here, as a calendar to subscribe to: {url}/calendar.ics"
+        ));
+    }
     vec![Reply::Private(lines.join("\n"))]
 }
 

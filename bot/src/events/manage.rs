@@ -366,11 +366,13 @@ fn pairings(core: &Core, event: &Event, rest: &[String]) -> Result<Replies, Stri
         _ => return Err("`tournament pairings` takes the event's name and a round.".into()),
     };
     let surface = core.surface(&event.platform);
-    Ok(vec![Reply::Text(report::pairings_text(
+    let mut out = vec![Reply::Text(report::pairings_text(
         event,
         r,
         Some(surface.as_ref()),
-    ))])
+    ))];
+    out.extend(event.calendar_link(core));
+    Ok(out)
 }
 
 /// The current ratings of the event's game in its community, by its entrants' player ids.

@@ -365,6 +365,21 @@ impl Event {
         })
     }
 
+    /// The link to the event's calendar (its rounds and its games' deadlines), while the web is
+    /// served and its place shows it.
+    pub fn calendar_link(
+        &self,
+        core: &crate::kernel::context::Core,
+    ) -> Option<crate::kernel::reply::Reply> {
+        let crate::kernel::reply::Reply::Link { url, .. } = self.link(core)? else {
+            return None;
+        };
+        Some(crate::kernel::reply::Reply::Link {
+            kind: crate::kernel::reply::LinkKind::Calendar,
+            url: format!("{url}/calendar.ics"),
+        })
+    }
+
     /// The event's note name.
     fn note_name(&self) -> String {
         note_name(&self.community, &self.name)

@@ -65,6 +65,8 @@ pub enum LinkKind {
     Player,
     /// A leaderboard.
     Leaders,
+    /// A calendar to subscribe to (an event's rounds and deadlines).
+    Calendar,
 }
 
 impl LinkKind {
@@ -75,6 +77,7 @@ impl LinkKind {
             LinkKind::Event => "event",
             LinkKind::Player => "player",
             LinkKind::Leaders => "leaderboard",
+            LinkKind::Calendar => "calendar",
         }
     }
 
@@ -85,6 +88,7 @@ impl LinkKind {
             LinkKind::Event => "Event page",
             LinkKind::Player => "Player page",
             LinkKind::Leaders => "Leaderboard page",
+            LinkKind::Calendar => "Calendar (iCalendar)",
         }
     }
 }

@@ -55,6 +55,7 @@ pub fn render(shared: &Shared, token: &str, event: &Event) -> Markup {
                 @if trf {
                     li { a href={"/e/" (token) "/export.trf"} { "The event as FIDE's report file" } " (TRF-16)" }
                 }
+                li { a href={"/e/" (token) "/calendar.ics"} { "The rounds and deadlines as a calendar" } " — to subscribe to in a calendar application (iCalendar)" }
             }
         },
     )

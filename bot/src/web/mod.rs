@@ -6,13 +6,15 @@
 //! address asks for), `boards.rs` (drawn boards kept for the pages), `cards.rs` (link cards),
 //! `hub.rs` (the open live streams and who watches what),
 //! `shared.rs` (what the handlers share), `game.rs`, `event.rs`, `people.rs` and `index.rs`
-//! (the pages), `previews.rs` (a page's card and oEmbed answer),
+//! (the pages), `calendar.rs` (an event's and a player's calendar), `previews.rs` (a page's
+//! card and oEmbed answer),
 //! `live.rs` (their live streams, one rendering per change for every reader), `serve.rs` (the
 //! listener, its routes and headers). This file only declares them.
 
 pub mod allowance;
 pub mod asked;
 pub mod boards;
+pub mod calendar;
 pub mod cards;
 pub mod event;
 pub mod game;

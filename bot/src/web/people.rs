@@ -80,6 +80,7 @@ pub fn player(shared: &Shared, page_of: &Page) -> Option<Found> {
         })
         .unwrap_or_else(|| "A player".into());
     let name = crate::kernel::text::clean_name(&name);
+    let playing = super::calendar::players_games(shared, page_of);
     let lines: Vec<String> = ratings
         .iter()
         .take(CARD_ROWS)
@@ -115,6 +116,22 @@ pub fn player(shared: &Shared, page_of: &Page) -> Option<Found> {
                 h3 { (game.title()) }
                 p { "Rating " strong { (shown) } ", " (games) " rated game" @if *games != 1 { "s" } "." @if shown.ends_with('?') { " The question mark: provisional, until enough games are played." } }
                 (chart(game.title(), history))
+            }
+            h2 { "Being played" }
+            @if playing.is_empty() {
+                p { "No game being played here." }
+            } @else {
+                ul {
+                    @for r in &playing {
+                        li {
+                            @match shared.link(&Page::Game { id: r.id.clone(), platform: r.platform.clone(), channel: r.channel.clone() }) {
+                                Some(link) => a href=(link) { (super::game::title(r)) },
+                                None => (super::game::title(r)),
+                            }
+                            @if let Some(at) = r.deadline() { " — deadline " (time(at)) }
+                        }
+                    }
+                }
             }
             h2 { "Recent games" }
             @if recent.is_empty() {
@@ -290,5 +307,16 @@ pub fn render(shared: &Shared, token: &str, kind: &str, found: Found) -> Markup 
         path,
         live: Some((live, version)),
     };
-    page(&head, &shared.base(), found.part)
+    let calendar = (kind == "p").then(|| format!("/p/{token}/calendar.ics"));
+    page(
+        &head,
+        &shared.base(),
+        html! {
+            (found.part)
+            @if let Some(calendar) = calendar {
+                h2 { "Calendar" }
+                p { a href=(calendar) { "The deadlines of the games being played, as a calendar" } " — to subscribe to in a calendar application (iCalendar)" }
+            }
+        },
+    )
 }

@@ -41,11 +41,13 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/e/{token}/events", get(|s, t, c| stream(s, t, c, "e")))
         .route("/e/{token}/export.json", get(event_json))
         .route("/e/{token}/export.trf", get(event_trf))
+        .route("/e/{token}/calendar.ics", get(event_calendar))
         .route(
             "/p/{token}",
             get(|State(s), Token(t)| people_page(s, t, "p")),
         )
         .route("/p/{token}/events", get(|s, t, c| stream(s, t, c, "p")))
+        .route("/p/{token}/calendar.ics", get(player_calendar))
         .route(
             "/l/{token}",
             get(|State(s), Token(t)| people_page(s, t, "l")),
@@ -235,6 +237,53 @@ async fn event_trf(State(shared): State<Arc<Shared>>, Token(token): Token) -> Re
                 "text/plain; charset=utf-8",
                 &format!("{}.trf", event.name),
                 body,
+            ),
+            None => not_found(),
+        }
+    })
+    .await
+}
+
+/// A calendar to subscribe to (`text/calendar`), named `name`.
+fn calendar(name: &str, body: String) -> Response {
+    let file: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let disposition = format!("inline; filename=\"{file}.ics\"");
+    (
+        [
+            (
+                header::CONTENT_TYPE,
+                "text/calendar; charset=utf-8".to_string(),
+            ),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+async fn event_calendar(State(shared): State<Arc<Shared>>, Token(token): Token) -> Response {
+    blocking(move || match event_of(&shared, &token) {
+        Some(event) => calendar(
+            &event.name,
+            super::calendar::of_event(&shared, &token, &event),
+        ),
+        None => not_found(),
+    })
+    .await
+}
+
+async fn player_calendar(State(shared): State<Arc<Shared>>, Token(token): Token) -> Response {
+    blocking(move || {
+        let Some(page) = page_of(&shared, &token, "p") else {
+            return not_found();
+        };
+        match super::people::player(&shared, &page) {
+            Some(found) => calendar(
+                &found.title,
+                super::calendar::of_player(&shared, &found.title, &page),
             ),
             None => not_found(),
         }
