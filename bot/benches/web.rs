@@ -1,7 +1,8 @@
 //! The web pages (docs/web.md): a game's page of 40 decisions made as its handler makes it (the
-//! token read, the record loaded, the page rendered), its board found in the board cache; and
-//! an event's page of 64 entrants after two Swiss rounds, standings with every tie-break and
-//! each round's 32 pairings linked.
+//! token read, the record loaded, the page rendered), its board found in the board cache; its
+//! link card drawn; an event's page of 64 entrants after two Swiss rounds, standings with every
+//! tie-break and each round's 32 pairings linked, and its calendar; and a browser's request
+//! head judged by the listener's gate.
 
 use std::sync::Arc;
 
@@ -13,8 +14,10 @@ use muster_bot::kernel::reply::LinkKind;
 use muster_bot::store::{
     Changes, ChannelKey, GameRecord, MemoryStore, Metered, Player, SCHEMA, SeatEntry, Status,
 };
+use muster_bot::web::cards::Cards;
+use muster_bot::web::gate::{HeadLimits, Judged, judge};
 use muster_bot::web::listen::Limits;
-use muster_bot::web::{Shared, event, game};
+use muster_bot::web::{Shared, calendar, event, game};
 
 const WHOLE_GAME: &str = include_str!("../../docs/examples/lanrick-whole-game.txt");
 
@@ -130,32 +133,41 @@ fn game_page(c: &mut Criterion) {
     });
 }
 
-fn event_page(c: &mut Criterion) {
+/// A Swiss event of 64 entrants on a 3-day clock after two rounds, the third paired: its page's
+/// site, core and token.
+fn event_site() -> (Arc<Shared>, Arc<Core>, String) {
     let (shared, core) = site();
     let say = |user: &str, text: &str| core.handle(&request(user, "hall", text));
     let t = token(
-        &say("olive", "tournament new open croquet swiss rounds 6"),
+        &say(
+            "olive",
+            "tournament new open croquet swiss rounds 6 clock 3d",
+        ),
         LinkKind::Event,
     );
     for n in 0..64 {
         say(&format!("p{n:02}"), "tournament join open");
     }
     say("olive", "tournament start open");
-    for _ in 0..2 {
+    let open_places = || {
         for notice in core.notices("console") {
             if let muster_bot::core::Target::Open(o) = &notice.target {
                 core.place_opened(o, &o.name);
             }
         }
+    };
+    for _ in 0..2 {
+        open_places();
         for board in 1..=32 {
             say("olive", &format!("tournament result open {board} 1-0"));
         }
     }
-    for notice in core.notices("console") {
-        if let muster_bot::core::Target::Open(o) = &notice.target {
-            core.place_opened(o, &o.name);
-        }
-    }
+    open_places();
+    (shared, core, t)
+}
+
+fn event_page(c: &mut Criterion) {
+    let (shared, _core, t) = event_site();
     let page = shared.page(&t).expect("the event's page");
     let Page::Event { .. } = page else {
         panic!("not an event");
@@ -174,7 +186,53 @@ fn event_page(c: &mut Criterion) {
             event::render(&shared, &t, &event).into_string()
         })
     });
+    let ics = calendar::of_event(&shared, &t, &found);
+    assert_eq!(
+        ics.matches("BEGIN:VEVENT").count(),
+        3 + 32,
+        "three rounds, 32 deadlines"
+    );
+    c.bench_function("web: an event's calendar (3 rounds, 32 deadlines)", |b| {
+        b.iter(|| {
+            let page = shared.page(&t).unwrap();
+            let event = event::find(&shared, &page).unwrap();
+            calendar::of_event(&shared, &t, &event)
+        })
+    });
 }
 
-criterion_group!(benches, game_page, event_page);
+fn game_card(c: &mut Criterion) {
+    let (shared, _) = site();
+    let record = record();
+    let preview = game::preview(&record);
+    // The board is in the pages' cache; the card is drawn anew each time.
+    Cards::default()
+        .draw(&preview, &shared.boards)
+        .expect("a card");
+    c.bench_function("web: a game's link card drawn (1200×630)", |b| {
+        b.iter(|| Cards::default().draw(&preview, &shared.boards).unwrap())
+    });
+}
+
+fn head_judged(c: &mut Criterion) {
+    // A browser's request for a page, as Chromium sends it.
+    let head = "GET /g/0123456789abcdef0123456789abcdef?ply=12 HTTP/1.1\r\n\
+                Host: games.example.org\r\nConnection: keep-alive\r\n\
+                sec-ch-ua: \"Chromium\";v=\"148\"\r\nsec-ch-ua-mobile: ?0\r\n\
+                Upgrade-Insecure-Requests: 1\r\n\
+                User-Agent: Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/148.0.0.0 Safari/537.36\r\n\
+                Accept: text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8\r\n\
+                Sec-Fetch-Site: none\r\nSec-Fetch-Mode: navigate\r\nSec-Fetch-Dest: document\r\n\
+                Accept-Encoding: gzip, deflate, br, zstd\r\nAccept-Language: en-GB,en;q=0.9\r\n\r\n";
+    let limits = HeadLimits::default();
+    assert!(matches!(
+        judge(head.as_bytes(), &limits),
+        Judged::Pass { .. }
+    ));
+    c.bench_function("web: a browser's request head judged by the gate", |b| {
+        b.iter(|| judge(head.as_bytes(), &limits))
+    });
+}
+
+criterion_group!(benches, game_page, game_card, event_page, head_judged);
 criterion_main!(benches);

@@ -19,6 +19,14 @@
 //! assert!(report.error.is_none());
 //! ```
 
+/// The allocator: jemalloc, with its background threads giving freed memory back to the
+/// system while Muster is idle. With the system's (glibc's), a load of the web pages — boards
+/// drawn on several threads at once — left tens of megabytes held by its arenas for good
+/// (docs/performance.md, "Memory of the web pages").
+#[cfg(not(target_env = "msvc"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 pub mod cli;
 pub mod cli_args;
 mod cli_store;

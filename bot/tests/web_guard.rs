@@ -270,3 +270,43 @@ fn every_malformed_address_is_the_one_404_byte_for_byte() {
     // A query that does not read asks for nothing: the page as it stands.
     assert_eq!(get(&site, &format!("{game}?ply=%ff&theme=%c3")).status, 200);
 }
+
+#[test]
+fn a_reader_that_stops_reading_is_let_go() {
+    let limits = Limits {
+        head: HeadLimits {
+            stall: Duration::from_millis(300),
+            ..HeadLimits::default()
+        },
+        ..Limits::default()
+    };
+    let site = site_limited(limits, Communities::default());
+    let path = begun(&site, "alice");
+    // A small window, and a thousand pipelined requests whose answers are never read: some
+    // nine megabytes, far more than the connection's buffers hold.
+    let addr = site.addr;
+    let mut s = site.runtime.block_on(async move {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.set_recv_buffer_size(4096).unwrap();
+        socket.connect(addr).await.unwrap().into_std().unwrap()
+    });
+    s.set_nonblocking(false).unwrap();
+    let one = format!("GET {path} HTTP/1.1\r\nHost: x\r\n\r\n");
+    let page = get(&site, &path).body.len();
+    s.write_all(one.repeat(1000).as_bytes()).unwrap();
+    std::thread::sleep(Duration::from_secs(2));
+    // What was sent before the listener gave up, then the end: not every answer.
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut got = 0;
+    let mut buf = [0u8; 65536];
+    let ended = loop {
+        match s.read(&mut buf) {
+            Ok(0) => break true,
+            Ok(n) => got += n,
+            Err(e) if matches!(e.kind(), ErrorKind::ConnectionReset) => break true,
+            Err(_) => break false,
+        }
+    };
+    assert!(ended, "the connection was held after {got} bytes");
+    assert!(got < 1000 * page, "{got} bytes of {}", 1000 * page);
+}

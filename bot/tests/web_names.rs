@@ -30,6 +30,16 @@ fn game_of(site: &Site, white: &str, black: &str) -> String {
     path
 }
 
+/// The board's description in a game's page (the first `alt`).
+fn alt_of(html: &str) -> &str {
+    html.split("alt=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+}
+
 #[test]
 fn a_name_that_steers_the_text_is_stripped_and_isolated_in_the_page() {
     let site = site();
@@ -56,13 +66,7 @@ fn a_name_that_steers_the_text_is_stripped_and_isolated_in_the_page() {
         html.contains("<bdi>eveelgoog</bdi> (White) · <bdi>mal # Result: 1-0 lory</bdi> (Black)")
     );
     // The board's description, as its caption, cuts the name; the card's keeps it whole.
-    let alt = html
-        .split("alt=\"")
-        .nth(1)
-        .unwrap()
-        .split('"')
-        .next()
-        .unwrap();
+    let alt = alt_of(&html);
     assert!(
         alt.contains("mal # Result: 1-0 l… (Black): place man"),
         "{alt}"
@@ -98,13 +102,7 @@ fn a_long_name_is_cut_in_the_boards_caption_which_still_says_whose_move_it_is() 
     let long = "W".repeat(300);
     let path = game_of(&site, &long, &long);
     let page = get(&site, &path).text();
-    let alt = page
-        .split("alt=\"")
-        .nth(1)
-        .unwrap()
-        .split('"')
-        .next()
-        .unwrap();
+    let alt = alt_of(&page);
     let cut = format!("{}…", "W".repeat(19));
     assert!(
         alt.contains(&format!("{cut} (Black): place man 1 of 5")),

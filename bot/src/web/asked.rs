@@ -21,7 +21,7 @@ pub fn not_found() -> Response {
 /// Runs `work` off the async threads (the store may block); a failure is logged and answered
 /// as a server error.
 pub async fn blocking(work: impl FnOnce() -> Response + Send + 'static) -> Response {
-    match tokio::task::spawn_blocking(work).await {
+    match off_thread(work).await {
         Ok(response) => response,
         Err(e) => {
             tracing::error!("a page could not be made: {e}");
@@ -32,6 +32,27 @@ pub async fn blocking(work: impl FnOnce() -> Response + Send + 'static) -> Respo
                 .into_response()
         }
     }
+}
+
+/// How many pieces of the pages' work run at once: four for each processor, at least 4 and at
+/// most 32. The work is drawing and rendering, which gain nothing from many more threads than
+/// the processors can run (a little more lets a slow store read wait beside other work);
+/// every thread more is memory its allocator keeps.
+fn at_once() -> &'static tokio::sync::Semaphore {
+    static AT_ONCE: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
+    AT_ONCE.get_or_init(|| {
+        let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+        tokio::sync::Semaphore::new((cores * 4).clamp(4, 32))
+    })
+}
+
+/// Runs `work` off the async threads (the store may block, boards are drawn), no more of the
+/// pages' work at once than [`at_once`] allows; `Err` if it panicked.
+pub async fn off_thread<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, tokio::task::JoinError> {
+    let _turn = at_once().acquire().await;
+    tokio::task::spawn_blocking(work).await
 }
 
 /// A token (or a community's name) from the address: one the router cannot read (bytes that

@@ -94,12 +94,9 @@ pub fn preview(event: &Event) -> Preview {
             .iter()
             .take(CARD_ROWS)
             .map(|l| {
-                format!(
-                    "{}. {} — {}",
-                    l["rank"],
-                    name_of(&l["name"]),
-                    points(&l["points"])
-                )
+                let p = points(&l["points"]);
+                let unit = if p == "1" { "point" } else { "points" };
+                format!("{}. {} — {p} {unit}", l["rank"], name_of(&l["name"]))
             })
             .collect()
     };

@@ -104,6 +104,22 @@ pub fn title(record: &GameRecord) -> String {
     }
 }
 
+/// The game's title linking its page (the title alone where the page cannot be linked): how
+/// other pages list a game.
+pub fn linked_title(shared: &Shared, record: &GameRecord) -> Markup {
+    let page = Page::Game {
+        id: record.id.clone(),
+        platform: record.platform.clone(),
+        channel: record.channel.clone(),
+    };
+    html! {
+        @match shared.link(&page) {
+            Some(link) => a href=(link) { (title(record)) },
+            None => (title(record)),
+        }
+    }
+}
+
 /// The game's heading: its title with the names isolated.
 fn heading(record: &GameRecord) -> Markup {
     let game = record.game_id().map_or(record.game.as_str(), |g| g.title());

@@ -6,7 +6,9 @@
 //! pages' headers: a head that does not parse (400), a request line too long (414), a head too
 //! large or with too many fields (431), another method (405, with `Allow`), a body (400). An
 //! address hyper could not read (bytes outside ASCII, say) is handed on as [`UNREADABLE`],
-//! which answers the pages' one 404. A head that passes goes on unchanged, byte for byte.
+//! which answers the pages' one 404. A head that passes goes on unchanged, byte for byte. An
+//! answer the client has stopped reading is given up after [`HeadLimits::stall`], so that a
+//! reader who never reads holds no connection for long.
 
 use std::io;
 use std::pin::Pin;
@@ -44,6 +46,9 @@ pub struct HeadLimits {
     /// How long a head may take from its first byte (or, for a connection's first request,
     /// from the connection's opening).
     pub time: Duration,
+    /// How long an answer may wait for the client to read it before the connection is closed
+    /// (a reader that stops reading holds a connection no longer).
+    pub stall: Duration,
 }
 
 impl Default for HeadLimits {
@@ -53,6 +58,7 @@ impl Default for HeadLimits {
             line: 8 * 1024,
             fields: 64,
             time: Duration::from_secs(5),
+            stall: Duration::from_secs(30),
         }
     }
 }
@@ -212,6 +218,8 @@ pub struct Gated<S> {
     passed_at: usize,
     /// When the head being received must be whole.
     deadline: Option<Pin<Box<Sleep>>>,
+    /// When an answer the client has stopped reading is given up.
+    stalled: Option<Pin<Box<Sleep>>>,
     /// The request the gate answers itself, once there is one.
     pub refusal: Option<Refusal>,
     /// Whether a head took too long.
@@ -228,6 +236,7 @@ impl<S> Gated<S> {
             passed: Vec::new(),
             passed_at: 0,
             deadline: Some(Box::pin(tokio::time::sleep(limits.time))),
+            stalled: None,
             refusal: None,
             timed_out: false,
         }
@@ -312,17 +321,45 @@ impl<S: AsyncRead + Unpin> AsyncRead for Gated<S> {
     }
 }
 
+impl<S> Gated<S> {
+    /// What a write of the answer came to: progress clears the stall's clock; waiting starts
+    /// it, and once it has run out the connection is given up.
+    fn watch_stall<T>(
+        &mut self,
+        cx: &mut Context<'_>,
+        wrote: Poll<io::Result<T>>,
+    ) -> Poll<io::Result<T>> {
+        if wrote.is_ready() {
+            self.stalled = None;
+            return wrote;
+        }
+        let stall = self.limits.stall;
+        let clock = self
+            .stalled
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(stall)));
+        if clock.as_mut().poll(cx).is_ready() {
+            return Poll::Ready(Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "the client stopped reading the answer",
+            )));
+        }
+        Poll::Pending
+    }
+}
+
 impl<S: AsyncWrite + Unpin> AsyncWrite for Gated<S> {
     fn poll_write(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.inner).poll_write(cx, buf)
+        let wrote = Pin::new(&mut self.inner).poll_write(cx, buf);
+        self.watch_stall(cx, wrote)
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.inner).poll_flush(cx)
+        let flushed = Pin::new(&mut self.inner).poll_flush(cx);
+        self.watch_stall(cx, flushed)
     }
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
@@ -334,7 +371,8 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Gated<S> {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.inner).poll_write_vectored(cx, bufs)
+        let wrote = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
+        self.watch_stall(cx, wrote)
     }
 
     fn is_write_vectored(&self) -> bool {

@@ -127,10 +127,7 @@ pub fn render(shared: &Shared, index: &Index) -> Markup {
                 ul {
                     @for r in games {
                         li {
-                            @match shared.link(&Page::Game { id: r.id.clone(), platform: r.platform.clone(), channel: r.channel.clone() }) {
-                                Some(link) => a href=(link) { (super::game::title(r)) },
-                                None => (super::game::title(r)),
-                            }
+                            (super::game::linked_title(shared, r))
                         }
                     }
                 }

@@ -122,7 +122,7 @@ async fn refresh_all(shared: &Arc<Shared>) {
 async fn send(shared: &Arc<Shared>, token: String, page: Page) {
     let s = Arc::clone(shared);
     let t = token.clone();
-    let update = tokio::task::spawn_blocking(move || render(&s, &t, &page))
+    let update = super::asked::off_thread(move || render(&s, &t, &page))
         .await
         .ok()
         .flatten();

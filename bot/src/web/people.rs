@@ -124,10 +124,7 @@ pub fn player(shared: &Shared, page_of: &Page) -> Option<Found> {
                 ul {
                     @for r in &playing {
                         li {
-                            @match shared.link(&Page::Game { id: r.id.clone(), platform: r.platform.clone(), channel: r.channel.clone() }) {
-                                Some(link) => a href=(link) { (super::game::title(r)) },
-                                None => (super::game::title(r)),
-                            }
+                            (super::game::linked_title(shared, r))
                             @if let Some(at) = r.deadline() { " — deadline " (time(at)) }
                         }
                     }
@@ -140,10 +137,7 @@ pub fn player(shared: &Shared, page_of: &Page) -> Option<Found> {
                 ul {
                     @for r in &recent {
                         li {
-                            @match shared.link(&Page::Game { id: r.id.clone(), platform: r.platform.clone(), channel: r.channel.clone() }) {
-                                Some(link) => a href=(link) { (super::game::title(r)) },
-                                None => (super::game::title(r)),
-                            }
+                            (super::game::linked_title(shared, r))
                             " — " (time(r.updated))
                         }
                     }

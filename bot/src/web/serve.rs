@@ -347,7 +347,7 @@ async fn stream(
     let found = {
         let shared = Arc::clone(&shared);
         let token = token.clone();
-        tokio::task::spawn_blocking(move || {
+        super::asked::off_thread(move || {
             let page = shared.page(&token).filter(|p| p.path() == kind)?;
             let first = super::live::render(&shared, &token, &page)?;
             Some((page, first))
