@@ -84,7 +84,13 @@ impl Browser {
     /// reason on standard error) when `MUSTER_SKIP_BROWSER` is set. Panics, saying what is
     /// missing or what went wrong, when it cannot.
     pub async fn start() -> Option<Browser> {
-        Browser::launch(None).await
+        Browser::launch(None, &[]).await
+    }
+
+    /// As [`Browser::start`], with Chromium's flags `args` besides its own (to keep a client from
+    /// every host but loopback, say).
+    pub async fn start_with(args: &[&str]) -> Option<Browser> {
+        Browser::launch(None, args).await
     }
 
     /// As [`Browser::start`], with JavaScript turned off for every page (Chromium's content
@@ -94,10 +100,10 @@ impl Browser {
     /// [`Browser::start`]).
     pub async fn start_without_javascript() -> Option<Browser> {
         let prefs = json!({ "profile.managed_default_content_settings.javascript": 2 });
-        Browser::launch(Some(prefs)).await
+        Browser::launch(Some(prefs), &[]).await
     }
 
-    async fn launch(prefs: Option<Value>) -> Option<Browser> {
+    async fn launch(prefs: Option<Value>, args: &[&str]) -> Option<Browser> {
         let javascript = prefs.is_none();
         if let Some(why) = skip_reason() {
             eprintln!("skipped: {why}");
@@ -120,7 +126,8 @@ impl Browser {
             .unwrap_or_else(|e| panic!("cannot start {}: {e}", path.display()));
         let mut driver = Driver { child, path };
 
-        let mut options = json!({ "binary": chromium, "args": CHROMIUM_ARGS });
+        let all: Vec<&str> = CHROMIUM_ARGS.iter().chain(args).copied().collect();
+        let mut options = json!({ "binary": chromium, "args": all });
         if let Some(prefs) = prefs {
             options["prefs"] = prefs;
         }

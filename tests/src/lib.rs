@@ -3,6 +3,7 @@
 
 pub mod browser;
 pub mod discord;
+pub mod hydrogen;
 pub mod matrix;
 pub mod matrix_bot;
 pub mod postgres;

@@ -449,6 +449,10 @@ handlers:
     class: logging.FileHandler
     formatter: plain
     filename: "{d}/homeserver.log"
+loggers:
+  # Each request and its answer (status, time): what a client was answered, and when.
+  synapse.access.http:
+    level: INFO
 root:
   level: WARNING
   handlers: [file]

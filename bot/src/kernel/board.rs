@@ -159,6 +159,7 @@ impl Chart {
             text: self.alt.clone(),
             name: self.name.clone(),
             mime: "image/png",
+            poster: None,
         })
     }
 }

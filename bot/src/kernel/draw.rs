@@ -20,6 +20,9 @@ pub struct Drawn {
     pub name: String,
     /// The image's type: `image/png`, or `image/gif` for a replay.
     pub mime: &'static str,
+    /// For a replay: a still of its last frame (PNG), which a chat can show before the
+    /// animation has loaded (a Matrix message's thumbnail).
+    pub poster: Option<Vec<u8>>,
 }
 
 /// The events of one game kind, out of a list of any game's events.
@@ -104,6 +107,7 @@ pub fn draw(
                 text: muster_render::text::lanrick(g),
                 name,
                 mime: "image/png",
+                poster: None,
             }
         }
         AnyGame::Lanrick1880(g) => {
@@ -114,6 +118,7 @@ pub fn draw(
                 text: muster_render::text::lanrick1880(g),
                 name,
                 mime: "image/png",
+                poster: None,
             }
         }
         AnyGame::Croquet(g) => {
@@ -125,6 +130,7 @@ pub fn draw(
                 alt,
                 name,
                 mime: "image/png",
+                poster: None,
             }
         }
         AnyGame::Lanko(g) => {
@@ -135,6 +141,7 @@ pub fn draw(
                 text: muster_render::text::lanko(g),
                 name,
                 mime: "image/png",
+                poster: None,
             }
         }
     };

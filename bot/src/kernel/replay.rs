@@ -94,7 +94,7 @@ fn kept(decisions: usize, step: usize) -> impl Fn(usize) -> bool {
 pub fn draw(record: &GameRecord, cap: usize, style: Style) -> Result<Drawn, String> {
     let mut step = 1;
     loop {
-        let gif = encode(record, step, style)?;
+        let (gif, poster) = encode(record, step, style)?;
         if gif.len() <= cap {
             let decisions = record.moves.len();
             let frames = (0..=decisions)
@@ -119,6 +119,7 @@ pub fn draw(record: &GameRecord, cap: usize, style: Style) -> Result<Drawn, Stri
                 text: alt,
                 name: format!("{}-replay.gif", record.id),
                 mime: "image/gif",
+                poster: Some(poster),
             });
         }
         if step >= record.moves.len().max(1) {
@@ -132,8 +133,9 @@ pub fn draw(record: &GameRecord, cap: usize, style: Style) -> Result<Drawn, Stri
     }
 }
 
-/// The GIF of `record` with a frame for every `step`th decision, in `style`.
-fn encode(record: &GameRecord, step: usize, style: Style) -> Result<Vec<u8>, String> {
+/// The GIF of `record` with a frame for every `step`th decision, in `style`, and a still of its
+/// last frame (PNG).
+fn encode(record: &GameRecord, step: usize, style: Style) -> Result<(Vec<u8>, Vec<u8>), String> {
     let start_game = AnyGame::new(record.game_id().map_err(|e| e.0)?);
     let names = seat_names(record);
     let names = [
@@ -152,6 +154,7 @@ fn encode(record: &GameRecord, step: usize, style: Style) -> Result<Vec<u8>, Str
         muster_render::animation::Timing::default(),
     );
     writer.push(&start)?;
+    let mut last = None;
     // Who played each decision: the seat to move before it.
     let mut to_move = start_game.to_move();
     record
@@ -168,12 +171,14 @@ fn encode(record: &GameRecord, step: usize, style: Style) -> Result<Vec<u8>, Str
                 who = seat.map_or_else(String::new, |s| mover(record, game, s));
                 Caption::Decision(after, &who)
             };
-            writer
-                .push(&frame(game, events, names, caption, style))
-                .map_err(ReplayError)
+            let drawn = frame(game, events, names, caption, style);
+            writer.push(&drawn).map_err(ReplayError)?;
+            last = Some(drawn);
+            Ok(())
         })
         .map_err(|e| e.0)?;
-    Ok(writer.finish())
+    let poster = muster_render::encode::png_rgb(last.as_ref().unwrap_or(&start));
+    Ok((writer.finish(), poster))
 }
 
 /// `Bob (Black)`: who played a decision from `seat`.

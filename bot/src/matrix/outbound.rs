@@ -10,8 +10,8 @@
 //! command's event and the message's place, and the receipt records each one sent: a bot
 //! restarted in the middle sends the rest, and the homeserver takes a message it already has
 //! (the same transaction id from the same device) as the one it has. A board's image is
-//! uploaded before the message that shows it, so no message ever names an image that is not
-//! there.
+//! uploaded, and its upload answered, before the message that shows it is sent, so no message
+//! ever names an image (or a thumbnail) that a client cannot load yet.
 //!
 //! Notices — messages no command asked for, such as reminders and timeouts
 //! ([`super::notices`]) — are receipts too, kept under an id of their own ([`NOTICE`]): they
@@ -20,11 +20,11 @@
 use matrix_sdk::Room;
 use matrix_sdk::ruma::events::Mentions;
 use matrix_sdk::ruma::events::relation::{InReplyTo, Reply as ReplyRelation, Thread};
-use matrix_sdk::ruma::events::room::ImageInfo;
 use matrix_sdk::ruma::events::room::message::{
     FileInfo, FileMessageEventContent, FormattedBody, ImageMessageEventContent, MessageType,
     Relation, RoomMessageEventContent,
 };
+use matrix_sdk::ruma::events::room::{ImageInfo, MediaSource, ThumbnailInfo};
 use matrix_sdk::ruma::{
     OwnedEventId, OwnedTransactionId, OwnedUserId, TransactionId, UInt, UserId,
 };
@@ -120,6 +120,8 @@ pub struct Outgoing {
     pub mentions: Vec<OwnedUserId>,
     /// A board: file name, PNG, description.
     pub image: Option<(String, Vec<u8>, String)>,
+    /// For an animated image (a replay): a still of it (PNG), its thumbnail.
+    pub poster: Option<Vec<u8>>,
     /// A file: name and content.
     pub file: Option<(String, Vec<u8>)>,
 }
@@ -203,7 +205,10 @@ pub fn plan(replies: Vec<Reply>, sender: (&str, &str)) -> Vec<Outgoing> {
                 // message addressed to him, which its text captions.
                 let out = addressed(&mut private, sender);
                 match board.drawn() {
-                    Ok(d) => out.image = Some((d.name.clone(), d.png.clone(), d.alt.clone())),
+                    Ok(d) => {
+                        out.image = Some((d.name.clone(), d.png.clone(), d.alt.clone()));
+                        out.poster = d.poster.clone();
+                    }
                     Err(why) => {
                         let line = format!("(The board cannot be drawn: {why}.)");
                         out.line(&line, &html(&line));
@@ -215,8 +220,9 @@ pub fn plan(replies: Vec<Reply>, sender: (&str, &str)) -> Vec<Outgoing> {
                     if public.last().is_some_and(|o| o.image.is_some()) {
                         public.push(Outgoing::default());
                     }
-                    current(&mut public).image =
-                        Some((d.name.clone(), d.png.clone(), d.alt.clone()));
+                    let out = current(&mut public);
+                    out.image = Some((d.name.clone(), d.png.clone(), d.alt.clone()));
+                    out.poster = d.poster.clone();
                 }
                 Err(why) => {
                     let line = format!("(The board cannot be drawn: {why}.)");
@@ -330,8 +336,10 @@ async fn upload_reserved(
 }
 
 /// Sends `out` to `ctx` under the transaction id `txn`: a board's image, a file, or text.
-/// `reserved`: the address reserved for a board's image in a plain room, uploaded beside the
-/// message.
+/// `reserved`: the address reserved for a board's image in a plain room. An image is always
+/// uploaded, and its upload answered, before the message that shows it is sent: a client
+/// shown the message asks for its thumbnail at once, and one refused (Synapse makes the
+/// thumbnails before it answers the upload) may never ask again.
 async fn send_one(
     shared: &Shared,
     ctx: &Context,
@@ -341,75 +349,97 @@ async fn send_one(
 ) -> Result<(), matrix_sdk::Error> {
     let encrypted = encrypted(&ctx.room).await;
     let formatted = (!out.html.is_empty()).then(|| FormattedBody::html(out.html.clone()));
-    let mut upload = None;
     let msgtype = if let Some(image) = &out.image {
-        let (msgtype, beside) =
-            image_message(shared, out, image, formatted, reserved, encrypted).await?;
-        upload = beside.map(|uri| upload_reserved(shared, uri, image.1.clone()));
-        msgtype
+        image_message(shared, out, image, formatted, reserved, encrypted).await?
     } else if let Some(file) = &out.file {
         file_message(shared, out, file, formatted, encrypted).await?
     } else {
         RoomMessageEventContent::text_html(out.body.clone(), out.html.clone()).msgtype
     };
     let message = content(msgtype, out, ctx);
-    let send = ctx.room.send(message).with_transaction_id(txn.to_owned());
-    match upload {
-        Some(upload) => {
-            let (sent, uploaded) = tokio::join!(send.into_future(), upload);
-            sent?;
-            uploaded?;
-        }
-        None => {
-            send.await?;
-        }
-    }
+    ctx.room
+        .send(message)
+        .with_transaction_id(txn.to_owned())
+        .await?;
     Ok(())
 }
 
-/// A board's message: its image (`name`, `png`, `alt`) captioned by `out`'s text (or `alt`).
-/// In an encrypted room the image is uploaded encrypted; in a plain one it goes to the
-/// address `reserved` for it, which is returned to be uploaded beside the message, or without
-/// one it is uploaded first, so that no message names a missing image.
-async fn image_message<'a>(
+/// A board's message: its image (`name`, `png`, `alt`) captioned by `out`'s text (or `alt`),
+/// uploaded and answered before the message is made. In an encrypted room the image is
+/// uploaded encrypted; in a plain one to the address `reserved` for it (kept in the receipt,
+/// so that an upload cut short by a crash is finished at the same address), or without one as
+/// a new upload. Its `info` gives the size, type and dimensions a client lays the tile out
+/// with, and a thumbnail: the image itself for a board or chart (small enough already), a
+/// still uploaded beside it for a replay (`out.poster`), so that no client need make one.
+async fn image_message(
     shared: &Shared,
     out: &Outgoing,
     (name, png, alt): &(String, Vec<u8>, String),
     formatted: Option<FormattedBody>,
-    reserved: Option<&'a str>,
+    reserved: Option<&str>,
     encrypted: bool,
-) -> Result<(MessageType, Option<&'a str>), matrix_sdk::Error> {
-    let client = &shared.client;
+) -> Result<MessageType, matrix_sdk::Error> {
     let body = if out.body.is_empty() {
         alt.clone()
     } else {
         out.body.clone()
     };
-    let mut beside = None;
-    let mut image = if encrypted {
-        let file = client
-            .upload_encrypted_file(&mut std::io::Cursor::new(png.as_slice()))
-            .await?;
-        ImageMessageEventContent::encrypted(body, file)
-    } else if let Some(uri) = reserved {
-        beside = Some(uri);
-        ImageMessageEventContent::plain(body, matrix_sdk::ruma::OwnedMxcUri::from(uri))
-    } else {
-        // No address reserved: the image first, so that no message names a missing one.
-        let response = client
-            .media()
-            .upload(
-                &mime_of(png).parse().expect("a MIME type"),
-                png.clone(),
-                None,
-            )
-            .await?;
-        ImageMessageEventContent::plain(body, response.content_uri)
+    let source = uploaded(shared, png, reserved, encrypted).await?;
+    let thumbnail = match &out.poster {
+        Some(poster) => Some((uploaded(shared, poster, None, encrypted).await?, poster)),
+        None => None,
+    };
+    let mut info = image_info(png);
+    let (thumb_source, thumb) = match thumbnail {
+        Some((source, poster)) => (source, poster.as_slice()),
+        None => (source.clone(), png.as_slice()),
+    };
+    let thumb_info = image_info(thumb);
+    let mut thumbnail_info = ThumbnailInfo::new();
+    thumbnail_info.width = thumb_info.width;
+    thumbnail_info.height = thumb_info.height;
+    thumbnail_info.mimetype = thumb_info.mimetype;
+    thumbnail_info.size = thumb_info.size;
+    info.thumbnail_info = Some(Box::new(thumbnail_info));
+    info.thumbnail_source = Some(thumb_source);
+    let mut image = match source {
+        MediaSource::Plain(uri) => ImageMessageEventContent::plain(body, uri),
+        MediaSource::Encrypted(file) => ImageMessageEventContent::encrypted(body, *file),
     };
     image.filename = Some(name.clone());
     image.formatted = formatted;
-    image.info = Some(Box::new(image_info(png)));
-    Ok((MessageType::Image(image), beside))
+    image.info = Some(Box::new(info));
+    Ok(MessageType::Image(image))
+}
+
+/// `bytes` (an image) uploaded and answered: encrypted in an encrypted room; in a plain one to
+/// the address `reserved` for it, or as a new upload without one.
+async fn uploaded(
+    shared: &Shared,
+    bytes: &[u8],
+    reserved: Option<&str>,
+    encrypted: bool,
+) -> Result<MediaSource, matrix_sdk::Error> {
+    let client = &shared.client;
+    if encrypted {
+        let file = client
+            .upload_encrypted_file(&mut std::io::Cursor::new(bytes))
+            .await?;
+        return Ok(MediaSource::Encrypted(Box::new(file)));
+    }
+    if let Some(uri) = reserved {
+        upload_reserved(shared, uri, bytes.to_vec()).await?;
+        return Ok(MediaSource::Plain(matrix_sdk::ruma::OwnedMxcUri::from(uri)));
+    }
+    let response = client
+        .media()
+        .upload(
+            &mime_of(bytes).parse().expect("a MIME type"),
+            bytes.to_vec(),
+            None,
+        )
+        .await?;
+    Ok(MediaSource::Plain(response.content_uri))
 }
 
 /// A file's message: the text file (`name`, `bytes`), uploaded (encrypted in an encrypted
