@@ -230,6 +230,33 @@ fn where_the_time_goes(t: &Table) -> String {
     )
 }
 
+/// The bot's own part, from its log (`MUSTER_MATRIX_TIMINGS`): from a command's event to its
+/// answer accepted by the homeserver, and of that the core (parse, play, store, draw) —
+/// medians in milliseconds.
+fn the_bots_part(log: &str) -> String {
+    let (mut answered, mut core) = (Vec::new(), Vec::new());
+    for line in log.lines().filter(|l| l.contains(" answered in ")) {
+        let ms = |after: &str| -> Option<u64> {
+            let v: f64 = line
+                .split(after)
+                .nth(1)?
+                .split(" ms")
+                .next()?
+                .parse()
+                .ok()?;
+            Some(v.round() as u64)
+        };
+        answered.extend(ms(" answered in "));
+        core.extend(ms("(core "));
+    }
+    format!(
+        "the bot answered a command in {} ms, its core in {} ms (medians of {})",
+        median(&answered),
+        median(&core),
+        answered.len()
+    )
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_board_shows_in_a_real_client_in_plain_and_encrypted_rooms() {
     let t = table().await;
@@ -268,6 +295,7 @@ async fn every_board_shows_in_a_real_client_in_plain_and_encrypted_rooms() {
         );
     }
     eprintln!("{}", where_the_time_goes(&t));
+    eprintln!("{}", the_bots_part(&bot.log()));
     hydrogen.close().await;
     bot.stop();
 }
