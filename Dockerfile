@@ -27,10 +27,7 @@ LABEL org.opencontainers.image.title="Muster" \
       org.opencontainers.image.description="Muster, a chat bot for Lewis Carroll's games (Lanrick, Arithmetical Croquet, Lanko) on Discord and Matrix" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.authors="The Muster developers" \
-      org.opencontainers.image.licenses="MIT OR Apache-2.0" \
-      org.opencontainers.image.url="https://github.com/muster-games/muster" \
-      org.opencontainers.image.source="https://github.com/muster-games/muster" \
-      org.opencontainers.image.documentation="https://github.com/muster-games/muster/blob/main/docs/deploy.md"
+      org.opencontainers.image.licenses="MIT OR Apache-2.0"
 
 # The Matrix client checks certificates against the system's roots; the board font and the
 # time-zone database are compiled into the binary.

@@ -227,8 +227,10 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 /// Not a check but a measurement: how long a board takes to reach the opponent, against a
-/// plain message between the two players on the same Synapse; and the bot's memory.
+/// plain message between the two players on the same Synapse; and the bot's memory. Run by
+/// `scripts/matrix-latency`, with the bot built in release.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement: run by scripts/matrix-latency"]
 async fn latency_and_memory() {
     let t = table().await;
     let dir = data_dir("matrix", "latency");

@@ -421,7 +421,7 @@ pub const COMMANDS: &[Command] = &[
         options: &[choice("answer", "Ask, accept or decline", ANSWERS)],
         subcommands: &[],
     },
-    bare("hint", "Croquet: what perfect play would do now"),
+    bare("hint", "Your best decision now, by the bot (in Croquet the perfect step)"),
     Command {
         name: "rules",
         description: "The rules of a game",
