@@ -21,7 +21,7 @@ pub struct Drawn {
     /// The image's type: `image/png`, or `image/gif` for a replay.
     pub mime: &'static str,
     /// For a replay: a still of its last frame (PNG), which a chat can show before the
-    /// animation has loaded (a Matrix message's thumbnail).
+    /// animation has loaded (an image message's thumbnail).
     pub poster: Option<Vec<u8>>,
 }
 
