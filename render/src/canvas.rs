@@ -470,7 +470,7 @@ impl Canvas {
         let size = Canvas::fit(width, text, size);
         let room = width as f32 - 24.0;
         let text = if Self::text_width(text, size) > room {
-            crate::table::shorten(text, size, room)
+            shorten(text, size, room)
         } else {
             text.to_string()
         };
@@ -565,4 +565,41 @@ fn over_run(run: &mut [u8], c: [u8; 4], alpha: u32) {
     for (j, d) in chunks.into_remainder().iter_mut().enumerate() {
         blend(d, add[j]);
     }
+}
+
+/// Whether `c` steers the direction of the text around it (an embedding, override, isolate or
+/// mark): the boards' text is drawn left to right, where such a character shows as nothing
+/// but a missing glyph.
+fn steers_direction(c: char) -> bool {
+    matches!(
+        c,
+        '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+    )
+}
+
+/// `text` on one line (control characters as spaces, none that steers the direction of text),
+/// shortened with "…" to fit `room` px.
+pub(crate) fn shorten(text: &str, size: f32, room: f32) -> String {
+    let chars: Vec<char> = (text.chars())
+        .filter(|&c| !steers_direction(c))
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let whole: String = chars.iter().collect();
+    if Canvas::text_width(&whole, size) <= room {
+        return whole;
+    }
+    let cut = |n: usize| format!("{}…", chars[..n].iter().collect::<String>().trim_end());
+    // The longest prefix that fits with the ellipsis, by bisection (widths grow with length).
+    let (mut lo, mut hi) = (0, chars.len());
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if Canvas::text_width(&cut(mid), size) <= room {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    Some(cut(lo))
+        .filter(|s| Canvas::text_width(s, size) <= room)
+        .unwrap_or_default()
 }

@@ -71,7 +71,7 @@ pub fn png(board: Option<&Picture<'_>>, card: &Card, theme: Theme) -> Vec<u8> {
     for line in &card.lines {
         write(&mut canvas, line, 30.0, 2, colours.ink);
     }
-    let footer = crate::table::shorten(&card.footer, 24.0, room);
+    let footer = crate::canvas::shorten(&card.footer, 24.0, room);
     canvas.text(
         &footer,
         left,
@@ -115,7 +115,7 @@ fn wrapped(text: &str, size: f32, room: f32, most: usize) -> Vec<String> {
     lines.truncate(most);
     lines
         .into_iter()
-        .map(|l| crate::table::shorten(&l, size, room))
+        .map(|l| crate::canvas::shorten(&l, size, room))
         .collect()
 }
 

@@ -4,7 +4,7 @@
 //! 640 to 900 px wide, text at 18 px or more, a cell too long for its column shortened with "…".
 //! The same input always gives the same bytes.
 
-use crate::canvas::{Align as Place, Canvas, rgb, rgba};
+use crate::canvas::{Align as Place, Canvas, rgb, rgba, shorten};
 
 /// How a column's cells are aligned: from its left edge (names), or up to its right edge
 /// (numbers).
@@ -119,43 +119,6 @@ fn top_band(title: &str) -> f32 {
     } else {
         TITLE_BAND
     }
-}
-
-/// Whether `c` steers the direction of the text around it (an embedding, override, isolate or
-/// mark): the boards' text is drawn left to right, where such a character shows as nothing
-/// but a missing glyph.
-pub(crate) fn steers_direction(c: char) -> bool {
-    matches!(
-        c,
-        '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
-    )
-}
-
-/// `text` on one line (control characters as spaces, none that steers the direction of text),
-/// shortened with "…" to fit `room` px.
-pub(crate) fn shorten(text: &str, size: f32, room: f32) -> String {
-    let chars: Vec<char> = (text.chars())
-        .filter(|&c| !steers_direction(c))
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    let whole: String = chars.iter().collect();
-    if width(&whole, size) <= room {
-        return whole;
-    }
-    let cut = |n: usize| format!("{}…", chars[..n].iter().collect::<String>().trim_end());
-    // The longest prefix that fits with the ellipsis, by bisection (widths grow with length).
-    let (mut lo, mut hi) = (0, chars.len());
-    while lo < hi {
-        let mid = (lo + hi).div_ceil(2);
-        if width(&cut(mid), size) <= room {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    Some(cut(lo))
-        .filter(|s| width(s, size) <= room)
-        .unwrap_or_default()
 }
 
 /// The mark that hangs past a right-aligned cell's edge.
