@@ -150,17 +150,13 @@ const ISOLATED: [&str; 5] = [
 ];
 
 /// Counts a page's images: `[shown, broken, loading]` for those under `selector`, each image
-/// shown when loaded with a width, broken when it failed or loaded empty. Also keeps, in
-/// `window.__musterShown`, when each image was first seen shown (milliseconds since the Unix
-/// epoch, by its `src`).
+/// shown when loaded with a width, broken when it failed or loaded empty.
 const COUNT_IMAGES: &str = r#"
 const [selector] = arguments;
-window.__musterShown = window.__musterShown || {};
 const out = [0, 0, 0];
 for (const img of document.querySelectorAll(selector)) {
     if (img.complete && img.naturalWidth > 0) {
         out[0] += 1;
-        window.__musterShown[img.src] = window.__musterShown[img.src] || Date.now();
     } else if (img.complete && img.getAttribute("src")) {
         out[1] += 1;
     } else {

@@ -188,10 +188,8 @@ fn median(values: &[u64]) -> u64 {
     v.get(v.len() / 2).copied().unwrap_or(0)
 }
 
-/// The thumbnail requests the homeserver answered with anything but 200, from its access log.
-fn thumbnails_refused(t: &Table) -> Vec<String> {
-    let log =
-        std::fs::read_to_string(t.synapse.data_dir().join("homeserver.log")).unwrap_or_default();
+/// The thumbnail requests the homeserver answered with anything but 200, in its access log `log`.
+fn thumbnails_refused(log: &str) -> Vec<String> {
     log.lines()
         .filter(|l| l.contains("/media/thumbnail/") && l.contains("Processed request"))
         .filter(|l| !l.contains("B 200 \""))
@@ -199,13 +197,11 @@ fn thumbnails_refused(t: &Table) -> Vec<String> {
         .collect()
 }
 
-/// Where a board's time goes, from the homeserver's access log: how long it took to answer the
+/// Where a board's time goes, from the homeserver's access log `log`: how long it took to answer the
 /// bot's uploads to reserved addresses (a plain room's images, whose thumbnails it makes before
 /// answering), its new uploads (the encrypted room's, which it cannot thumbnail, and a replay's
 /// still), the bot's messages, and the client's thumbnail requests — medians in milliseconds.
-fn where_the_time_goes(t: &Table) -> String {
-    let log =
-        std::fs::read_to_string(t.synapse.data_dir().join("homeserver.log")).unwrap_or_default();
+fn where_the_time_goes(log: &str) -> String {
     let took = |keep: &dyn Fn(&str) -> bool| -> String {
         let ms: Vec<u64> = log
             .lines()
@@ -278,7 +274,9 @@ async fn every_board_shows_in_a_real_client_in_plain_and_encrypted_rooms() {
         let shot = std::env::temp_dir().join(format!("muster-hydrogen-{encrypted}.png"));
         hydrogen.screenshot_to(&shot).await;
     }
-    let refused = thumbnails_refused(&t);
+    let log =
+        std::fs::read_to_string(t.synapse.data_dir().join("homeserver.log")).unwrap_or_default();
+    let refused = thumbnails_refused(&log);
     assert!(
         refused.is_empty(),
         "thumbnails refused:\n{}",
@@ -294,7 +292,7 @@ async fn every_board_shows_in_a_real_client_in_plain_and_encrypted_rooms() {
             shown.texts.len()
         );
     }
-    eprintln!("{}", where_the_time_goes(&t));
+    eprintln!("{}", where_the_time_goes(&log));
     eprintln!("{}", the_bots_part(&bot.log()));
     hydrogen.close().await;
     bot.stop();

@@ -94,7 +94,7 @@ fn kept(decisions: usize, step: usize) -> impl Fn(usize) -> bool {
 pub fn draw(record: &GameRecord, cap: usize, style: Style) -> Result<Drawn, String> {
     let mut step = 1;
     loop {
-        let (gif, poster) = encode(record, step, style)?;
+        let (gif, last) = encode(record, step, style)?;
         if gif.len() <= cap {
             let decisions = record.moves.len();
             let frames = (0..=decisions)
@@ -119,7 +119,7 @@ pub fn draw(record: &GameRecord, cap: usize, style: Style) -> Result<Drawn, Stri
                 text: alt,
                 name: format!("{}-replay.gif", record.id),
                 mime: "image/gif",
-                poster: Some(poster),
+                poster: Some(muster_render::encode::png_rgb(&last)),
             });
         }
         if step >= record.moves.len().max(1) {
@@ -133,9 +133,8 @@ pub fn draw(record: &GameRecord, cap: usize, style: Style) -> Result<Drawn, Stri
     }
 }
 
-/// The GIF of `record` with a frame for every `step`th decision, in `style`, and a still of its
-/// last frame (PNG).
-fn encode(record: &GameRecord, step: usize, style: Style) -> Result<(Vec<u8>, Vec<u8>), String> {
+/// The GIF of `record` with a frame for every `step`th decision, in `style`, and its last frame.
+fn encode(record: &GameRecord, step: usize, style: Style) -> Result<(Vec<u8>, Pixmap), String> {
     let start_game = AnyGame::new(record.game_id().map_err(|e| e.0)?);
     let names = seat_names(record);
     let names = [
@@ -177,8 +176,7 @@ fn encode(record: &GameRecord, step: usize, style: Style) -> Result<(Vec<u8>, Ve
             Ok(())
         })
         .map_err(|e| e.0)?;
-    let poster = muster_render::encode::png_rgb(last.as_ref().unwrap_or(&start));
-    Ok((writer.finish(), poster))
+    Ok((writer.finish(), last.unwrap_or(start)))
 }
 
 /// `Bob (Black)`: who played a decision from `seat`.

@@ -314,6 +314,17 @@ fn image_info(png: &[u8]) -> ImageInfo {
     info
 }
 
+/// The sizes, type and dimensions of `image` as a thumbnail's.
+fn thumbnail_info(image: &[u8]) -> ThumbnailInfo {
+    let sized = image_info(image);
+    let mut info = ThumbnailInfo::new();
+    info.width = sized.width;
+    info.height = sized.height;
+    info.mimetype = sized.mimetype;
+    info.size = sized.size;
+    info
+}
+
 /// Uploads `png` to the reserved address `uri`; an address that already holds it (an upload
 /// finished before a restart) counts as done.
 async fn upload_reserved(
@@ -384,23 +395,21 @@ async fn image_message(
     } else {
         out.body.clone()
     };
-    let source = uploaded(shared, png, reserved, encrypted).await?;
-    let thumbnail = match &out.poster {
-        Some(poster) => Some((uploaded(shared, poster, None, encrypted).await?, poster)),
-        None => None,
+    // The image and, for a replay, its still, uploaded together; both answered before the
+    // message names them.
+    let (source, poster) = match &out.poster {
+        Some(poster) => {
+            let (source, still) = tokio::try_join!(
+                uploaded(shared, png, reserved, encrypted),
+                uploaded(shared, poster, None, encrypted)
+            )?;
+            (source, Some((still, poster.as_slice())))
+        }
+        None => (uploaded(shared, png, reserved, encrypted).await?, None),
     };
+    let (thumb_source, thumb) = poster.unwrap_or_else(|| (source.clone(), png.as_slice()));
     let mut info = image_info(png);
-    let (thumb_source, thumb) = match thumbnail {
-        Some((source, poster)) => (source, poster.as_slice()),
-        None => (source.clone(), png.as_slice()),
-    };
-    let thumb_info = image_info(thumb);
-    let mut thumbnail_info = ThumbnailInfo::new();
-    thumbnail_info.width = thumb_info.width;
-    thumbnail_info.height = thumb_info.height;
-    thumbnail_info.mimetype = thumb_info.mimetype;
-    thumbnail_info.size = thumb_info.size;
-    info.thumbnail_info = Some(Box::new(thumbnail_info));
+    info.thumbnail_info = Some(Box::new(thumbnail_info(thumb)));
     info.thumbnail_source = Some(thumb_source);
     let mut image = match source {
         MediaSource::Plain(uri) => ImageMessageEventContent::plain(body, uri),
