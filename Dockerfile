@@ -18,7 +18,7 @@ COPY . .
 RUN --mount=type=cache,target=/usr/local/cargo/registry,sharing=locked \
     --mount=type=cache,target=/usr/local/cargo/git,sharing=locked \
     --mount=type=cache,target=/src/target,sharing=locked \
-    cargo build --release --locked -p muster-bot --bin muster \
+    cargo build --release --locked -p muster --bin muster \
     && install -m 0755 target/release/muster /usr/local/bin/muster
 
 FROM debian:bookworm-slim

@@ -7,9 +7,9 @@ use std::sync::{Arc, OnceLock};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use ed25519_dalek::{Signer, SigningKey};
-use muster_bot::core::{Core, Reply, Request, User};
-use muster_bot::discord::endpoint::{Signed, Triage, triage};
-use muster_bot::store::{GameStore, MemoryStore, record};
+use muster_core::desk::{Core, Reply, Request, User};
+use muster_core::store::{GameStore, MemoryStore, record};
+use muster_discord::endpoint::{Signed, Triage, triage};
 use muster_rules::{AnyGame, GameId};
 use serenity::all::Interaction;
 use serenity::interactions_endpoint::Verifier;
@@ -103,21 +103,21 @@ pub fn position(data: &[u8]) {
 /// clock control, durations, times, quiet hours and store names.
 pub fn command(data: &[u8]) {
     let text = text(data);
-    let _ = muster_bot::core::command::parse(&text);
-    let _ = muster_bot::clock::control::Control::parse(&text);
-    let _ = muster_bot::clock::parse_duration(&text);
-    let _ = muster_bot::clock::parse_rfc3339(&text);
+    let _ = muster_core::desk::command::parse(&text);
+    let _ = muster_core::clock::control::Control::parse(&text);
+    let _ = muster_core::clock::parse_duration(&text);
+    let _ = muster_core::clock::parse_rfc3339(&text);
     let (hours, zone) = text.split_once('\n').unwrap_or((&text, ""));
-    let _ = muster_bot::clock::quiet::Quiet::parse(hours, Some(zone).filter(|z| !z.is_empty()));
-    let _ = muster_bot::store::named::Named::parse(&text);
+    let _ = muster_core::clock::quiet::Quiet::parse(hours, Some(zone).filter(|z| !z.is_empty()));
+    let _ = muster_core::store::named::Named::parse(&text);
     let _ = muster_config::Store::parse(&text);
     let _ = muster_config::discord::Shards::parse(&text);
-    if let Ok(control) = muster_bot::clock::control::Control::parse(&text)
+    if let Ok(control) = muster_core::clock::control::Control::parse(&text)
         && let Some(control) = control
     {
         // What the game's header shows reads back as the same control.
         let typed = control.typed();
-        let back = muster_bot::clock::control::Control::parse(&typed)
+        let back = muster_core::clock::control::Control::parse(&typed)
             .unwrap_or_else(|e| panic!("{typed:?} (from {text:?}) does not read back: {e}"));
         assert_eq!(back.map(|c| c.typed()), Some(typed));
     }
@@ -213,25 +213,25 @@ pub fn discord(data: &[u8]) {
     };
     let (text, mentions, user, channel) = match &*interaction {
         Interaction::Command(c) => {
-            let Some((text, mentions)) = muster_bot::discord::words::text(&c.data) else {
+            let Some((text, mentions)) = muster_discord::words::text(&c.data) else {
                 return;
             };
-            let user = muster_bot::discord::user(&c.user, c.member.as_deref());
+            let user = muster_discord::user(&c.user, c.member.as_deref());
             (text, mentions, user, c.channel_id.to_string())
         }
         Interaction::Autocomplete(c) => {
-            let _ = muster_bot::discord::complete::focused(&c.data);
+            let _ = muster_discord::complete::focused(&c.data);
             return;
         }
         Interaction::Component(c) => {
             let Some(text) = c
                 .data
                 .custom_id
-                .strip_prefix(muster_bot::discord::respond::BUTTON_PREFIX)
+                .strip_prefix(muster_discord::respond::BUTTON_PREFIX)
             else {
                 return;
             };
-            let user = muster_bot::discord::user(&c.user, c.member.as_ref());
+            let user = muster_discord::user(&c.user, c.member.as_ref());
             (text.to_string(), Vec::new(), user, c.channel_id.to_string())
         }
         _ => return,
@@ -253,7 +253,7 @@ pub fn discord(data: &[u8]) {
 /// runs nothing and answers the same.
 pub fn matrix(data: &[u8]) {
     let json = text(data);
-    let messages = muster_bot::matrix::inbound::messages_in_json("@muster:example.org", &[&json]);
+    let messages = muster_matrix::inbound::messages_in_json("@muster:example.org", &[&json]);
     if messages.is_empty() {
         return;
     }

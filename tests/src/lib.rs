@@ -14,7 +14,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 
-/// The `muster` binary, built by Cargo from bot/src/main.rs for these suites. Cargo passes its
+/// The `muster` binary, built by Cargo from bot/muster/src/main.rs for these suites. Cargo passes its
 /// path to integration tests only, so each suite names it: `muster_binary!()`.
 #[macro_export]
 macro_rules! muster_binary {

@@ -7,7 +7,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use muster_bot::clock::{parse_duration, parse_rfc3339, rfc3339};
+use muster_core::clock::{parse_duration, parse_rfc3339, rfc3339};
 
 use crate::matrix::{Player, ProcessLog};
 use crate::synapse::{Account, Synapse};

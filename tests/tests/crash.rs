@@ -16,7 +16,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
 
-use muster_bot::store::{ChannelKey, GameRecord, GameStore, SledStore, Status};
+use muster_core::store::{ChannelKey, GameRecord, GameStore, SledStore, Status};
 use muster_rules::search::Rng;
 use muster_rules::{AnyGame, GameId};
 
@@ -101,12 +101,12 @@ impl Muster {
                 "manual",
             ])
             .args(["--start", &start, "--script", "-"])
-            .env_remove(muster_bot::store::fault::VARIABLE)
+            .env_remove(muster_core::store::fault::VARIABLE)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
         if let Some(n) = fault_after {
-            command.env(muster_bot::store::fault::VARIABLE, n.to_string());
+            command.env(muster_core::store::fault::VARIABLE, n.to_string());
         }
         let mut child = command.spawn().expect("muster starts");
         let stdin = child.stdin.take().expect("stdin");
@@ -154,7 +154,7 @@ impl Muster {
 
 /// `at` as the console's clock reads it.
 fn time(at: u64) -> String {
-    muster_bot::clock::rfc3339(at)
+    muster_core::clock::rfc3339(at)
 }
 
 /// Every game the store holds, live or finished, by channel in the order they were made.
@@ -184,7 +184,7 @@ fn stored(dir: &Path) -> BTreeMap<String, Vec<GameRecord>> {
         }
     }
     for list in games.values_mut() {
-        list.sort_by_key(|r| muster_bot::store::record::id_number(&r.id));
+        list.sort_by_key(|r| muster_core::store::record::id_number(&r.id));
     }
     games
 }

@@ -3,9 +3,9 @@
 //! by the player to move, the same move clicked twice, a move and the opponent's resignation.
 //! Exactly one of each pair wins; the other is answered privately with why; and the store then
 //! holds exactly the moves that were answered as played. `MUSTER_RACES` sets how many pairs
-//! (1,000 by default). The same in the core: bot/tests/races.rs.
+//! (1,000 by default). The same in the core: bot/core/tests/races.rs.
 
-use muster_bot::store::{ChannelKey, GameStore, SledStore, Status};
+use muster_core::store::{ChannelKey, GameStore, SledStore, Status};
 use muster_rules::search::Rng;
 use muster_rules::{AnyGame, GameId};
 use muster_tests::discord::bot::{self, GUILD, Mode, answered, runtime};
@@ -172,7 +172,7 @@ fn a_thousand_races_through_the_endpoint_each_have_one_winner() {
             if let Some(r) = store.load(&ChannelKey::new("discord", &t.channel)).unwrap() {
                 kept.push(r);
             }
-            kept.sort_by_key(|r| muster_bot::store::record::id_number(&r.id));
+            kept.sort_by_key(|r| muster_core::store::record::id_number(&r.id));
             let stored: Vec<(Vec<String>, bool)> = kept
                 .iter()
                 .map(|r| (r.moves.clone(), r.status == Status::Finished))

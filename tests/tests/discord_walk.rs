@@ -5,14 +5,14 @@
 
 use std::sync::Arc;
 
-use muster_bot::clock::ManualClock;
-use muster_bot::core::Core;
-use muster_bot::discord::Shared;
-use muster_bot::discord::dispatch::dispatch;
-use muster_bot::discord::surface::DiscordSurface;
-use muster_bot::store::MemoryStore;
-use muster_bot::store::counted::{Counted, Counts};
 use muster_config::discord::{Discord, Mode, Register, Secret};
+use muster_core::clock::ManualClock;
+use muster_core::desk::Core;
+use muster_core::store::MemoryStore;
+use muster_core::store::counted::{Counted, Counts};
+use muster_discord::Shared;
+use muster_discord::dispatch::dispatch;
+use muster_discord::surface::DiscordSurface;
 use muster_tests::discord::{Person, StandIn, command};
 use serde_json::{Value, json};
 use serenity::all::{ApplicationId, HttpBuilder, Interaction};

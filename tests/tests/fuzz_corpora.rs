@@ -77,16 +77,16 @@ fn damaged_records_and_positions_are_refused_with_a_reason() {
     let seed = inputs("record")
         .into_iter()
         .map(|f| std::fs::read(f).expect("a corpus file reads"))
-        .find(|b| muster_bot::store::record::decode(b).is_ok())
+        .find(|b| muster_core::store::record::decode(b).is_ok())
         .expect("a seed record decodes");
-    let cut = muster_bot::store::record::decode(&seed[..seed.len() / 2]).unwrap_err();
+    let cut = muster_core::store::record::decode(&seed[..seed.len() / 2]).unwrap_err();
     assert!(cut.starts_with("not a readable record"), "{cut}");
     let text = String::from_utf8(seed).expect("a record is UTF-8");
     let renamed =
-        muster_bot::store::record::decode(text.replacen("\"moves\"", "\"m\"", 1).as_bytes())
+        muster_core::store::record::decode(text.replacen("\"moves\"", "\"m\"", 1).as_bytes())
             .unwrap_err();
     assert!(renamed.contains("does not fit the layout"), "{renamed}");
-    let mut record = muster_bot::store::record::decode(text.as_bytes()).expect("decodes");
+    let mut record = muster_core::store::record::decode(text.as_bytes()).expect("decodes");
     record.moves.push("z9-z9".into());
     assert!(record.rebuild().is_err());
     let position =

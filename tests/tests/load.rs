@@ -12,7 +12,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use muster_bot::store::{ChannelKey, GameStore, PgStore, SledStore};
+use muster_core::store::{ChannelKey, GameStore, PgStore, SledStore};
 use muster_rules::{AnyGame, GameId};
 use muster_tests::discord::bot::{self, GUILD, Mode, callback, ephemeral, runtime, text};
 use muster_tests::discord::{Person, StandIn, button, command};

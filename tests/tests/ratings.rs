@@ -110,7 +110,7 @@ fn close(a: (f64, f64, f64), b: (f64, f64, f64), what: &str) {
 
 /// Seconds since the epoch of an RFC 3339 time the export gives (`…Z`, whole seconds).
 fn seconds(text: &str) -> u64 {
-    muster_bot::clock::parse_rfc3339(text).unwrap()
+    muster_core::clock::parse_rfc3339(text).unwrap()
 }
 
 /// Recomputes every Glicko-2 game of an export from the start: each player's rating before a

@@ -1,10 +1,10 @@
 //! The store's contract on a real PostgreSQL server (a throwaway cluster, tests/src/postgres.rs),
 //! the same suite the memory and sled stores pass, and copies between sled and PostgreSQL.
 
-use muster_bot::store::contract::{
+use muster_core::store::contract::{
     copies_whole, keeps_the_contract, leases_have_one_holder, races_have_one_winner,
 };
-use muster_bot::store::{ChannelKey, GameStore, PgStore, SledStore, StoreError};
+use muster_core::store::{ChannelKey, GameStore, PgStore, SledStore, StoreError};
 use muster_tests::postgres::Postgres;
 
 #[test]
@@ -47,7 +47,7 @@ fn postgres_races_have_one_winner_across_instances() {
     let a = PgStore::open(&url).unwrap();
     let b = PgStore::open(&url).unwrap();
     let key = ChannelKey::new("discord", "race");
-    let base = muster_bot::store::contract::record(&a, "race");
+    let base = muster_core::store::contract::record(&a, "race");
     a.create(&key, &base).unwrap();
     let mut wins = 0;
     for (n, store) in [&a, &b].into_iter().enumerate() {
@@ -262,29 +262,28 @@ fn cores(
     n: usize,
     start: u64,
 ) -> Vec<(
-    muster_bot::core::Core,
-    std::sync::Arc<muster_bot::clock::ManualClock>,
+    muster_core::desk::Core,
+    std::sync::Arc<muster_core::clock::ManualClock>,
 )> {
     use std::sync::Arc;
     (0..n)
         .map(|_| {
             let store: Arc<dyn GameStore> = Arc::new(PgStore::open(url).unwrap());
-            let clock = Arc::new(muster_bot::clock::ManualClock::starting_at(start));
+            let clock = Arc::new(muster_core::clock::ManualClock::starting_at(start));
             // As `muster serve` makes it: Discord's surface given to the core.
-            let core = muster_bot::core::Core::with_clock(store, "!", clock.clone()).with_surface(
-                Arc::new(muster_bot::discord::surface::DiscordSurface::default()),
-            );
+            let core = muster_core::desk::Core::with_clock(store, "!", clock.clone())
+                .with_surface(Arc::new(muster_discord::surface::DiscordSurface::default()));
             (core, clock)
         })
         .collect()
 }
 
 /// A request in `channel` on Discord.
-fn said(core: &muster_bot::core::Core, who: &str, channel: &str, text: &str) {
-    let request = muster_bot::core::Request {
+fn said(core: &muster_core::desk::Core, who: &str, channel: &str, text: &str) {
+    let request = muster_core::desk::Request {
         platform: "discord".into(),
         channel: channel.into(),
-        user: muster_bot::core::User::named(who),
+        user: muster_core::desk::User::named(who),
         text: text.into(),
         mentions: Vec::new(),
         policy: Default::default(),
@@ -294,7 +293,7 @@ fn said(core: &muster_bot::core::Core, who: &str, channel: &str, text: &str) {
 
 #[test]
 fn timeouts_and_reminders_fire_once_across_instances() {
-    use muster_bot::clock::Clock;
+    use muster_core::clock::Clock;
     let pg = Postgres::start();
     let url = pg.database();
     let start = 1_800_000_000;
@@ -457,11 +456,11 @@ fn instances_starting_together_set_the_database_up_once_and_a_newer_one_is_refus
     assert_eq!(store.live_count().unwrap(), 0);
     // Records an older Muster wrote are rewritten in the current layout at start, as in sled.
     let key = ChannelKey::new("console", "old");
-    let record = muster_bot::store::contract::record(&store, "old");
-    let old = String::from_utf8(muster_bot::store::record::encode(&record))
+    let record = muster_core::store::contract::record(&store, "old");
+    let old = String::from_utf8(muster_core::store::record::encode(&record))
         .unwrap()
         .replace(
-            &format!("\"schema\":{}", muster_bot::store::SCHEMA),
+            &format!("\"schema\":{}", muster_core::store::SCHEMA),
             "\"schema\":2",
         );
     store.put_raw(&key, old.as_bytes()).unwrap();
@@ -471,7 +470,7 @@ fn instances_starting_together_set_the_database_up_once_and_a_newer_one_is_refus
     let live = store.entries().unwrap();
     let stored = String::from_utf8_lossy(&live.iter().find(|e| e.tree == "live").unwrap().value)
         .into_owned();
-    let current = format!("\"schema\":{}", muster_bot::store::SCHEMA);
+    let current = format!("\"schema\":{}", muster_core::store::SCHEMA);
     assert!(stored.contains(&current), "{stored}");
     assert_eq!(store.load(&key).unwrap(), Some(record));
     // A database a newer Muster set up (a migration this one does not know) is refused.
