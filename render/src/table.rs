@@ -632,6 +632,16 @@ mod tests {
         let (t, b) = (standings(7), eight());
         assert_eq!(table_png(&t), table_png(&t.clone()));
         assert_eq!(bracket_png(&b), bracket_png(&b.clone()));
+        // To look at them, as the golden images are looked at: MUSTER_RENDER_OUT=<dir>.
+        if let Some(dir) = std::env::var_os("MUSTER_RENDER_OUT") {
+            let dir = std::path::Path::new(&dir);
+            let (table, bracket) = (
+                table_png(&t).expect("drawn"),
+                bracket_png(&b).expect("drawn"),
+            );
+            std::fs::write(dir.join("table.png"), table).expect("written");
+            std::fs::write(dir.join("bracket.png"), bracket).expect("written");
+        }
         for (w, h) in [size(table_png(&t)), size(bracket_png(&b))] {
             assert!((640..=900).contains(&w), "{w}x{h}");
         }
@@ -726,19 +736,5 @@ mod tests {
         // The winner's side is shaded.
         let (x, y) = l.at(0, 3);
         assert_eq!(at(x + 4.0, y + LINE_H * 1.5), &WON[..3]);
-    }
-
-    /// Writes the sample images to the temporary directory when MUSTER_SAMPLES is set, to look
-    /// at: `MUSTER_SAMPLES=1 cargo test -p muster-render table::tests::samples`.
-    #[test]
-    fn samples() {
-        if std::env::var_os("MUSTER_SAMPLES").is_none() {
-            return;
-        }
-        let dir = std::env::temp_dir();
-        let table = table_png(&standings(7)).expect("drawn");
-        std::fs::write(dir.join("muster-table.png"), table).expect("written");
-        let bracket = bracket_png(&eight()).expect("drawn");
-        std::fs::write(dir.join("muster-bracket.png"), bracket).expect("written");
     }
 }

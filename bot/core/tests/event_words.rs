@@ -163,8 +163,8 @@ fn points_won_by_a_bye_or_a_forfeit_are_marked_in_the_standings_and_the_others_n
         );
     }
     assert!(alt.contains(&format!(" {won} 1,")), "{alt}");
-    if let Some(dir) = std::env::var_os("MUSTER_SAMPLES") {
-        // To look at: MUSTER_SAMPLES=<dir> cargo test -p muster-core --test event_words.
+    if let Some(dir) = std::env::var_os("MUSTER_RENDER_OUT") {
+        // To look at, as the golden images are: MUSTER_RENDER_OUT=<dir> cargo test -p muster-core --test event_words.
         let dir = std::path::Path::new(&dir);
         std::fs::write(dir.join("standings-unplayed.png"), &png).expect("written");
         std::fs::write(dir.join("standings-unplayed.txt"), &text).expect("written");

@@ -346,7 +346,7 @@ impl GameStore for Meanwhile {
         &self,
         key: &ChannelKey,
         change: Option<&muster_core::store::Change>,
-        receipts: &[muster_core::store::Kept<'_>],
+        receipts: &[muster_core::store::ReceiptToKeep<'_>],
     ) -> Result<(), muster_core::store::StoreError> {
         if change.is_some() {
             self.run();

@@ -22,11 +22,11 @@ const REPLAY_CAP: usize = 8 * 1024 * 1024;
 /// The kept boards, newest last.
 #[derive(Default)]
 pub struct Boards {
-    kept: Mutex<Kept>,
+    kept: Mutex<Drawings>,
 }
 
 /// The boards by what they show, and their keys oldest first.
-type Kept = (HashMap<Key, Arc<Drawn>>, VecDeque<Key>);
+type Drawings = (HashMap<Key, Arc<Drawn>>, VecDeque<Key>);
 
 impl Boards {
     fn kept(&self, key: &Key) -> Option<Arc<Drawn>> {

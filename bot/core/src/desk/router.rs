@@ -27,7 +27,7 @@ use crate::telemetry::metrics::metrics;
 
 /// Where a request's receipt is kept, when it is: its id on its platform, and where in the
 /// channel its answers go (a thread), if not in the channel itself.
-pub(crate) type Kept<'a> = Option<(&'a str, Option<&'a str>)>;
+pub(crate) type ReceiptAt<'a> = Option<(&'a str, Option<&'a str>)>;
 
 /// What running a request came to: its receipt, the staged store it ran over (what it read and
 /// stored), and whether a change it made could not be stored.
@@ -119,7 +119,7 @@ impl Core {
     /// [`Core::handle`], keeping the receipt under the request's id (in the same write as the
     /// change) when one is given; with whether it changed a game. Logged in a span of its own
     /// (platform, channel, user, command, game), and counted in the metrics.
-    pub(crate) fn run(&self, req: &Request, kept: Kept<'_>) -> (Receipt, bool) {
+    pub(crate) fn run(&self, req: &Request, kept: ReceiptAt<'_>) -> (Receipt, bool) {
         let widened = self.organised(req);
         let req = widened.as_ref().unwrap_or(req);
         let parsed = command::parse(&req.text);
@@ -188,7 +188,12 @@ impl Core {
 
     /// [`Core::run`]'s work: decided over a staged store and committed in one write, decided
     /// again (at most twice more) when it lost a race, then followed up.
-    fn run_staged(&self, req: &Request, parsed: &Result<Command, String>, kept: Kept<'_>) -> Ran {
+    fn run_staged(
+        &self,
+        req: &Request,
+        parsed: &Result<Command, String>,
+        kept: ReceiptAt<'_>,
+    ) -> Ran {
         let (id, place) = (kept.map(|k| k.0), kept.and_then(|k| k.1));
         let key = ChannelKey::new(&req.platform, &req.channel);
         let mut tries = 0;
@@ -262,7 +267,7 @@ impl Core {
     fn not_stored(
         &self,
         req: &Request,
-        kept: Kept<'_>,
+        kept: ReceiptAt<'_>,
         receipt: Receipt,
         staged: Arc<Staged>,
         e: &StoreError,

@@ -157,7 +157,7 @@ pub fn parse(args: &[&str]) -> Result<TournamentCommand, String> {
     let action = match word.to_ascii_lowercase().as_str() {
         "new" | "create" => {
             return Ok(TournamentCommand {
-                action: Action::New(new_event(&rest)?),
+                action: Action::New(read_new_event(&rest)?),
                 args: Vec::new(),
             });
         }
@@ -184,7 +184,8 @@ pub fn parse(args: &[&str]) -> Result<TournamentCommand, String> {
     Ok(TournamentCommand { action, args: rest })
 }
 
-fn new_event(args: &[String]) -> Result<NewEvent, String> {
+/// The words of `tournament new …` read into the event to open.
+fn read_new_event(args: &[String]) -> Result<NewEvent, String> {
     let usage = "`tournament new <name> <game> swiss|roundrobin|double|knockout [rounds N] [clock 3d] \
                  [timeout claim|auto] [pairs]`, such as `tournament new spring lanrick swiss`";
     let [name, game, system, options @ ..] = args else {

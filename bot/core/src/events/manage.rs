@@ -17,15 +17,15 @@ type Replies = Vec<Reply>;
 /// Handles `tournament …`.
 pub fn run(core: &Core, req: &Request, command: TournamentCommand) -> Vec<Reply> {
     let result = match &command.action {
-        Action::New(e) => new_event(core, req, e.clone()),
+        Action::New(e) => open_event(core, req, e.clone()),
         Action::List => Ok(report::list(core, req)),
         _ => on_event(core, req, &command),
     };
     result.unwrap_or_else(|e| vec![Reply::Private(e)])
 }
 
-/// `tournament new …`.
-pub(super) fn new_event(core: &Core, req: &Request, e: NewEvent) -> Result<Replies, String> {
+/// `tournament new …`: the event opened, its name claimed in its community.
+pub(super) fn open_event(core: &Core, req: &Request, e: NewEvent) -> Result<Replies, String> {
     let community = req.policy.community.clone();
     let store = core.base.as_ref();
     if let Some(found) = load(store, &req.platform, &community, &e.name)? {

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::interface::{Change, ChannelKey, GameStore, Kept, StoreError};
+use super::interface::{Change, ChannelKey, GameStore, ReceiptToKeep, StoreError};
 use super::record::GameRecord;
 
 /// What a store was asked, by kind.
@@ -66,7 +66,7 @@ impl GameStore for Counted {
         &self,
         key: &ChannelKey,
         change: Option<&Change>,
-        receipts: &[Kept<'_>],
+        receipts: &[ReceiptToKeep<'_>],
     ) -> Result<(), StoreError> {
         count(&self.counts.commits);
         self.inner.commit(key, change, receipts)

@@ -89,7 +89,7 @@ pub enum Change {
 /// What the core made of a request that has an id on its platform (a chat event, an
 /// interaction), or a notice it owes there, kept beside the change it made: `(platform, id,
 /// body)`. A game played in two places keeps a receipt on each platform in one write.
-pub type Kept<'a> = (&'a str, &'a str, &'a str);
+pub type ReceiptToKeep<'a> = (&'a str, &'a str, &'a str);
 
 /// The games, by channel, and the archive of finished ones.
 pub trait GameStore: Send + Sync {
@@ -105,7 +105,7 @@ pub trait GameStore: Send + Sync {
         &self,
         key: &ChannelKey,
         change: Option<&Change>,
-        receipts: &[Kept<'_>],
+        receipts: &[ReceiptToKeep<'_>],
     ) -> Result<(), StoreError>;
     /// Stores a new live game; [`StoreError::Exists`] if the channel has one.
     fn create(&self, key: &ChannelKey, record: &GameRecord) -> Result<(), StoreError> {

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-use super::interface::{Change, ChannelKey, GameStore, Kept, StoreError};
+use super::interface::{Change, ChannelKey, GameStore, ReceiptToKeep, StoreError};
 use super::record::GameRecord;
 use super::record::{decode, encode};
 
@@ -53,7 +53,7 @@ impl GameStore for MemoryStore {
         &self,
         key: &ChannelKey,
         change: Option<&Change>,
-        receipts: &[Kept<'_>],
+        receipts: &[ReceiptToKeep<'_>],
     ) -> Result<(), StoreError> {
         let mut inner = self.lock();
         if let Some(change) = change {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::changes::{Changed, Changes};
-use super::interface::{Change, ChannelKey, GameStore, Kept, StoreError};
+use super::interface::{Change, ChannelKey, GameStore, ReceiptToKeep, StoreError};
 use super::record::{GameRecord, Status};
 use super::{backup, fault};
 use crate::telemetry::metrics::metrics;
@@ -63,7 +63,7 @@ impl GameStore for Metered {
         &self,
         key: &ChannelKey,
         change: Option<&Change>,
-        receipts: &[Kept<'_>],
+        receipts: &[ReceiptToKeep<'_>],
     ) -> Result<(), StoreError> {
         fault::writing();
         self.timed("commit", |s| s.commit(key, change, receipts))?;

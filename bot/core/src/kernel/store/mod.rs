@@ -1,5 +1,14 @@
-//! Where games live: a small trait ([`GameStore`]) with an in-memory implementation for unit
-//! tests and a sled implementation for real use.
+//! Where games and everything else Muster keeps live: the [`GameStore`] trait
+//! (`interface.rs`) and its three backends — [`SledStore`] (embedded, the default),
+//! [`PgStore`] (PostgreSQL, shared by several instances; `postgres_schema.rs` its migrations,
+//! `postgres_listen.rs` its notifications of changes) and [`MemoryStore`] (tests) — with the
+//! wrappers every backend can wear: [`Metered`] (timings and the process's [`Changes`]) and
+//! [`Staged`] (one request's reads kept and writes held until one commit). Beside them:
+//! [`GameRecord`] (`record.rs`, a game as stored), backups and migration between backends
+//! (`backup.rs`, `named.rs`), leases (`lease.rs`: which instance does a piece of work), and the
+//! crash tests' fault hooks (`fault.rs`). The contract every backend keeps (`contract.rs`) and a
+//! store that counts what it is asked (`counted.rs`) are built for tests only (the
+//! `test-support` feature).
 //!
 //! Each channel of each platform has at most one live game. A write names the version it read
 //! (compare-and-swap), so of two moves racing on one channel exactly one is applied; sled
@@ -31,7 +40,7 @@ mod sled_store;
 pub mod staged;
 
 pub use changes::{Changed, Changes};
-pub use interface::{Change, ChannelKey, GameStore, Kept, StoreError};
+pub use interface::{Change, ChannelKey, GameStore, ReceiptToKeep, StoreError};
 pub use memory::MemoryStore;
 pub use metered::Metered;
 pub use named::{Copied, Named, migrate};

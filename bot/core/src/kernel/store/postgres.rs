@@ -19,7 +19,7 @@ use tokio_postgres::types::ToSql;
 
 use super::backup::Entry;
 use super::changes::Changes;
-use super::interface::{Change, ChannelKey, GameStore, Kept, StoreError};
+use super::interface::{Change, ChannelKey, GameStore, ReceiptToKeep, StoreError};
 use super::postgres_listen;
 use super::postgres_schema::{self, Columns, counters_after, db};
 use super::record::GameRecord;
@@ -367,7 +367,7 @@ impl GameStore for PgStore {
         &self,
         key: &ChannelKey,
         change: Option<&Change>,
-        receipts: &[Kept<'_>],
+        receipts: &[ReceiptToKeep<'_>],
     ) -> Result<(), StoreError> {
         let pool = self.pool.clone();
         let key = key.clone();

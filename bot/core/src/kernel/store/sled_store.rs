@@ -13,7 +13,7 @@ use std::path::Path;
 use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
 
 use super::backup::Entry;
-use super::interface::{Change, ChannelKey, GameStore, Kept, StoreError};
+use super::interface::{Change, ChannelKey, GameStore, ReceiptToKeep, StoreError};
 use super::record::GameRecord;
 use super::record::{SCHEMA, decode, encode, id_number};
 
@@ -158,7 +158,7 @@ impl GameStore for SledStore {
         &self,
         key: &ChannelKey,
         change: Option<&Change>,
-        receipts: &[Kept<'_>],
+        receipts: &[ReceiptToKeep<'_>],
     ) -> Result<(), StoreError> {
         let _writing = self.writing();
         let live_key = key.bytes();

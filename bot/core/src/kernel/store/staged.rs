@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use muster_rules::AnyGame;
 
-use super::interface::{Change, ChannelKey, GameStore, Kept, StoreError};
+use super::interface::{Change, ChannelKey, GameStore, ReceiptToKeep, StoreError};
 use super::record::GameRecord;
 
 /// A store whose game writes wait for [`Staged::commit`]; everything else goes straight through.
@@ -138,12 +138,12 @@ impl Staged {
 
     /// Stores the held change (if any), the notices it owes and `receipt` of the request (its
     /// platform, id and body) in one write to the real store.
-    pub fn commit(&self, receipt: Option<Kept<'_>>) -> Result<(), StoreError> {
+    pub fn commit(&self, receipt: Option<ReceiptToKeep<'_>>) -> Result<(), StoreError> {
         let held = self.held().take();
         let notices = std::mem::take(&mut *self.notices.lock().unwrap_or_else(|p| p.into_inner()));
         match (held, receipt) {
             (Some((key, change)), receipt) => {
-                let mut kept: Vec<Kept<'_>> = notices
+                let mut kept: Vec<ReceiptToKeep<'_>> = notices
                     .iter()
                     .map(|(p, i, b)| (p.as_str(), i.as_str(), b.as_str()))
                     .collect();
@@ -238,7 +238,7 @@ impl GameStore for Staged {
         &self,
         key: &ChannelKey,
         change: Option<&Change>,
-        receipts: &[Kept<'_>],
+        receipts: &[ReceiptToKeep<'_>],
     ) -> Result<(), StoreError> {
         if !receipts.is_empty() {
             return Err(StoreError::Io(
