@@ -6,6 +6,40 @@ use crate::desk::{Core, Reply, Request, Target, User};
 use crate::kernel::store::{ChannelKey, Ending, GameRecord, GameStore, Status};
 use crate::kernel::surface::Surface;
 
+/// A console command by `user` in `channel`, answered by the core.
+pub fn say(core: &Core, user: &str, channel: &str, text: &str) -> Vec<Reply> {
+    core.handle(&request(user, channel, text))
+}
+
+/// An account written `name@platform`: its platform, and the user — `name-id` on the platform
+/// `chat` (ids as Discord's are opaque), `@name:hs` on any other (as Matrix's are).
+pub fn account(who: &str) -> (String, User) {
+    let (name, platform) = who.split_once('@').expect("user@platform");
+    let id = if platform == "chat" {
+        format!("{name}-id")
+    } else {
+        format!("@{name}:hs")
+    };
+    let user = User {
+        id,
+        name: name.into(),
+    };
+    (platform.to_string(), user)
+}
+
+/// The replies' text as their reader sees it, one a line; a mention as `<@id> text`.
+pub fn words(replies: &[Reply]) -> String {
+    replies
+        .iter()
+        .filter_map(|r| match r {
+            Reply::Text(t) | Reply::Private(t) => Some(t.clone()),
+            Reply::Mention { user, text } => Some(format!("<@{}> {text}", user.id)),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// A console command by `user` in `channel`.
 pub fn request(user: &str, channel: &str, text: &str) -> Request {
     Request {

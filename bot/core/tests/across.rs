@@ -9,7 +9,7 @@ use muster_core::clock::ManualClock;
 use muster_core::desk::{Core, Notice, Reply, Request, Surface, Target, User};
 use muster_core::store::{ChannelKey, GameStore, MemoryStore};
 
-use common::Named;
+use common::{Named, account, words};
 use muster_core::testing as common;
 
 const START: u64 = 1_795_600_800; // 2026-11-25T10:00:00Z
@@ -45,37 +45,8 @@ fn over(store: Arc<MemoryStore>, clock: &Arc<ManualClock>) -> Core {
     core
 }
 
-/// `bob@chat` is bob on chat (id `bob-id`); `alice@rooms` is alice on rooms (`@alice:hs`).
-fn user(who: &str) -> (String, User) {
-    let (name, platform) = who.split_once('@').expect("user@platform");
-    let id = if platform == "chat" {
-        format!("{name}-id")
-    } else {
-        format!("@{name}:hs")
-    };
-    (
-        platform.to_string(),
-        User {
-            id,
-            name: name.into(),
-        },
-    )
-}
-
-fn words(replies: &[Reply]) -> String {
-    replies
-        .iter()
-        .filter_map(|r| match r {
-            Reply::Text(t) | Reply::Private(t) => Some(t.clone()),
-            Reply::Mention { user, text } => Some(format!("<@{}> {text}", user.id)),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 fn ask(core: &Core, who: &str, channel: &str, text: &str) -> Vec<Reply> {
-    let (platform, user) = user(who);
+    let (platform, user) = account(who);
     core.handle(&Request {
         platform,
         channel: channel.into(),
@@ -129,7 +100,7 @@ fn started(core: &Core) {
     else {
         panic!("one place to open: {notices:?}");
     };
-    assert_eq!(opening.players, vec![user("alice@rooms").1]);
+    assert_eq!(opening.players, vec![account("alice@rooms").1]);
     assert_eq!(opening.home.as_ref().expect("a game's place").channel, "c1");
     core.place_opened(opening, "!g");
     let first = told(core, "rooms", "!g");
@@ -155,7 +126,7 @@ fn a_game_is_played_from_both_places_and_each_is_told_what_the_other_was() {
     let there = told(&core, "rooms", "!g");
     assert!(there.contains("<@@alice:hs> your turn"), "{there}");
     // A bare move in the other place is read as the player's move there.
-    let (platform, alice) = user("alice@rooms");
+    let (platform, alice) = account("alice@rooms");
     let command = core.command_in(&platform, "!g", &alice, "2");
     assert_eq!(command.as_deref(), Some("move 2"));
     let out = say(&core, "alice@rooms", "!g", "move 2");

@@ -10,7 +10,7 @@ use muster_core::desk::{Core, Notice, Policy, Reply, Request, Target, User};
 use muster_core::kernel::community::{Communities, Community, Member};
 use muster_core::store::{ChannelKey, GameStore, MemoryStore};
 
-use common::Named;
+use common::{Named, words};
 use muster_core::testing as common;
 
 const START: u64 = 1_795_600_800; // 2026-11-25T10:00:00Z
@@ -56,18 +56,6 @@ fn ask(core: &Core, who: &str, channel: &str, text: &str) -> Vec<Reply> {
             ..Policy::default()
         },
     })
-}
-
-fn words(replies: &[Reply]) -> String {
-    replies
-        .iter()
-        .filter_map(|r| match r {
-            Reply::Text(t) | Reply::Private(t) => Some(t.clone()),
-            Reply::Mention { user, text } => Some(format!("<@{}> {text}", user.id)),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 fn say(core: &Core, who: &str, channel: &str, text: &str) -> String {

@@ -8,12 +8,8 @@ use muster_core::desk::{Core, Reply};
 use muster_core::store::{GameStore, MemoryStore, SledStore};
 use muster_render::{Size, Style, Theme};
 
-use common::request;
+use common::say;
 use muster_core::testing as common;
-
-fn say(core: &Core, user: &str, text: &str) -> Vec<Reply> {
-    core.handle(&request(user, "general", text))
-}
 
 /// The boards among the replies: (style, private).
 fn boards(replies: &[Reply]) -> Vec<(Style, bool)> {
@@ -41,8 +37,8 @@ fn privates(replies: &[Reply]) -> String {
 
 fn lanrick(store: Arc<dyn GameStore>) -> Core {
     let core = Core::new(store, "!");
-    say(&core, "alice", "new lanrick @bob");
-    say(&core, "bob", "accept");
+    say(&core, "alice", "general", "new lanrick @bob");
+    say(&core, "bob", "general", "accept");
     core
 }
 
@@ -57,7 +53,7 @@ fn style(theme: Theme, bottom: usize, size: Size) -> Style {
 #[test]
 fn settings_are_kept_and_the_board_is_the_askers_own_view_for_him_alone() {
     let core = lanrick(Arc::new(MemoryStore::default()));
-    let out = say(&core, "bob", "board theme dark size large black");
+    let out = say(&core, "bob", "general", "board theme dark size large black");
     assert!(
         privates(&out).contains(
             "Your boards from now on: Black's side at the bottom, the dark theme, large size."
@@ -84,47 +80,62 @@ fn settings_are_kept_and_the_board_is_the_askers_own_view_for_him_alone() {
 
     // Kept: a plain `board` later shows the same view; alice's is still the default.
     assert_eq!(
-        boards(&say(&core, "bob", "board")),
+        boards(&say(&core, "bob", "general", "board")),
         vec![(style(Theme::Dark, 1, Size::Large), true)]
     );
     assert_eq!(
-        boards(&say(&core, "alice", "board")),
+        boards(&say(&core, "alice", "general", "board")),
         vec![(Style::default(), true)]
     );
     // A spectator sees his own view too.
-    say(&core, "carol", "board contrast");
+    say(&core, "carol", "general", "board contrast");
     assert_eq!(
-        boards(&say(&core, "carol", "board")),
+        boards(&say(&core, "carol", "general", "board")),
         vec![(style(Theme::Contrast, 0, Size::Normal), true)]
     );
     // flip turns the boards over, and over again.
-    assert_eq!(boards(&say(&core, "bob", "board flip"))[0].0.bottom, 0);
-    assert_eq!(boards(&say(&core, "bob", "board flip"))[0].0.bottom, 1);
-    assert_eq!(boards(&say(&core, "alice", "board flip"))[0].0.bottom, 1);
+    assert_eq!(
+        boards(&say(&core, "bob", "general", "board flip"))[0]
+            .0
+            .bottom,
+        0
+    );
+    assert_eq!(
+        boards(&say(&core, "bob", "general", "board flip"))[0]
+            .0
+            .bottom,
+        1
+    );
+    assert_eq!(
+        boards(&say(&core, "alice", "general", "board flip"))[0]
+            .0
+            .bottom,
+        1
+    );
 }
 
 #[test]
 fn the_channels_board_follows_the_player_to_moves_settings() {
     let core = lanrick(Arc::new(MemoryStore::default()));
-    say(&core, "bob", "board black dark");
+    say(&core, "bob", "general", "board black dark");
     // Alice places a man: bob is to move, and the channel's board is drawn his way.
-    let out = say(&core, "alice", "move b1");
+    let out = say(&core, "alice", "general", "move b1");
     assert_eq!(
         boards(&out),
         vec![(style(Theme::Dark, 1, Size::Normal), false)]
     );
     // Bob places one: alice is to move, with her (default) settings.
-    let out = say(&core, "bob", "move b8");
+    let out = say(&core, "bob", "general", "move b8");
     assert_eq!(boards(&out), vec![(Style::default(), false)]);
 }
 
 #[test]
 fn a_finished_games_last_board_and_replay_follow_the_player_who_ended_it() {
     let core = lanrick(Arc::new(MemoryStore::default()));
-    say(&core, "alice", "board contrast small");
-    say(&core, "alice", "move b1");
-    say(&core, "bob", "move b8");
-    let out = say(&core, "alice", "resign");
+    say(&core, "alice", "general", "board contrast small");
+    say(&core, "alice", "general", "move b1");
+    say(&core, "bob", "general", "move b8");
+    let out = say(&core, "alice", "general", "resign");
     let styles: Vec<Style> = out
         .iter()
         .filter_map(|r| match r {
@@ -144,14 +155,14 @@ fn a_finished_games_last_board_and_replay_follow_the_player_who_ended_it() {
 #[test]
 fn a_lanko_player_sees_his_own_seat_at_the_bottom_of_his_colour() {
     let core = Core::new(Arc::new(MemoryStore::default()), "!");
-    let out = say(&core, "sam", "new lanko88 @wes @nat @eve");
+    let out = say(&core, "sam", "general", "new lanko88 @wes @nat @eve");
     assert!(!privates(&out).contains("not"), "{out:?}");
     for who in ["wes", "nat", "eve"] {
-        say(&core, who, "accept");
+        say(&core, who, "general", "accept");
     }
     // Seats in turn order: sam s, wes w, nat n, eve e.
     let bottom = |who: &str, setting: &str| {
-        boards(&say(&core, who, &format!("board {setting}")))[0]
+        boards(&say(&core, who, "general", &format!("board {setting}")))[0]
             .0
             .bottom
     };
@@ -168,24 +179,24 @@ fn a_lanko_player_sees_his_own_seat_at_the_bottom_of_his_colour() {
 fn settings_are_changed_anywhere_and_a_bad_one_changes_nothing() {
     let core = Core::new(Arc::new(MemoryStore::default()), "!");
     // No game here: the settings are kept all the same, and said.
-    let out = say(&core, "alice", "board dark");
+    let out = say(&core, "alice", "general", "board dark");
     assert_eq!(boards(&out), vec![]);
     assert!(privates(&out).contains("the dark theme"), "{out:?}");
-    let out = say(&core, "alice", "board neon");
+    let out = say(&core, "alice", "general", "board neon");
     assert!(
         privates(&out).contains("`board neon`: say `board` (your view of the board)"),
         "{out:?}"
     );
-    let out = say(&core, "alice", "board size huge");
+    let out = say(&core, "alice", "general", "board size huge");
     assert!(
         privates(&out).contains("the size is small, normal or large"),
         "{out:?}"
     );
     // Neither touched what was kept.
-    say(&core, "alice", "new lanrick @bob");
-    say(&core, "bob", "accept");
+    say(&core, "alice", "general", "new lanrick @bob");
+    say(&core, "bob", "general", "accept");
     assert_eq!(
-        boards(&say(&core, "alice", "board")),
+        boards(&say(&core, "alice", "general", "board")),
         vec![(style(Theme::Dark, 0, Size::Normal), true)]
     );
 }
@@ -197,7 +208,7 @@ fn settings_and_styled_boards_survive_a_restart_on_sled() {
     {
         let store: Arc<dyn GameStore> = Arc::new(SledStore::open(&dir).expect("open"));
         let core = lanrick(store);
-        say(&core, "bob", "board black large");
+        say(&core, "bob", "general", "board black large");
     }
     // sled lets go of its lock a moment after the last handle is dropped.
     let store = (0..50)
@@ -209,7 +220,7 @@ fn settings_and_styled_boards_survive_a_restart_on_sled() {
         })
         .expect("reopen");
     let core = Core::new(Arc::new(store), "!");
-    let out = say(&core, "alice", "move b1");
+    let out = say(&core, "alice", "general", "move b1");
     assert_eq!(
         boards(&out),
         vec![(style(Theme::Classic, 1, Size::Large), false)]

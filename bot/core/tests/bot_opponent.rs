@@ -8,12 +8,8 @@ use muster_core::desk::{Core, Reply};
 use muster_core::store::{ChannelKey, GameStore, MemoryStore, Status};
 use muster_rules::AnyGame;
 
-use common::request;
+use common::{request, say};
 use muster_core::testing as common;
-
-fn say(core: &Core, user: &str, text: &str) -> Vec<Reply> {
-    core.handle(&request(user, "general", text))
-}
 
 fn texts(replies: &[Reply]) -> String {
     replies
@@ -84,7 +80,7 @@ fn play_against(core: &Core, store: &MemoryStore, plies: usize) {
             continue;
         }
         let text = muster_rules::search::random_any(&game, rng.next_u64()).unwrap();
-        let out = texts(&say(core, &player.name, &format!("move {text}")));
+        let out = texts(&say(core, &player.name, "general", &format!("move {text}")));
         assert!(!out.contains("not your turn"), "{out}");
     }
 }
@@ -93,13 +89,13 @@ fn play_against(core: &Core, store: &MemoryStore, plies: usize) {
 fn the_bot_answers_a_lanrick_move_after_it_and_every_decision_is_legal() {
     let store = Arc::new(MemoryStore::default());
     let core = Core::new(store.clone(), "!");
-    let out = texts(&say(&core, "alice", "new lanrick bot:easy"));
+    let out = texts(&say(&core, "alice", "general", "new lanrick bot:easy"));
     assert!(
         out.contains("The game begins: alice (White) vs Muster (easy) (Black)"),
         "{out}"
     );
     // Alice's move is answered at once, the bot's turn said without a ping.
-    let out = texts(&say(&core, "alice", "move b1"));
+    let out = texts(&say(&core, "alice", "general", "move b1"));
     assert!(out.contains("Muster (easy) is thinking (Black)."), "{out}");
     assert!(!out.contains("@Muster"), "{out}");
     assert_eq!(record(&store).moves.len(), 1, "the bot has not moved yet");
@@ -117,7 +113,12 @@ fn the_bot_answers_a_lanrick_move_after_it_and_every_decision_is_legal() {
 fn the_bot_opens_as_white_and_plays_the_first_version() {
     let store = Arc::new(MemoryStore::default());
     let core = Core::new(store.clone(), "!");
-    let out = texts(&say(&core, "alice", "new lanrick1880 bot:easy as black"));
+    let out = texts(&say(
+        &core,
+        "alice",
+        "general",
+        "new lanrick1880 bot:easy as black",
+    ));
     assert!(out.contains("Muster (easy) is thinking (White)."), "{out}");
     let said = bot_said(&core);
     assert!(said.contains("[board"), "{said}");
@@ -136,8 +137,13 @@ fn the_bot_opens_as_white_and_plays_the_first_version() {
 fn bots_hold_lanko_seats_beside_people() {
     let store = Arc::new(MemoryStore::default());
     let core = Core::new(store.clone(), "!");
-    say(&core, "alice", "new lanko88 @wes bot:easy bot:easy");
-    let out = texts(&say(&core, "wes", "accept"));
+    say(
+        &core,
+        "alice",
+        "general",
+        "new lanko88 @wes bot:easy bot:easy",
+    );
+    let out = texts(&say(&core, "wes", "general", "accept"));
     assert!(out.contains("The game begins"), "{out}");
     let r = record(&store);
     let names: Vec<String> = (0..4).map(|i| r.player(i).unwrap().name.clone()).collect();
@@ -151,8 +157,8 @@ fn the_bot_picks_up_a_decision_it_owed_when_muster_stopped() {
     let store = Arc::new(MemoryStore::default());
     {
         let core = Core::new(store.clone(), "!");
-        say(&core, "alice", "new lanrick bot:easy");
-        say(&core, "alice", "move b1");
+        say(&core, "alice", "general", "new lanrick bot:easy");
+        say(&core, "alice", "general", "move b1");
         // Muster stops before the bot decides.
     }
     let core = Core::new(store.clone(), "!");
@@ -167,15 +173,15 @@ fn the_bot_picks_up_a_decision_it_owed_when_muster_stopped() {
 fn hints_in_a_searched_game_against_the_bot_name_a_legal_decision() {
     let store = Arc::new(MemoryStore::default());
     let core = Core::new(store.clone(), "!");
-    say(&core, "alice", "new lanrick bot:easy");
-    let hint = texts(&say(&core, "alice", "hint"));
+    say(&core, "alice", "general", "new lanrick bot:easy");
+    let hint = texts(&say(&core, "alice", "general", "hint"));
     let decision = hint
         .strip_prefix("Hint: `!move ")
         .and_then(|rest| rest.split_once('`'))
         .map(|(d, _)| d.to_string())
         .unwrap_or_else(|| panic!("{hint}"));
     assert!(hint.contains("The search gives it a"), "{hint}");
-    let out = texts(&say(&core, "alice", &format!("move {decision}")));
+    let out = texts(&say(&core, "alice", "general", &format!("move {decision}")));
     assert!(out.contains("alice placed a man"), "{out}");
 }
 
@@ -183,12 +189,17 @@ fn hints_in_a_searched_game_against_the_bot_name_a_legal_decision() {
 fn bot_levels_are_read_and_refused_with_what_there_is() {
     let store = Arc::new(MemoryStore::default());
     let core = Core::new(store.clone(), "!");
-    let out = texts(&say(&core, "alice", "new lanrick bot:grandmaster"));
+    let out = texts(&say(
+        &core,
+        "alice",
+        "general",
+        "new lanrick bot:grandmaster",
+    ));
     assert!(
         out.contains("the levels are easy, good and strong (perfect, in Croquet)"),
         "{out}"
     );
-    let out = texts(&say(&core, "alice", "new lanrick bot:400"));
+    let out = texts(&say(&core, "alice", "general", "new lanrick bot:400"));
     assert!(out.contains("Muster (400 ms)"), "{out}");
 }
 
@@ -199,7 +210,7 @@ fn the_bot_resigns_a_hopeless_game_politely() {
     use muster_rules::search::self_play::Player;
     let store = Arc::new(MemoryStore::default());
     let core = Core::new(store.clone(), "!");
-    say(&core, "alice", "new lanrick bot:good");
+    say(&core, "alice", "general", "new lanrick bot:good");
     let mut game = AnyGame::new(muster_rules::GameId::Lanrick);
     let mut moves = Vec::new();
     let mut rng = muster_rules::search::Rng::new(11);
@@ -251,14 +262,14 @@ fn a_decision_searched_before_a_takeback_is_searched_again_for_the_new_position(
     let store = Arc::new(MemoryStore::default());
     let core = Core::new(store.clone(), "!");
     let key = ChannelKey::new("console", "general");
-    say(&core, "alice", "new lanrick bot:easy");
-    say(&core, "alice", "move b1");
+    say(&core, "alice", "general", "new lanrick bot:easy");
+    say(&core, "alice", "general", "move b1");
     // The bot searches the position after b1; while it thinks, alice takes b1 back (the bot
     // agrees at once) and places her man elsewhere.
     let searched = core.bot_search(&key).expect("the bot is to decide");
-    let out = texts(&say(&core, "alice", "takeback"));
+    let out = texts(&say(&core, "alice", "general", "takeback"));
     assert_eq!(record(&store).moves.len(), 0, "{out}");
-    let out = texts(&say(&core, "alice", "move g1"));
+    let out = texts(&say(&core, "alice", "general", "move g1"));
     assert!(out.contains("is thinking"), "{out}");
     assert_eq!(record(&store).moves, ["g1"]);
     // The decision searched for b1 is not made after g1: the bot searches again.

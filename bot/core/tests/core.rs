@@ -8,12 +8,8 @@ use muster_core::store::{ChannelKey, GameStore, MemoryStore, SledStore, Status};
 
 const WHOLE_GAME: &str = include_str!("../../../docs/examples/lanrick-whole-game.txt");
 
-use common::request;
+use common::{request, say};
 use muster_core::testing as common;
-
-fn say(core: &Core, user: &str, text: &str) -> Vec<Reply> {
-    core.handle(&request(user, "general", text))
-}
 
 fn texts(replies: &[Reply]) -> String {
     replies
@@ -47,13 +43,13 @@ fn moves() -> Vec<&'static str> {
 
 fn started(store: Arc<dyn GameStore>) -> Core {
     let core = Core::new(store, "!");
-    let out = say(&core, "alice", "new lanrick @bob");
+    let out = say(&core, "alice", "general", "new lanrick @bob");
     assert!(
         texts(&out).contains("M:bob:alice challenges you"),
         "{}",
         texts(&out)
     );
-    let out = say(&core, "bob", "accept");
+    let out = say(&core, "bob", "general", "accept");
     let t = texts(&out);
     assert!(
         t.contains("The game begins: alice (White) vs bob (Black)"),
@@ -71,7 +67,7 @@ fn play_whole_game(core: &Core) -> Vec<Reply> {
     let mut last = Vec::new();
     let mut turn = "alice";
     for m in moves() {
-        last = say(core, turn, &format!("move {m}"));
+        last = say(core, turn, "general", &format!("move {m}"));
         let t = texts(&last);
         assert!(!t.contains("P:"), "`{m}` by {turn}: {t}");
         // The next player is named in a mention.
@@ -109,7 +105,7 @@ fn a_whole_game_is_played_announced_and_archived() {
     assert_eq!(games[0].status, Status::Finished);
     assert_eq!(games[0].moves.len(), 104);
     // The export replays to the same result.
-    let out = say(&core, "bob", "export");
+    let out = say(&core, "bob", "general", "export");
     let content = out
         .iter()
         .find_map(|r| {
@@ -126,7 +122,7 @@ fn a_whole_game_is_played_announced_and_archived() {
         replay.to_json()["result"],
         serde_json::json!({"winner": "white"})
     );
-    let out = say(&core, "bob", "games");
+    let out = say(&core, "bob", "general", "games");
     assert!(
         texts(&out).contains("alice vs bob — white won, 104 moves"),
         "{}",
@@ -138,101 +134,117 @@ fn a_whole_game_is_played_announced_and_archived() {
 fn only_the_seat_to_move_may_move_and_only_players_may_resign() {
     let core = started(Arc::new(MemoryStore::default()));
     assert_eq!(
-        texts(&say(&core, "bob", "move a1")),
+        texts(&say(&core, "bob", "general", "move a1")),
         "P:It is alice (White)'s decision, not yours."
     );
     assert_eq!(
-        texts(&say(&core, "carol", "move a1")),
+        texts(&say(&core, "carol", "general", "move a1")),
         "P:You are not playing in this game; you can watch it with `board`."
     );
-    assert!(texts(&say(&core, "carol", "resign")).starts_with("P:You are not playing"));
-    assert!(texts(&say(&core, "carol", "draw")).starts_with("P:You are not playing"));
-    assert!(texts(&say(&core, "carol", "takeback")).starts_with("P:You are not playing"));
-    // Anyone may look.
-    assert!(texts(&say(&core, "carol", "board")).contains("B:"));
+    assert!(texts(&say(&core, "carol", "general", "resign")).starts_with("P:You are not playing"));
+    assert!(texts(&say(&core, "carol", "general", "draw")).starts_with("P:You are not playing"));
     assert!(
-        texts(&say(&core, "carol", "moves"))
+        texts(&say(&core, "carol", "general", "takeback")).starts_with("P:You are not playing")
+    );
+    // Anyone may look.
+    assert!(texts(&say(&core, "carol", "general", "board")).contains("B:"));
+    assert!(
+        texts(&say(&core, "carol", "general", "moves"))
             .contains("T:alice (White) has 28 legal moves (placement):")
     );
     // A rule error is specific and private; nothing is played.
-    let t = texts(&say(&core, "alice", "move d4"));
+    let t = texts(&say(&core, "alice", "general", "move d4"));
     assert!(
         t.starts_with("P:`d4` is not legal: d4 is in the field"),
         "{t}"
     );
-    let t = texts(&say(&core, "alice", "move z9"));
+    let t = texts(&say(&core, "alice", "general", "move z9"));
     assert!(t.starts_with("P:`z9`: not a square"), "{t}");
-    assert_eq!(texts(&say(&core, "carol", "history")), "T:No moves yet.");
+    assert_eq!(
+        texts(&say(&core, "carol", "general", "history")),
+        "T:No moves yet."
+    );
     // One live game per channel.
-    assert!(texts(&say(&core, "carol", "new lanrick")).contains("This channel already has a game"));
+    assert!(
+        texts(&say(&core, "carol", "general", "new lanrick"))
+            .contains("This channel already has a game")
+    );
 }
 
 #[test]
 fn seats_open_challenges_decline_and_abort() {
     let store = Arc::new(MemoryStore::default());
     let core = Core::new(store.clone(), "!");
-    let t = texts(&say(&core, "alice", "new lanrick as black"));
+    let t = texts(&say(&core, "alice", "general", "new lanrick as black"));
     assert!(t.contains("White is open, alice plays Black"), "{t}");
     assert_eq!(
-        texts(&say(&core, "alice", "join")),
+        texts(&say(&core, "alice", "general", "join")),
         "P:You already have a seat at this game."
     );
-    assert!(texts(&say(&core, "alice", "move a1")).starts_with("P:The game has not started"));
-    let t = texts(&say(&core, "carol", "join"));
+    assert!(
+        texts(&say(&core, "alice", "general", "move a1")).starts_with("P:The game has not started")
+    );
+    let t = texts(&say(&core, "carol", "general", "join"));
     assert!(
         t.contains("carol takes the White seat") && t.contains("M:carol:your turn (White)"),
         "{t}"
     );
-    assert!(texts(&say(&core, "dave", "abort")).starts_with("P:Only a player"));
-    assert!(texts(&say(&core, "alice", "abort")).contains("called the game off"));
+    assert!(texts(&say(&core, "dave", "general", "abort")).starts_with("P:Only a player"));
+    assert!(texts(&say(&core, "alice", "general", "abort")).contains("called the game off"));
     assert_eq!(store.games_of("carol").unwrap().len(), 1);
     // A declined challenge frees the channel.
-    say(&core, "alice", "new lanrick @bob");
+    say(&core, "alice", "general", "new lanrick @bob");
     assert_eq!(
-        texts(&say(&core, "carol", "decline")),
+        texts(&say(&core, "carol", "general", "decline")),
         "P:There is no challenge to you in this channel."
     );
     // The challenger is pointed to `abort`, and the challenge stands.
-    let t = texts(&say(&core, "alice", "decline"));
+    let t = texts(&say(&core, "alice", "general", "decline"));
     assert!(
         t.starts_with("P:You made this challenge") && t.contains("`!abort`"),
         "{t}"
     );
-    assert!(texts(&say(&core, "bob", "decline")).contains("bob declines"));
-    assert!(texts(&say(&core, "bob", "new lanrick @alice")).contains("New game"));
+    assert!(texts(&say(&core, "bob", "general", "decline")).contains("bob declines"));
+    assert!(texts(&say(&core, "bob", "general", "new lanrick @alice")).contains("New game"));
     // After the first move a game cannot be aborted.
-    say(&core, "alice", "accept");
-    say(&core, "bob", "move a1");
-    assert!(texts(&say(&core, "bob", "abort")).contains("The game has started"));
+    say(&core, "alice", "general", "accept");
+    say(&core, "bob", "general", "move a1");
+    assert!(texts(&say(&core, "bob", "general", "abort")).contains("The game has started"));
 }
 
 #[test]
 fn draws_and_takebacks_need_the_opponents_consent() {
     let core = started(Arc::new(MemoryStore::default()));
-    say(&core, "alice", "move a8");
-    say(&core, "bob", "move a1");
+    say(&core, "alice", "general", "move a8");
+    say(&core, "bob", "general", "move a1");
     // Takeback: asked by one, answered by the other.
     assert!(
-        texts(&say(&core, "bob", "takeback")).contains("asks to take back the last move, `a1`")
+        texts(&say(&core, "bob", "general", "takeback"))
+            .contains("asks to take back the last move, `a1`")
     );
-    assert!(texts(&say(&core, "bob", "takeback accept")).contains("Your side has already asked"));
-    let t = texts(&say(&core, "alice", "takeback accept"));
+    assert!(
+        texts(&say(&core, "bob", "general", "takeback accept"))
+            .contains("Your side has already asked")
+    );
+    let t = texts(&say(&core, "alice", "general", "takeback accept"));
     assert!(
         t.contains("`a1` is taken back") && t.contains("M:bob:your turn (Black)"),
         "{t}"
     );
     assert_eq!(
-        texts(&say(&core, "bob", "history")),
+        texts(&say(&core, "bob", "general", "history")),
         "T:Moves of game g1 (1):\n  1. White a8"
     );
     // Draw: offered, declined, withdrawn by a move, accepted.
-    say(&core, "bob", "draw");
-    assert!(texts(&say(&core, "alice", "draw decline")).contains("declines the draw"));
-    say(&core, "bob", "draw");
-    say(&core, "bob", "move h1");
-    assert!(texts(&say(&core, "alice", "draw accept")).contains("No draw has been offered"));
-    say(&core, "alice", "draw");
-    let t = texts(&say(&core, "bob", "draw"));
+    say(&core, "bob", "general", "draw");
+    assert!(texts(&say(&core, "alice", "general", "draw decline")).contains("declines the draw"));
+    say(&core, "bob", "general", "draw");
+    say(&core, "bob", "general", "move h1");
+    assert!(
+        texts(&say(&core, "alice", "general", "draw accept")).contains("No draw has been offered")
+    );
+    say(&core, "alice", "general", "draw");
+    let t = texts(&say(&core, "bob", "general", "draw"));
     assert!(
         t.contains("bob accepts the draw") && t.contains("Game over: Drawn by agreement."),
         "{t}"
@@ -242,21 +254,24 @@ fn draws_and_takebacks_need_the_opponents_consent() {
 #[test]
 fn the_channels_game_is_exported_by_its_id_as_without_one() {
     let core = started(Arc::new(MemoryStore::default()));
-    say(&core, "alice", "move a8");
-    let by_id = say(&core, "carol", "export g1");
-    let plain = say(&core, "carol", "export");
+    say(&core, "alice", "general", "move a8");
+    let by_id = say(&core, "carol", "general", "export g1");
+    let plain = say(&core, "carol", "general", "export");
     assert!(
         by_id.iter().any(|r| matches!(r, Reply::File { .. })),
         "{by_id:?}"
     );
     assert_eq!(texts(&by_id), texts(&plain));
-    assert!(texts(&say(&core, "carol", "export g7")).contains("There is no finished game `g7`"));
+    assert!(
+        texts(&say(&core, "carol", "general", "export g7"))
+            .contains("There is no finished game `g7`")
+    );
 }
 
 #[test]
 fn a_player_exports_and_replays_his_running_game_from_another_channel_and_no_one_else_can() {
     let core = started(Arc::new(MemoryStore::default()));
-    say(&core, "alice", "move a8");
+    say(&core, "alice", "general", "move a8");
     let file = |replies: &[Reply]| {
         replies.iter().find_map(|r| match r {
             Reply::File { content, .. } => Some(content.clone()),
@@ -264,7 +279,7 @@ fn a_player_exports_and_replays_his_running_game_from_another_channel_and_no_one
         })
     };
     // In the game's channel, and by its id from another: the same record, the result still open.
-    let here = file(&say(&core, "carol", "export g1")).expect("exported in its channel");
+    let here = file(&say(&core, "carol", "general", "export g1")).expect("exported in its channel");
     let elsewhere = core.handle(&request("bob", "lounge", "export g1"));
     assert_eq!(
         file(&elsewhere).as_deref(),
@@ -288,14 +303,17 @@ fn a_player_exports_and_replays_his_running_game_from_another_channel_and_no_one
 #[test]
 fn resigning_ends_the_game() {
     let core = started(Arc::new(MemoryStore::default()));
-    say(&core, "alice", "move a8");
-    let t = texts(&say(&core, "alice", "resign"));
+    say(&core, "alice", "general", "move a8");
+    let t = texts(&say(&core, "alice", "general", "resign"));
     assert!(
         t.contains("alice (White) resigns.")
             && t.contains("Game over: bob (Black) wins by resignation."),
         "{t}"
     );
-    assert!(texts(&say(&core, "alice", "board")).contains("There is no game in this channel"));
+    assert!(
+        texts(&say(&core, "alice", "general", "board"))
+            .contains("There is no game in this channel")
+    );
 }
 
 #[test]
@@ -326,7 +344,7 @@ fn a_damaged_record_breaks_its_channel_only() {
         &ChannelKey::new("console", "general"),
         b"{\"schema\": 1, \"oops\": true}",
     );
-    let t = texts(&say(&core, "alice", "move a8"));
+    let t = texts(&say(&core, "alice", "general", "move a8"));
     assert!(
         t.contains("P:This channel's game record cannot be read") && t.contains("`!abort`"),
         "{t}"
@@ -334,8 +352,8 @@ fn a_damaged_record_breaks_its_channel_only() {
     // The other channel still works.
     let t = texts(&core.handle(&request("dave", "other", "accept")));
     assert!(t.contains("The game begins"), "{t}");
-    assert!(texts(&say(&core, "alice", "abort")).contains("set aside"));
-    assert!(texts(&say(&core, "alice", "new lanrick @bob")).contains("New game"));
+    assert!(texts(&say(&core, "alice", "general", "abort")).contains("set aside"));
+    assert!(texts(&say(&core, "alice", "general", "new lanrick @bob")).contains("New game"));
 }
 
 #[test]
@@ -399,20 +417,20 @@ fn a_record_that_does_not_replay_can_be_set_aside() {
     let mut record = store.load(&key).unwrap().unwrap();
     record.moves.push("z9".into());
     store.put_raw(&key, &serde_json::to_vec(&record).unwrap());
-    let t = texts(&say(&core, "alice", "board"));
+    let t = texts(&say(&core, "alice", "general", "board"));
     assert!(
         t.contains("does not replay") && t.contains("`!abort`"),
         "{t}"
     );
-    assert!(texts(&say(&core, "alice", "abort")).contains("set aside"));
-    assert!(texts(&say(&core, "alice", "new lanrick @bob")).contains("New game"));
+    assert!(texts(&say(&core, "alice", "general", "abort")).contains("set aside"));
+    assert!(texts(&say(&core, "alice", "general", "new lanrick @bob")).contains("New game"));
 }
 
 #[test]
 fn players_may_type_moves_casually() {
     // The notation is exact (muster replay refuses `C1-C3`), but the core tidies case and spacing.
     let core = started(Arc::new(MemoryStore::default()));
-    let t = texts(&say(&core, "alice", "move A8"));
+    let t = texts(&say(&core, "alice", "general", "move A8"));
     assert!(t.contains("alice placed a man on a8"), "{t}");
     assert_eq!(
         muster_core::machine::replay(muster_rules::GameId::Lanrick, "A8\n")
@@ -435,14 +453,14 @@ fn a_community_can_limit_the_games_and_name_organisers() {
     req.text = "new lanrick @bob".into();
     assert!(texts(&core.handle(&req)).contains("New game of Lanrick"));
     // Once moves are made only an organiser may call the game off.
-    say(&core, "bob", "accept");
-    say(&core, "alice", "move h7");
-    let out = texts(&say(&core, "carol", "abort"));
+    say(&core, "bob", "general", "accept");
+    say(&core, "alice", "general", "move h7");
+    let out = texts(&say(&core, "carol", "general", "abort"));
     assert!(
         out.starts_with("P:Only a player at this game (or an organiser)"),
         "{out}"
     );
-    let out = texts(&say(&core, "alice", "abort"));
+    let out = texts(&say(&core, "alice", "general", "abort"));
     assert!(out.starts_with("P:The game has started"), "{out}");
     let mut by = request("carol", "general", "abort");
     by.policy.organiser = true;
@@ -451,7 +469,7 @@ fn a_community_can_limit_the_games_and_name_organisers() {
         out.contains("carol called the game off as an organiser"),
         "{out}"
     );
-    let free = texts(&say(&core, "alice", "board"));
+    let free = texts(&say(&core, "alice", "general", "board"));
     assert!(free.contains("There is no game in this channel"), "{free}");
 }
 
@@ -491,14 +509,14 @@ fn the_player_to_move_is_offered_legal_moves_and_others_are_told_why_not() {
 #[test]
 fn a_croquet_turn_offers_its_steps_as_buttons() {
     let core = Core::new(Arc::new(MemoryStore::default()), "!");
-    say(&core, "alice", "new croquet @bob");
-    let out = texts(&say(&core, "bob", "accept"));
+    say(&core, "alice", "general", "new croquet @bob");
+    let out = texts(&say(&core, "bob", "general", "accept"));
     let buttons = out.lines().find(|l| l.starts_with("K:")).unwrap_or("");
     let steps = buttons.trim_start_matches("K:").split(',').count();
     assert!((2..=9).contains(&steps), "{out}");
     assert!(buttons.ends_with(",board"), "{out}");
     let first = buttons.trim_start_matches("K:").split(',').next().unwrap();
-    let played = texts(&say(&core, "alice", first));
+    let played = texts(&say(&core, "alice", "general", first));
     assert!(
         played.contains("B:"),
         "a step button plays the step: {played}"

@@ -8,11 +8,8 @@ use muster_core::store::{ChannelKey, GameStore, MemoryStore};
 use muster_rules::croquet::solve;
 use muster_rules::{AnyGame, GameId};
 
+use common::say;
 use muster_core::testing as common;
-
-fn say(core: &Core, user: &str, channel: &str, text: &str) -> Vec<Reply> {
-    core.handle(&common::request(user, channel, text))
-}
 
 fn texts(replies: &[Reply]) -> String {
     replies

@@ -7,10 +7,10 @@
 use std::sync::Arc;
 
 use muster_core::clock::ManualClock;
-use muster_core::desk::{Core, Notice, Reply, Request, Target, User};
+use muster_core::desk::{Core, Notice, Reply, Request, Target};
 use muster_core::store::{ChannelKey, GameStore, MemoryStore};
 
-use common::Named;
+use common::{Named, account};
 use muster_core::testing as common;
 
 const START: u64 = 1_795_600_800; // 2026-11-25T10:00:00Z
@@ -29,30 +29,12 @@ fn over(store: Arc<MemoryStore>, clock: &Arc<ManualClock>) -> Core {
     core
 }
 
-/// `alice@chat` is alice on chat (id `alice-id`); `alice@rooms` is alice on rooms
-/// (`@alice:hs`).
-fn user(who: &str) -> (String, User) {
-    let (name, platform) = who.split_once('@').expect("user@platform");
-    let id = if platform == "chat" {
-        format!("{name}-id")
-    } else {
-        format!("@{name}:hs")
-    };
-    (
-        platform.to_string(),
-        User {
-            id,
-            name: name.into(),
-        },
-    )
-}
-
 fn say(core: &Core, who: &str, channel: &str, text: &str) -> String {
-    let (platform, user) = user(who);
+    let (platform, user) = account(who);
     let mentions = text
         .split_whitespace()
         .filter_map(|w| w.strip_prefix('@'))
-        .map(|n| self::user(&format!("{n}@{platform}")).1)
+        .map(|n| account(&format!("{n}@{platform}")).1)
         .collect();
     let req = Request {
         platform,

@@ -3,4 +3,6 @@
 
 pub mod site;
 
+// Each suite uses a part of them.
+#[allow(unused_imports)]
 pub use muster_core::testing::*;

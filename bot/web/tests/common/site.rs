@@ -14,6 +14,9 @@ use muster_core::store::{Changes, MemoryStore, Metered};
 use muster_web::listen::Limits;
 use muster_web::{Shared, serve};
 
+/// A console command answered, as the suites of the core say it.
+pub use muster_core::testing::say;
+
 pub const START: u64 = 1_795_000_000;
 
 /// A core on a store that tells its changes, with the pages served on a free port; the
@@ -181,10 +184,6 @@ pub fn link(site: &Site, replies: &[Reply], kind: LinkKind) -> String {
     url.strip_prefix(&base)
         .unwrap_or_else(|| panic!("{url} is not on {base}"))
         .to_string()
-}
-
-pub fn say(core: &Core, user: &str, channel: &str, text: &str) -> Vec<Reply> {
-    core.handle(&super::request(user, channel, text))
 }
 
 /// A Lanrick game of alice and bob in `#general`, begun; its page's path.
