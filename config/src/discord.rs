@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::Deserialize;
 
-use crate::ConfigError;
+use crate::check::{ConfigError, Given, invalid};
 
 /// The game ids a server may allow (the same as the rules' game ids).
 pub const GAME_IDS: [&str; 6] = [
@@ -248,170 +248,40 @@ impl Raw {
         let Some((source, token)) = self.token.filter(|(_, t)| !t.trim().is_empty()) else {
             return Ok(None);
         };
-        let err = |source: &str, key: &str, reason: String| ConfigError {
-            source: source.into(),
-            key: key.into(),
-            reason,
-        };
-        let token = token.trim().trim_start_matches("Bot ").to_string();
-        if token.contains(char::is_whitespace) {
-            return Err(err(
-                &source,
-                "discord.token",
-                "must be the bot token from the Developer Portal, without spaces".into(),
-            ));
-        }
+        let token = bot_token(&source, &token)?;
         let Some((src, app)) = self.application_id else {
-            return Err(err(
+            return Err(invalid(
                 "MUSTER_DISCORD_APPLICATION_ID",
                 "discord.application_id",
-                "must be set when a Discord token is: the application id from the Developer Portal"
-                    .into(),
+                "must be set when a Discord token is: the application id from the Developer Portal",
             ));
         };
         let application_id = snowflake(&src, "discord.application_id", &app)?;
-        let mode = match self.mode.as_ref().map(|(s, m)| (s, m.to_ascii_lowercase())) {
-            None => Mode::Gateway,
-            Some((_, m)) if m == "gateway" => Mode::Gateway,
-            Some((_, m)) if m == "http" => Mode::Http,
-            Some((s, _)) => {
-                return Err(err(
-                    s,
-                    "discord.mode",
-                    "must be \"gateway\" or \"http\"".into(),
-                ));
-            }
-        };
-        let public_key = match self.public_key {
-            None => None,
-            Some((s, k)) => Some(hex32(k.trim()).ok_or_else(|| {
-                err(
-                    &s,
-                    "discord.public_key",
-                    "must be the application's public key: 64 hexadecimal digits".into(),
-                )
-            })?),
-        };
-        if mode == Mode::Http && public_key.is_none() {
-            return Err(err(
-                "MUSTER_DISCORD_PUBLIC_KEY",
-                "discord.public_key",
-                "must be set in HTTP mode: the application's public key from the Developer Portal"
-                    .into(),
-            ));
-        }
-        let listen = match self.listen {
-            None => "127.0.0.1:8080".to_string(),
-            Some((s, l)) => {
-                if l.parse::<std::net::SocketAddr>().is_err() {
-                    return Err(err(
-                        &s,
-                        "discord.listen",
-                        "must be an address and port, such as \"127.0.0.1:8080\"".into(),
-                    ));
-                }
-                l
-            }
-        };
+        let mode = mode(self.mode)?;
+        let public_key = public_key(self.public_key, mode)?;
+        let listen = listen(self.listen)?;
         let register = match self.guild {
             None => Register::Global,
             Some((_, g)) if g.trim().is_empty() => Register::Global,
             Some((s, g)) => Register::Guild(snowflake(&s, "discord.guild", &g)?),
         };
-        let api_url = match self.api_url {
-            None => None,
-            Some((s, u)) => {
-                let u = u.trim().trim_end_matches('/').to_string();
-                if !(u.starts_with("http://") || u.starts_with("https://")) {
-                    return Err(err(
-                        &s,
-                        "discord.api_url",
-                        "must be an http:// or https:// address".into(),
-                    ));
-                }
-                Some(u)
-            }
-        };
-        let defer_after_ms = match self.defer_after_ms {
-            None => 1000,
-            Some((s, v)) => v
-                .trim()
-                .parse::<u64>()
-                .ok()
-                .filter(|&v| v <= 2500)
-                .ok_or_else(|| {
-                    err(
-                        &s,
-                        "discord.defer_after_ms",
-                        "must be a number of milliseconds from 0 to 2500".into(),
-                    )
-                })?,
-        };
-        let shards = match self.shards {
-            None => None,
-            Some((s, v)) => Some(Shards::parse(&v).ok_or_else(|| {
-                err(
-                    &s,
-                    "discord.shards",
-                    format!(
-                        "must be a shard and the count, such as \"0/2\", or a range of shards, \
-                         such as \"0-1/4\" (each below the count), not \"{v}\""
-                    ),
-                )
-            })?),
-        };
-        if shards.is_some() && mode == Mode::Http {
-            return Err(err(
-                "MUSTER_DISCORD_SHARDS",
-                "discord.shards",
-                "is for gateway mode; in HTTP mode any instance answers any interaction".into(),
-            ));
-        }
-        let mut guilds = BTreeMap::new();
-        for (id, g) in self.guilds {
-            let key = format!("discord.guilds.{id}");
-            let gid = snowflake(FILE, &key, &id)?;
-            if let Some(bad) = g
-                .games
-                .iter()
-                .flatten()
-                .find(|x| !GAME_IDS.contains(&x.as_str()))
-            {
-                return Err(err(
-                    FILE,
-                    &format!("{key}.games"),
-                    format!(
-                        "names an unknown game \"{bad}\"; the games are {}",
-                        GAME_IDS.join(", ")
-                    ),
-                ));
-            }
-            let organisers = g
-                .organisers
-                .iter()
-                .map(|o| snowflake(FILE, &format!("{key}.organisers"), o))
-                .collect::<Result<Vec<_>, _>>()?;
-            guilds.insert(
-                gid,
-                Guild {
-                    games: g.games,
-                    organisers,
-                },
-            );
-        }
+        let api_url = api_url(self.api_url)?;
+        let defer_after_ms = defer_after_ms(self.defer_after_ms)?;
+        let shards = shards(self.shards, mode)?;
+        let guilds = guilds(self.guilds)?;
         let clock = match self.clock {
             None => None,
-            Some((s, c)) => Some(crate::check_clock(&s, "discord.clock", &c)?),
+            Some((s, c)) => Some(crate::check::check_clock(&s, "discord.clock", &c)?),
         };
         let timeout_claim = match self.timeout {
             None => false,
-            Some((s, t)) => crate::check_timeout(&s, "discord.timeout", &t)?,
+            Some((s, t)) => crate::check::check_timeout(&s, "discord.timeout", &t)?,
         };
         let mut channel_clocks = BTreeMap::new();
         for (id, c) in self.channel_clocks {
             let key = format!("discord.channel_clocks.{id}");
             let channel = snowflake(FILE, &key, &id)?;
-            channel_clocks.insert(channel, crate::check_clock(FILE, &key, &c)?);
+            channel_clocks.insert(channel, crate::check::check_clock(FILE, &key, &c)?);
         }
         let games_channel = match self.games_channel {
             None => None,
@@ -435,6 +305,158 @@ impl Raw {
             shards,
         }))
     }
+}
+
+/// The bot token, without the `Bot ` an operator may have copied with it.
+fn bot_token(source: &str, token: &str) -> Result<String, ConfigError> {
+    let token = token.trim().trim_start_matches("Bot ").to_string();
+    if token.contains(char::is_whitespace) {
+        return Err(invalid(
+            source,
+            "discord.token",
+            "must be the bot token from the Developer Portal, without spaces",
+        ));
+    }
+    Ok(token)
+}
+
+fn mode(given: Given) -> Result<Mode, ConfigError> {
+    match given.as_ref().map(|(s, m)| (s, m.to_ascii_lowercase())) {
+        None => Ok(Mode::Gateway),
+        Some((_, m)) if m == "gateway" => Ok(Mode::Gateway),
+        Some((_, m)) if m == "http" => Ok(Mode::Http),
+        Some((s, _)) => Err(invalid(
+            s,
+            "discord.mode",
+            "must be \"gateway\" or \"http\"",
+        )),
+    }
+}
+
+/// The application's public key, which HTTP mode needs to check what Discord signs.
+fn public_key(given: Given, mode: Mode) -> Result<Option<[u8; 32]>, ConfigError> {
+    let key = match given {
+        None => None,
+        Some((s, k)) => Some(hex32(k.trim()).ok_or_else(|| {
+            invalid(
+                &s,
+                "discord.public_key",
+                "must be the application's public key: 64 hexadecimal digits",
+            )
+        })?),
+    };
+    if mode == Mode::Http && key.is_none() {
+        return Err(invalid(
+            "MUSTER_DISCORD_PUBLIC_KEY",
+            "discord.public_key",
+            "must be set in HTTP mode: the application's public key from the Developer Portal",
+        ));
+    }
+    Ok(key)
+}
+
+fn listen(given: Given) -> Result<String, ConfigError> {
+    match given {
+        None => Ok("127.0.0.1:8080".to_string()),
+        Some((s, l)) if l.parse::<std::net::SocketAddr>().is_err() => Err(invalid(
+            &s,
+            "discord.listen",
+            "must be an address and port, such as \"127.0.0.1:8080\"",
+        )),
+        Some((_, l)) => Ok(l),
+    }
+}
+
+fn api_url(given: Given) -> Result<Option<String>, ConfigError> {
+    let Some((s, u)) = given else {
+        return Ok(None);
+    };
+    let u = u.trim().trim_end_matches('/').to_string();
+    if !(u.starts_with("http://") || u.starts_with("https://")) {
+        return Err(invalid(
+            &s,
+            "discord.api_url",
+            "must be an http:// or https:// address",
+        ));
+    }
+    Ok(Some(u))
+}
+
+fn defer_after_ms(given: Given) -> Result<u64, ConfigError> {
+    let Some((s, v)) = given else {
+        return Ok(1000);
+    };
+    v.trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|&v| v <= 2500)
+        .ok_or_else(|| {
+            invalid(
+                &s,
+                "discord.defer_after_ms",
+                "must be a number of milliseconds from 0 to 2500",
+            )
+        })
+}
+
+/// The gateway's shards this instance connects, which HTTP mode has no use for.
+fn shards(given: Given, mode: Mode) -> Result<Option<Shards>, ConfigError> {
+    let shards = match given {
+        None => None,
+        Some((s, v)) => Some(Shards::parse(&v).ok_or_else(|| {
+            invalid(
+                &s,
+                "discord.shards",
+                format!(
+                    "must be a shard and the count, such as \"0/2\", or a range of shards, \
+                     such as \"0-1/4\" (each below the count), not \"{v}\""
+                ),
+            )
+        })?),
+    };
+    if shards.is_some() && mode == Mode::Http {
+        return Err(invalid(
+            "MUSTER_DISCORD_SHARDS",
+            "discord.shards",
+            "is for gateway mode; in HTTP mode any instance answers any interaction",
+        ));
+    }
+    Ok(shards)
+}
+
+/// `[discord.guilds.<id>]`: each server's games and organisers' roles, checked.
+fn guilds(given: BTreeMap<String, GuildFile>) -> Result<BTreeMap<u64, Guild>, ConfigError> {
+    let mut guilds = BTreeMap::new();
+    for (id, g) in given {
+        let key = format!("discord.guilds.{id}");
+        let gid = snowflake(FILE, &key, &id)?;
+        if let Some(bad) = g
+            .games
+            .iter()
+            .flatten()
+            .find(|x| !GAME_IDS.contains(&x.as_str()))
+        {
+            return Err(invalid(
+                FILE,
+                &format!("{key}.games"),
+                format!(
+                    "names an unknown game \"{bad}\"; the games are {}",
+                    GAME_IDS.join(", ")
+                ),
+            ));
+        }
+        let organisers = g
+            .organisers
+            .iter()
+            .map(|o| snowflake(FILE, &format!("{key}.organisers"), o))
+            .collect::<Result<Vec<_>, _>>()?;
+        let guild = Guild {
+            games: g.games,
+            organisers,
+        };
+        guilds.insert(gid, guild);
+    }
+    Ok(guilds)
 }
 
 fn snowflake(source: &str, key: &str, value: &str) -> Result<u64, ConfigError> {

@@ -11,17 +11,20 @@
 //!
 //! The keys are documented in `muster.example.toml` at the root of the repository.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use check::{check_days, check_prefix};
+
+mod check;
 pub mod communities;
 pub mod discord;
 pub mod matrix;
 pub mod ops;
 pub mod web;
 
+pub use check::ConfigError;
 pub use communities::Community;
 pub use discord::{Discord, Mode, Register, Secret, Shards};
 pub use matrix::{AutoJoin, Login, Matrix};
@@ -149,102 +152,6 @@ struct File {
     #[serde(default)]
     communities: std::collections::BTreeMap<String, communities::File>,
     web: Option<web::File>,
-}
-
-/// A setting that could not be used.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct ConfigError {
-    /// Where the value came from: `muster.toml` or the variable's name.
-    pub source: String,
-    /// The key, or empty when the file as a whole is wrong.
-    pub key: String,
-    /// Why, and what to write instead.
-    pub reason: String,
-}
-
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.key.is_empty() {
-            write!(f, "{}: {}", self.source, self.reason)
-        } else {
-            write!(f, "{}: `{}` {}", self.source, self.key, self.reason)
-        }
-    }
-}
-
-impl std::error::Error for ConfigError {}
-
-fn check_prefix(source: &str, key: &str, value: &str) -> Result<String, ConfigError> {
-    let bad = |reason: &str| ConfigError {
-        source: source.into(),
-        key: key.into(),
-        reason: reason.into(),
-    };
-    if value.is_empty() || value.chars().count() > 3 {
-        return Err(bad("must be one to three characters, such as \"!\""));
-    }
-    if value
-        .chars()
-        .any(|c| c.is_whitespace() || c.is_alphanumeric())
-    {
-        return Err(bad(
-            "must be punctuation without spaces or letters, such as \"!\" or \"?\"",
-        ));
-    }
-    Ok(value.to_string())
-}
-
-fn check_days(source: &str, value: &str) -> Result<u64, ConfigError> {
-    value
-        .trim()
-        .parse::<u64>()
-        .ok()
-        .filter(|d| *d <= 366)
-        .ok_or_else(|| ConfigError {
-            source: source.into(),
-            key: "vacation_days".into(),
-            reason: format!("must be a number of days from 0 to 366, not \"{value}\""),
-        })
-}
-
-/// A time control as written in the settings: `none`, or durations such as `3d`, `1d12h`,
-/// `10d+1d` (the bot checks the amounts when it starts).
-pub(crate) fn check_clock(source: &str, key: &str, value: &str) -> Result<String, ConfigError> {
-    let v = value.trim().to_ascii_lowercase();
-    let shaped = v == "none"
-        || (!v.is_empty()
-            && v.split('+').count() <= 2
-            && v.split('+').all(|part| {
-                !part.is_empty()
-                    && part
-                        .chars()
-                        .all(|c| c.is_ascii_digit() || "dhms".contains(c))
-                    && part.starts_with(|c: char| c.is_ascii_digit())
-            }));
-    if shaped {
-        Ok(v)
-    } else {
-        Err(ConfigError {
-            source: source.into(),
-            key: key.into(),
-            reason: format!(
-                "must be a time control such as \"3d\" (per move), \"10d+1d\" (a bank and an increment) or \"none\", not \"{value}\""
-            ),
-        })
-    }
-}
-
-/// `auto` (a run-out clock ends the game) or `claim` (the opponent claims the win).
-pub(crate) fn check_timeout(source: &str, key: &str, value: &str) -> Result<bool, ConfigError> {
-    match value.trim().to_ascii_lowercase().as_str() {
-        "auto" => Ok(false),
-        "claim" => Ok(true),
-        _ => Err(ConfigError {
-            source: source.into(),
-            key: key.into(),
-            reason: format!("must be \"auto\" or \"claim\", not \"{value}\""),
-        }),
-    }
 }
 
 fn check_store(source: &str, value: &str) -> Result<Store, ConfigError> {

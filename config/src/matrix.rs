@@ -4,8 +4,8 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
+use crate::check::{ConfigError, Given, check_prefix, invalid};
 use crate::discord::{GAME_IDS, Secret};
-use crate::{ConfigError, check_prefix};
 
 /// How the bot account signs in.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -124,36 +124,26 @@ struct RoomFile {
     community: Option<String>,
 }
 
-type Value = Option<(String, String)>;
-
 /// The raw values, file first, then the environment over them.
 #[derive(Default)]
 pub(crate) struct Raw {
-    homeserver: Value,
-    user: Value,
-    password: Value,
-    access_token: Value,
-    device_name: Value,
-    recovery_key: Value,
-    prefix: Value,
-    auto_join: Value,
-    organisers: Value,
-    rate_per_minute: Value,
-    rate_burst: Value,
+    homeserver: Given,
+    user: Given,
+    password: Given,
+    access_token: Given,
+    device_name: Given,
+    recovery_key: Given,
+    prefix: Given,
+    auto_join: Given,
+    organisers: Given,
+    rate_per_minute: Given,
+    rate_burst: Given,
     rooms: BTreeMap<String, RoomFile>,
-    clock: Value,
-    timeout: Value,
+    clock: Given,
+    timeout: Given,
 }
 
 const FILE: &str = "muster.toml";
-
-fn err(source: &str, key: &str, reason: impl Into<String>) -> ConfigError {
-    ConfigError {
-        source: source.into(),
-        key: key.into(),
-        reason: reason.into(),
-    }
-}
 
 fn list(items: &[String]) -> String {
     items.join(",")
@@ -224,35 +214,14 @@ impl Raw {
         else {
             return Ok(None);
         };
-        let homeserver = homeserver.trim().trim_end_matches('/').to_string();
-        if !(homeserver.starts_with("http://") || homeserver.starts_with("https://")) {
-            return Err(err(
-                &source,
-                "matrix.homeserver",
-                "must be the homeserver's client address, such as \"https://matrix.example.org\"",
-            ));
-        }
-        let Some((source, user)) = self.user.filter(|(_, u)| !u.trim().is_empty()) else {
-            return Err(err(
-                "MUSTER_MATRIX_USER",
-                "matrix.user",
-                "must be set when a homeserver is: the bot's account, such as \"@muster:example.org\"",
-            ));
-        };
-        let user = user.trim().to_string();
-        if user.contains(char::is_whitespace) || (user.starts_with('@') && !is_user_id(&user)) {
-            return Err(err(
-                &source,
-                "matrix.user",
-                "must be a Matrix id such as \"@muster:example.org\" or a localpart such as \"muster\"",
-            ));
-        }
-        let nonempty = |v: Value| v.filter(|(_, s)| !s.trim().is_empty());
+        let homeserver = homeserver_address(&source, &homeserver)?;
+        let user = user(self.user)?;
+        let nonempty = |v: Given| v.filter(|(_, s)| !s.trim().is_empty());
         let login = match (nonempty(self.password), nonempty(self.access_token)) {
             (_, Some((_, t))) => Login::Token(Secret::new(t.trim())),
             (Some((_, p)), None) => Login::Password(Secret::new(&p)),
             (None, None) => {
-                return Err(err(
+                return Err(invalid(
                     "MUSTER_MATRIX_PASSWORD",
                     "matrix.password",
                     "or `matrix.access_token` must be set when a homeserver is",
@@ -265,125 +234,22 @@ impl Raw {
             None => None,
             Some((s, p)) => Some(check_prefix(&s, "matrix.prefix", p.trim())?),
         };
-        let mut auto_join = AutoJoin::default();
-        if let Some((s, v)) = self.auto_join {
-            for item in split(&v) {
-                if item == "*" {
-                    auto_join.everyone = true;
-                } else if item.starts_with('@') {
-                    if !is_user_id(&item) {
-                        return Err(err(
-                            &s,
-                            "matrix.auto_join",
-                            format!(
-                                "lists \"{item}\"; write users as \"@alice:example.org\", servers as \"example.org\", or \"*\" for everyone"
-                            ),
-                        ));
-                    }
-                    auto_join.users.push(item);
-                } else if item.contains(['@', '/', ' ']) || !item.contains(|c: char| c != '.') {
-                    return Err(err(
-                        &s,
-                        "matrix.auto_join",
-                        format!("lists \"{item}\", which is neither a user id nor a server name"),
-                    ));
-                } else {
-                    auto_join.servers.push(item);
-                }
-            }
-        }
-        let mut organisers = Vec::new();
-        if let Some((s, v)) = self.organisers {
-            for item in split(&v) {
-                if !is_user_id(&item) {
-                    return Err(err(
-                        &s,
-                        "matrix.organisers",
-                        format!("lists \"{item}\"; write users as \"@alice:example.org\""),
-                    ));
-                }
-                organisers.push(item);
-            }
-        }
-        let count = |v: Value, key: &str, default: u32| -> Result<u32, ConfigError> {
-            match v {
-                None => Ok(default),
-                Some((s, n)) => n
-                    .trim()
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|&n| n <= 10_000)
-                    .ok_or_else(|| err(&s, key, "must be a whole number from 0 to 10000")),
-            }
-        };
+        let auto_join = auto_join(self.auto_join)?;
+        let organisers = organisers(self.organisers)?;
         let rate_per_minute = count(self.rate_per_minute, "matrix.rate_per_minute", 30)?;
         let rate_burst = count(self.rate_burst, "matrix.rate_burst", 10)?.max(1);
         let mut rooms = BTreeMap::new();
         for (id, r) in self.rooms {
-            let key = format!("matrix.rooms.\"{id}\"");
-            // Room ids are `!opaque:server`, or (room version 12 on) `!opaque`.
-            if !id.starts_with('!') || id.len() < 2 || id.contains(char::is_whitespace) {
-                return Err(err(
-                    FILE,
-                    &key,
-                    "must be a room id such as \"!abcdef:example.org\" (Room settings → Advanced in Element)",
-                ));
-            }
-            if let Some(bad) = r
-                .games
-                .iter()
-                .flatten()
-                .find(|x| !GAME_IDS.contains(&x.as_str()))
-            {
-                return Err(err(
-                    FILE,
-                    &format!("{key}.games"),
-                    format!(
-                        "names an unknown game \"{bad}\"; the games are {}",
-                        GAME_IDS.join(", ")
-                    ),
-                ));
-            }
-            let prefix = match r.prefix {
-                None => None,
-                Some(p) => Some(check_prefix(FILE, &format!("{key}.prefix"), p.trim())?),
-            };
-            let community = match r.community.map(|c| c.trim().to_string()) {
-                Some(c)
-                    if c.is_empty()
-                        || c.len() > 64
-                        || !c
-                            .chars()
-                            .all(|x| x.is_ascii_alphanumeric() || x == '-' || x == '_') =>
-                {
-                    return Err(err(
-                        FILE,
-                        &format!("{key}.community"),
-                        "must be a name of 1 to 64 letters, digits, hyphens or underscores",
-                    ));
-                }
-                c => c,
-            };
-            rooms.insert(
-                id,
-                Room {
-                    prefix,
-                    community,
-                    games: r.games,
-                    clock: match r.clock {
-                        None => None,
-                        Some(c) => Some(crate::check_clock(FILE, &format!("{key}.clock"), &c)?),
-                    },
-                },
-            );
+            let room = room(&id, r)?;
+            rooms.insert(id, room);
         }
         let clock = match self.clock {
             None => "3d".to_string(),
-            Some((s, c)) => crate::check_clock(&s, "matrix.clock", &c)?,
+            Some((s, c)) => crate::check::check_clock(&s, "matrix.clock", &c)?,
         };
         let timeout_claim = match self.timeout {
             None => false,
-            Some((s, t)) => crate::check_timeout(&s, "matrix.timeout", &t)?,
+            Some((s, t)) => crate::check::check_timeout(&s, "matrix.timeout", &t)?,
         };
         Ok(Some(Matrix {
             clock,
@@ -401,6 +267,164 @@ impl Raw {
             rooms,
         }))
     }
+}
+
+/// The homeserver's client address, without a trailing slash.
+fn homeserver_address(source: &str, given: &str) -> Result<String, ConfigError> {
+    let homeserver = given.trim().trim_end_matches('/').to_string();
+    if !(homeserver.starts_with("http://") || homeserver.starts_with("https://")) {
+        return Err(invalid(
+            source,
+            "matrix.homeserver",
+            "must be the homeserver's client address, such as \"https://matrix.example.org\"",
+        ));
+    }
+    Ok(homeserver)
+}
+
+/// The bot's account: a Matrix id or a localpart.
+fn user(given: Given) -> Result<String, ConfigError> {
+    let Some((source, user)) = given.filter(|(_, u)| !u.trim().is_empty()) else {
+        return Err(invalid(
+            "MUSTER_MATRIX_USER",
+            "matrix.user",
+            "must be set when a homeserver is: the bot's account, such as \"@muster:example.org\"",
+        ));
+    };
+    let user = user.trim().to_string();
+    if user.contains(char::is_whitespace) || (user.starts_with('@') && !is_user_id(&user)) {
+        return Err(invalid(
+            &source,
+            "matrix.user",
+            "must be a Matrix id such as \"@muster:example.org\" or a localpart such as \"muster\"",
+        ));
+    }
+    Ok(user)
+}
+
+/// Whose invitations the bot accepts: users, servers, or everyone (`*`).
+fn auto_join(given: Given) -> Result<AutoJoin, ConfigError> {
+    let mut auto_join = AutoJoin::default();
+    let Some((s, v)) = given else {
+        return Ok(auto_join);
+    };
+    for item in split(&v) {
+        if item == "*" {
+            auto_join.everyone = true;
+        } else if item.starts_with('@') {
+            if !is_user_id(&item) {
+                return Err(invalid(
+                    &s,
+                    "matrix.auto_join",
+                    format!(
+                        "lists \"{item}\"; write users as \"@alice:example.org\", servers as \"example.org\", or \"*\" for everyone"
+                    ),
+                ));
+            }
+            auto_join.users.push(item);
+        } else if item.contains(['@', '/', ' ']) || !item.contains(|c: char| c != '.') {
+            return Err(invalid(
+                &s,
+                "matrix.auto_join",
+                format!("lists \"{item}\", which is neither a user id nor a server name"),
+            ));
+        } else {
+            auto_join.servers.push(item);
+        }
+    }
+    Ok(auto_join)
+}
+
+fn organisers(given: Given) -> Result<Vec<String>, ConfigError> {
+    let mut organisers = Vec::new();
+    if let Some((s, v)) = given {
+        for item in split(&v) {
+            if !is_user_id(&item) {
+                return Err(invalid(
+                    &s,
+                    "matrix.organisers",
+                    format!("lists \"{item}\"; write users as \"@alice:example.org\""),
+                ));
+            }
+            organisers.push(item);
+        }
+    }
+    Ok(organisers)
+}
+
+/// A count from 0 to 10,000, `default` when not given.
+fn count(given: Given, key: &str, default: u32) -> Result<u32, ConfigError> {
+    match given {
+        None => Ok(default),
+        Some((s, n)) => n
+            .trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|&n| n <= 10_000)
+            .ok_or_else(|| invalid(&s, key, "must be a whole number from 0 to 10000")),
+    }
+}
+
+/// `[matrix.rooms."<id>"]`: one room's settings, checked.
+fn room(id: &str, r: RoomFile) -> Result<Room, ConfigError> {
+    let key = format!("matrix.rooms.\"{id}\"");
+    // Room ids are `!opaque:server`, or (room version 12 on) `!opaque`.
+    if !id.starts_with('!') || id.len() < 2 || id.contains(char::is_whitespace) {
+        return Err(invalid(
+            FILE,
+            &key,
+            "must be a room id such as \"!abcdef:example.org\" (Room settings → Advanced in Element)",
+        ));
+    }
+    if let Some(bad) = r
+        .games
+        .iter()
+        .flatten()
+        .find(|x| !GAME_IDS.contains(&x.as_str()))
+    {
+        return Err(invalid(
+            FILE,
+            &format!("{key}.games"),
+            format!(
+                "names an unknown game \"{bad}\"; the games are {}",
+                GAME_IDS.join(", ")
+            ),
+        ));
+    }
+    let prefix = match r.prefix {
+        None => None,
+        Some(p) => Some(check_prefix(FILE, &format!("{key}.prefix"), p.trim())?),
+    };
+    let community = match r.community.map(|c| c.trim().to_string()) {
+        Some(c)
+            if c.is_empty()
+                || c.len() > 64
+                || !c
+                    .chars()
+                    .all(|x| x.is_ascii_alphanumeric() || x == '-' || x == '_') =>
+        {
+            return Err(invalid(
+                FILE,
+                &format!("{key}.community"),
+                "must be a name of 1 to 64 letters, digits, hyphens or underscores",
+            ));
+        }
+        c => c,
+    };
+    let clock = match r.clock {
+        None => None,
+        Some(c) => Some(crate::check::check_clock(
+            FILE,
+            &format!("{key}.clock"),
+            &c,
+        )?),
+    };
+    Ok(Room {
+        prefix,
+        community,
+        games: r.games,
+        clock,
+    })
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use crate::ConfigError;
+use crate::check::ConfigError;
 
 /// How log lines are written (`log_format`, `MUSTER_LOG_FORMAT`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]

@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 
 use serde::Deserialize;
 
-use crate::ConfigError;
+use crate::check::ConfigError;
 
 /// What a community's games, events and players show on the web (`web` of
 /// `[communities.<name>]`; a place outside every community has the default).
