@@ -5,12 +5,99 @@ use muster_rules::GameId;
 use crate::games::lanko_words;
 use crate::kernel::text::excerpt;
 
-/// The help text, or help on one command.
-pub fn help(topic: Option<&str>, prefix: &str) -> String {
-    let p = prefix;
-    match topic {
-        None => format!(
-            "Muster plays Lewis Carroll's games. Commands (prefix `{p}`):\n\
+/// The help on each command: the words that ask for it, and its text, `{p}` standing for the
+/// place's prefix.
+const TOPICS: &[(&[&str], &str)] = &[
+    (
+        &["new"],
+        "`{p}new <game> [@opponent|bot[:level]] [as white|black] [clock 3d|10d+1d|none] [timeout claim]` starts a game in this channel. Name an opponent to challenge them (they `accept` or `decline`), name the bot (`bot`, or `bot:easy|good|strong`, or `bot:500` for a search of 500 ms; in Croquet `strong` is perfect play), or name nobody and the other seat is open: anyone may `join`. Games: lanrick, lanrick1880, croquet, lanko88, lanko68, lanko103. Lanko takes up to three others (`@a @b @c` sit W, N, E); with one other, each holds both seats of a colour; with two, the second holds W and E alone. For open seats say how many players: `{p}new lanko88 for 2|3|4`. Time: `clock 3d` gives each move 3 days (the clock is full again after each move), `clock 10d+1d` a bank of 10 days with a day added after each move (never above 10 days), `clock 5m+3s` for live play, `clock none` no clock; without it the channel's default applies. When a clock runs out the seat to move loses on time (a forfeit if it never moved); with `timeout claim` the opponent may `claim` the win instead.",
+    ),
+    (
+        &["join"],
+        "`{p}join [seat]` takes an open seat of this channel's game; the game starts when every seat is taken.",
+    ),
+    (
+        &["accept", "decline"],
+        "`{p}accept` or `{p}decline` answers a challenge addressed to you.",
+    ),
+    (
+        &["abort"],
+        "`{p}abort` calls off this channel's game before its first move (any player at the table). It also sets aside a damaged game record.",
+    ),
+    (
+        &["move", "play"],
+        "`{p}move <notation>` plays your decision; see `{p}notation`. Only the player whose decision it is may move.",
+    ),
+    (
+        &["board", "show"],
+        "`{p}board` shows you the board as you like it to look (only you see it, where the platform can), with whose decision it is. Change how your boards look, in every game and channel: `{p}board flip` turns them over, `{p}board white` or `{p}board black` puts that colour at the bottom (in Lanko a seat of that colour — yours if you hold one), `{p}board theme classic|dark|contrast` (contrast: strong colours that stay apart with colour blindness), `{p}board size small|normal|large`; several at once are fine (`{p}board black dark large`). The board posted in a game's channel is drawn as the player to move likes it.",
+    ),
+    (
+        &["moves"],
+        "`{p}moves` lists the legal moves (shortened when there are many).",
+    ),
+    (&["history"], "`{p}history` lists the moves so far."),
+    (
+        &["replay", "gif"],
+        "`{p}replay [game-id]` shows the game as an animation, one frame a decision; without an id, this channel's game or your last finished one. Every finished game's replay is posted with its result.",
+    ),
+    (
+        &["export"],
+        "`{p}export [game-id]` gives the record as a file that `muster replay` reads: a finished game's, or this channel's game by its id; without an id, this channel's game or your last finished one.",
+    ),
+    (&["resign"], "`{p}resign` gives up the game (players only)."),
+    (
+        &["declare"],
+        "`{p}declare` (Lanko) declares, on your turn, that your castles will not go onto the middle (end) squares; you then still move. When every seat with castles has declared and no castle can be captured, the game ends.",
+    ),
+    (
+        &["draw"],
+        "`{p}draw` offers a draw; the opponent answers `{p}draw accept` or `{p}draw decline`. A move withdraws the offer.",
+    ),
+    (
+        &["takeback"],
+        "`{p}takeback` asks to take back the last move; the opponent answers `{p}takeback accept` or `{p}takeback decline`.",
+    ),
+    (
+        &["hint"],
+        "`{p}hint` gives your best decision, with what it does: in Arithmetical Croquet the perfect step (Muster has solved the game), elsewhere the bot's search after 300 ms, with the chance it gives it. Hints are given in games against the bot and in casual games, never in rated or tournament games.",
+    ),
+    (
+        &["games"],
+        "`{p}games [player]` shows a player's games (yours by default): the live ones in every channel here, those waiting for his move first, then the finished ones with their ids for `{p}export`.",
+    ),
+    (
+        &["claim"],
+        "`{p}claim` wins a game whose timeouts are claimed (`new … timeout claim`) once the opponent's clock has run out. Until someone claims, the late player may still move.",
+    ),
+    (
+        &["notify"],
+        "`{p}notify` shows your reminder settings. `{p}notify mention|dm|off` — where reminders go (a mention in the game's channel, a direct message, or none); `{p}notify remind 24h 1h` — the times left to remind you at (`off`, `default`); `{p}notify quiet 22:00-07:00 Europe/Berlin` — hours in your time zone during which reminders wait (`off`). Reminders due close together come as one message. With accounts linked on two platforms (`link`), the settings are your accounts' alike, and `{p}notify on <platform>` sends every reminder to you there as a direct message (`{p}notify on each`: each game's reminders on its own platform).",
+    ),
+    (
+        &["vacation"],
+        "`{p}vacation` shows what is left of your allowance this year. `{p}vacation start [days]` stops your clocks in all your games (the whole allowance left, without a number); `{p}vacation end` starts them again and gives back the days not taken. Your opponents are told.",
+    ),
+    (
+        &["tournament", "tournaments"],
+        "`{p}tournament new <name> <game> swiss|roundrobin|double|knockout [rounds N] [clock 3d] [timeout claim] [pairs]` opens an event here; players `{p}tournament join <name>` (a Lanko pair: `join <name> @partner`) or `leave`; `{p}tournament list` shows the events. The organiser `start`s it; then every round is paired by the bot and each game gets its own place (a thread, a room, a channel `<name>-<round>-<board>`). `{p}tournament standings|pairings [round]|export <name>` for everyone (`export <name>` gives the event as JSON, `export <name> trf` as FIDE's Tournament Report File, TRF-16, for a Swiss or round robin); `add @x`, `kick @x`, `result <board> 1-0|0-1|1/2-1/2|forfeit white|black`, `pause`, `resume`, `cancel` for organisers. In the event's channel the name may be left out.",
+    ),
+    (
+        &["rating", "ratings", "leaderboard"],
+        "`{p}rating [@player] [game]` shows a player's ratings here (yours by default): the rating, its deviation, games, best and last change; a rating is provisional, shown with `?`, while its deviation is high, and only established ratings count as a best. `{p}leaderboard <game>` lists the ten strongest established players and your place. `{p}ratings export [game]` gives every rated game and rating as a JSON file. Games between people are rated (Glicko-2; Lanko by sides with Weng-Lin) unless started `casual` (`{p}new lanrick @bob casual`); games against the bot, called off, forfeited before a move, or with fewer than two moves by a player are not. Tournament games are rated. See docs/ratings.md.",
+    ),
+    (
+        &["link", "unlink", "whoami"],
+        "`{p}link` gives you a one-time code, for your eyes only; within 10 minutes say `{p}link CODE` as yourself on the other platform this Muster serves, and your two accounts are one player. A code works once; five wrong codes in 10 minutes and you wait. `{p}unlink` parts the accounts again; `{p}whoami` shows your account and those linked with it.",
+    ),
+    (
+        &["rules", "notation"],
+        "`{p}rules [game]` and `{p}notation [game]` explain a game and how its moves are written.",
+    ),
+];
+
+/// The list of commands, `{p}` standing for the place's prefix.
+const OVERVIEW: &str = "Muster plays Lewis Carroll's games. Commands (prefix `{p}`):\n\
              • `{p}new lanrick @opponent` — challenge someone (`as black` to choose your side); `{p}new lanrick` leaves the seat open\n\
              • `{p}join` · `{p}accept` · `{p}decline` · `{p}abort` — seating, before the first move\n\
              • `{p}move <notation>` — play, e.g. `{p}move c1-c3 d1-e2` (in a game, the notation alone also works)\n\
@@ -23,79 +110,20 @@ pub fn help(topic: Option<&str>, prefix: &str) -> String {
              • `{p}rating [@player] [game]` · `{p}leaderboard <game>` · `{p}ratings export` — ratings; `casual` in `new` for an unrated game\n\
              • `{p}tournament new spring lanrick swiss` — run an event; `{p}tournament join spring` · `standings` · `pairings` (`{p}help tournament`)\n\
              • `{p}link` — one player on two platforms (`{p}link CODE` on the other) · `{p}unlink` · `{p}whoami`\n\
-             • `{p}games [player]` — your games, your move first · `{p}rules` · `{p}notation` · `{p}help <command>`"
+             • `{p}games [player]` — your games, your move first · `{p}rules` · `{p}notation` · `{p}help <command>`";
+
+/// The help text, or help on one command.
+pub fn help(topic: Option<&str>, prefix: &str) -> String {
+    let Some(topic) = topic else {
+        return OVERVIEW.replace("{p}", prefix);
+    };
+    let word = topic.trim_start_matches(prefix);
+    match TOPICS.iter().find(|(words, _)| words.contains(&word)) {
+        Some((_, text)) => text.replace("{p}", prefix),
+        None => format!(
+            "There is no command `{}`. Say `{prefix}help` for the list.",
+            excerpt(word, 32)
         ),
-        Some(t) => match t.trim_start_matches(prefix) {
-            "new" => format!(
-                "`{p}new <game> [@opponent|bot[:level]] [as white|black] [clock 3d|10d+1d|none] [timeout claim]` starts a game in this channel. Name an opponent to challenge them (they `accept` or `decline`), name the bot (`bot`, or `bot:easy|good|strong`, or `bot:500` for a search of 500 ms; in Croquet `strong` is perfect play), or name nobody and the other seat is open: anyone may `join`. Games: lanrick, lanrick1880, croquet, lanko88, lanko68, lanko103. Lanko takes up to three others (`@a @b @c` sit W, N, E); with one other, each holds both seats of a colour; with two, the second holds W and E alone. For open seats say how many players: `{p}new lanko88 for 2|3|4`. Time: `clock 3d` gives each move 3 days (the clock is full again after each move), `clock 10d+1d` a bank of 10 days with a day added after each move (never above 10 days), `clock 5m+3s` for live play, `clock none` no clock; without it the channel's default applies. When a clock runs out the seat to move loses on time (a forfeit if it never moved); with `timeout claim` the opponent may `claim` the win instead."
-            ),
-            "join" => format!(
-                "`{p}join [seat]` takes an open seat of this channel's game; the game starts when every seat is taken."
-            ),
-            "accept" | "decline" => {
-                format!("`{p}accept` or `{p}decline` answers a challenge addressed to you.")
-            }
-            "abort" => format!(
-                "`{p}abort` calls off this channel's game before its first move (any player at the table). It also sets aside a damaged game record."
-            ),
-            "move" | "play" => format!(
-                "`{p}move <notation>` plays your decision; see `{p}notation`. Only the player whose decision it is may move."
-            ),
-            "board" | "show" => format!(
-                "`{p}board` shows you the board as you like it to look (only you see it, where the platform can), with whose decision it is. Change how your boards look, in every game and channel: `{p}board flip` turns them over, `{p}board white` or `{p}board black` puts that colour at the bottom (in Lanko a seat of that colour — yours if you hold one), `{p}board theme classic|dark|contrast` (contrast: strong colours that stay apart with colour blindness), `{p}board size small|normal|large`; several at once are fine (`{p}board black dark large`). The board posted in a game's channel is drawn as the player to move likes it."
-            ),
-            "moves" => format!("`{p}moves` lists the legal moves (shortened when there are many)."),
-            "history" => format!("`{p}history` lists the moves so far."),
-            "replay" | "gif" => format!(
-                "`{p}replay [game-id]` shows the game as an animation, one frame a decision; without an id, this channel's game or your last finished one. Every finished game's replay is posted with its result."
-            ),
-            "export" => format!(
-                "`{p}export [game-id]` gives the record as a file that `muster replay` reads: a finished game's, or this channel's game by its id; without an id, this channel's game or your last finished one."
-            ),
-            "resign" => format!("`{p}resign` gives up the game (players only)."),
-            "declare" => format!(
-                "`{p}declare` (Lanko) declares, on your turn, that your castles will not go onto the middle (end) squares; you then still move. When every seat with castles has declared and no castle can be captured, the game ends."
-            ),
-            "draw" => format!(
-                "`{p}draw` offers a draw; the opponent answers `{p}draw accept` or `{p}draw decline`. A move withdraws the offer."
-            ),
-            "takeback" => format!(
-                "`{p}takeback` asks to take back the last move; the opponent answers `{p}takeback accept` or `{p}takeback decline`."
-            ),
-            "hint" => format!(
-                "`{p}hint` gives your best decision, with what it does: in Arithmetical Croquet the perfect step (Muster has solved the game), elsewhere the bot's search after 300 ms, with the chance it gives it. Hints are given in games against the bot and in casual games, never in rated or tournament games."
-            ),
-            "games" => {
-                format!(
-                    "`{p}games [player]` shows a player's games (yours by default): the live ones in every channel here, those waiting for his move first, then the finished ones with their ids for `{p}export`."
-                )
-            }
-            "claim" => format!(
-                "`{p}claim` wins a game whose timeouts are claimed (`new … timeout claim`) once the opponent's clock has run out. Until someone claims, the late player may still move."
-            ),
-            "notify" => format!(
-                "`{p}notify` shows your reminder settings. `{p}notify mention|dm|off` — where reminders go (a mention in the game's channel, a direct message, or none); `{p}notify remind 24h 1h` — the times left to remind you at (`off`, `default`); `{p}notify quiet 22:00-07:00 Europe/Berlin` — hours in your time zone during which reminders wait (`off`). Reminders due close together come as one message. With accounts linked on two platforms (`link`), the settings are your accounts' alike, and `{p}notify on <platform>` sends every reminder to you there as a direct message (`{p}notify on each`: each game's reminders on its own platform)."
-            ),
-            "vacation" => format!(
-                "`{p}vacation` shows what is left of your allowance this year. `{p}vacation start [days]` stops your clocks in all your games (the whole allowance left, without a number); `{p}vacation end` starts them again and gives back the days not taken. Your opponents are told."
-            ),
-            "tournament" | "tournaments" => format!(
-                "`{p}tournament new <name> <game> swiss|roundrobin|double|knockout [rounds N] [clock 3d] [timeout claim] [pairs]` opens an event here; players `{p}tournament join <name>` (a Lanko pair: `join <name> @partner`) or `leave`; `{p}tournament list` shows the events. The organiser `start`s it; then every round is paired by the bot and each game gets its own place (a thread, a room, a channel `<name>-<round>-<board>`). `{p}tournament standings|pairings [round]|export <name>` for everyone (`export <name>` gives the event as JSON, `export <name> trf` as FIDE's Tournament Report File, TRF-16, for a Swiss or round robin); `add @x`, `kick @x`, `result <board> 1-0|0-1|1/2-1/2|forfeit white|black`, `pause`, `resume`, `cancel` for organisers. In the event's channel the name may be left out."
-            ),
-            "rating" | "ratings" | "leaderboard" => format!(
-                "`{p}rating [@player] [game]` shows a player's ratings here (yours by default): the rating, its deviation, games, best and last change; a rating is provisional, shown with `?`, while its deviation is high, and only established ratings count as a best. `{p}leaderboard <game>` lists the ten strongest established players and your place. `{p}ratings export [game]` gives every rated game and rating as a JSON file. Games between people are rated (Glicko-2; Lanko by sides with Weng-Lin) unless started `casual` (`{p}new lanrick @bob casual`); games against the bot, called off, forfeited before a move, or with fewer than two moves by a player are not. Tournament games are rated. See docs/ratings.md."
-            ),
-            "link" | "unlink" | "whoami" => format!(
-                "`{p}link` gives you a one-time code, for your eyes only; within 10 minutes say `{p}link CODE` as yourself on the other platform this Muster serves, and your two accounts are one player. A code works once; five wrong codes in 10 minutes and you wait. `{p}unlink` parts the accounts again; `{p}whoami` shows your account and those linked with it."
-            ),
-            "rules" | "notation" => format!(
-                "`{p}rules [game]` and `{p}notation [game]` explain a game and how its moves are written."
-            ),
-            other => format!(
-                "There is no command `{}`. Say `{p}help` for the list.",
-                excerpt(other, 32)
-            ),
-        },
     }
 }
 
