@@ -210,6 +210,28 @@ fn serve(loaded: &Loaded, clock: &crate::cli_args::ClockArgs, err: &mut dyn Writ
         muster_core::kernel::store::Metered::telling(store, std::sync::Arc::clone(&changes)),
     );
     muster_core::telemetry::health::ready("store");
+    let base = served_core(store, &settings, start, policy);
+    let result = runtime.block_on(crate::chats::serve_chats(base, settings, changes));
+    // Requests still in flight (a long-polling sync) are not waited for.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            let _ = writeln!(err, "muster serve: {e}");
+            1
+        }
+    }
+}
+
+/// The core `muster serve` runs: on the wall clock, or on a manual one from `start` (moved by
+/// its standard input), with every adapter's surface, the communities and the web's address
+/// given before the scheduler or any adapter speaks.
+fn served_core(
+    store: std::sync::Arc<dyn muster_core::kernel::store::GameStore>,
+    settings: &muster_config::Settings,
+    start: Option<u64>,
+    policy: muster_core::desk::TimePolicy,
+) -> std::sync::Arc<muster_core::desk::Core> {
     let base = match start {
         Some(now) => {
             let clock =
@@ -223,25 +245,15 @@ fn serve(loaded: &Loaded, clock: &crate::cli_args::ClockArgs, err: &mut dyn Writ
             muster_core::desk::Core::new(store, &settings.prefix).with_time_policy(policy),
         ),
     };
-    // Each adapter's surface, given to the core before the scheduler or any adapter speaks.
     base.add_surface(std::sync::Arc::new(
         muster_discord::surface::DiscordSurface::default(),
     ));
     base.add_surface(std::sync::Arc::new(
         muster_matrix::surface::MatrixSurface::default(),
     ));
-    base.set_communities(communities(&settings));
+    base.set_communities(communities(settings));
     base.set_web(settings.web.as_ref().map(|w| w.base_url.clone()));
-    let result = runtime.block_on(serve_chats(base, settings, changes));
-    // Requests still in flight (a long-polling sync) are not waited for.
-    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
-    match result {
-        Ok(()) => 0,
-        Err(e) => {
-            let _ = writeln!(err, "muster serve: {e}");
-            1
-        }
-    }
+    base
 }
 
 /// The communities across platforms of the settings, as the core knows them: each Discord
@@ -271,103 +283,6 @@ fn communities(settings: &muster_config::Settings) -> muster_core::kernel::commu
         })
         .collect();
     muster_core::kernel::community::Communities::new(list)
-}
-
-/// Runs every configured adapter; returns when one fails, or when the process is asked to
-/// stop and every adapter has stopped (each finishes what it is answering first: the Matrix
-/// adapter its batch, the Discord adapter its interactions, closing its gateway connection).
-async fn serve_chats(
-    base: std::sync::Arc<muster_core::desk::Core>,
-    settings: muster_config::Settings,
-    changes: std::sync::Arc<muster_core::kernel::store::Changes>,
-) -> Result<(), String> {
-    // From here on a stop signal is caught and remembered, even by an adapter still starting.
-    muster_core::signals::install();
-    let muster_config::Settings {
-        data_dir,
-        discord,
-        matrix,
-        ops,
-        web,
-        ..
-    } = settings;
-    // The web pages, beside the chats: their listener is bound before anything is answered.
-    if let Some(web) = web {
-        base.store().listen(std::sync::Arc::clone(&changes));
-        let shared = muster_web::Shared::new(
-            std::sync::Arc::clone(&base),
-            changes,
-            muster_web::listen::Limits::from_settings(&web),
-        );
-        let listener = muster_web::serve::bind(web.listen).await?;
-        tokio::spawn(muster_web::serve::run(shared, listener));
-    }
-    let backups = crate::ops::service::backups(base.store_arc(), base.clock_arc(), &data_dir, &ops);
-    crate::ops::service::start(std::sync::Arc::clone(base.store_arc()), backups, &ops).await?;
-    if discord.is_some() {
-        muster_core::telemetry::health::down("discord", "connecting");
-    }
-    if matrix.is_some() {
-        muster_core::telemetry::health::down("matrix", "connecting");
-    }
-    // Beside other instances on one store, each sees to the due moments of the platforms it
-    // announces on: Discord's if it serves Discord, Matrix's while it syncs Matrix.
-    if base.store().shared() {
-        base.timers()
-            .fire_for(muster_discord::PLATFORM, discord.is_some());
-        base.timers().fire_for(muster_matrix::PLATFORM, false);
-    }
-    // One core's timers serve every adapter: one scheduler for the process.
-    tokio::spawn(muster_core::desk::scheduler::run(std::sync::Arc::clone(
-        &base,
-    )));
-    // The bot's searches, on one thread of their own: the players keep the other core.
-    {
-        let core = std::sync::Arc::clone(&base);
-        let stopping = muster_core::signals::install().subscribe();
-        std::thread::Builder::new()
-            .name("muster-bot".into())
-            .spawn(move || {
-                core.resume_bots();
-                core.bot_worker(|| *stopping.borrow());
-            })
-            .map_err(|e| format!("cannot start the bot's thread: {e}"))?;
-    }
-    let discord = async {
-        match discord {
-            Some(d) => muster_discord::serve::serve(std::sync::Arc::clone(&base), d).await,
-            None => {
-                muster_core::signals::shutdown().await;
-                Ok(())
-            }
-        }
-    };
-    let matrix = async {
-        match matrix {
-            Some(m) => {
-                muster_matrix::serve::serve(std::sync::Arc::clone(&base), &data_dir, m).await
-            }
-            None => {
-                muster_core::signals::shutdown().await;
-                Ok(())
-            }
-        }
-    };
-    let (mut discord, mut matrix) = (std::pin::pin!(discord), std::pin::pin!(matrix));
-    // The first to end: a failure ends the process; a stop waits for the other adapter to
-    // finish what it is answering, for a while (it may still be starting, or waiting on an
-    // unreachable server).
-    let grace = std::time::Duration::from_secs(15);
-    tokio::select! {
-        r = &mut discord => {
-            r?;
-            tokio::time::timeout(grace, matrix).await.unwrap_or(Ok(()))
-        }
-        r = &mut matrix => {
-            r?;
-            tokio::time::timeout(grace, discord).await.unwrap_or(Ok(()))
-        }
-    }
 }
 
 /// The store a `--data` command works on: the settings' PostgreSQL database when `store`

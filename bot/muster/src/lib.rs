@@ -3,6 +3,7 @@
 //! (`muster-web`) — to one core (`muster-core`), with the [`ops`] service beside it and the
 //! settings check ([`config_check`]). docs/architecture.md has the house.
 
+mod chats;
 pub mod cli;
 pub mod cli_args;
 mod cli_store;

@@ -43,6 +43,18 @@ fn counter(registry: &Registry, name: &str, help: &str, labels: &[&str]) -> IntC
     c
 }
 
+/// A metric without labels, registered.
+fn registered<M>(registry: &Registry, metric: prometheus::Result<M>) -> M
+where
+    M: prometheus::core::Collector + Clone + 'static,
+{
+    let metric = metric.expect("a valid metric");
+    registry
+        .register(Box::new(metric.clone()))
+        .expect("registered once");
+    metric
+}
+
 fn histogram(registry: &Registry, name: &str, help: &str, labels: &[&str]) -> HistogramVec {
     let opts = HistogramOpts::new(name, help).buckets(BUCKETS.to_vec());
     let h = HistogramVec::new(opts, labels).expect("a valid metric");
@@ -58,27 +70,19 @@ impl Metrics {
         let reminders = IntCounter::new(
             "muster_reminders_total",
             "Reminders sent to players whose clock runs low.",
-        )
-        .expect("a valid metric");
+        );
         let timeouts = IntCounter::new(
             "muster_timeouts_total",
             "Clocks that ran out, ending the game or opening a claim.",
-        )
-        .expect("a valid metric");
+        );
         let active = IntGauge::new(
             "muster_active_games",
             "Live games: being played or waiting for their players.",
-        )
-        .expect("a valid metric");
-        for m in [&reminders, &timeouts] {
-            registry
-                .register(Box::new(m.clone()))
-                .expect("registered once");
-        }
-        registry
-            .register(Box::new(active.clone()))
-            .expect("registered once");
+        );
         Metrics {
+            reminders: registered(&registry, reminders),
+            timeouts: registered(&registry, timeouts),
+            active: registered(&registry, active),
             commands: counter(
                 &registry,
                 "muster_commands_total",
@@ -138,9 +142,6 @@ impl Metrics {
                  bad_request, uri_too_long, fields_too_large, method: the request's head).",
                 &["reason"],
             ),
-            reminders,
-            timeouts,
-            active,
             registry,
         }
     }
