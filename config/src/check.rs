@@ -112,3 +112,46 @@ pub(crate) fn invalid(source: &str, key: &str, reason: impl Into<String>) -> Con
         reason: reason.into(),
     }
 }
+
+/// The games a place offers (`<key>.games`), each one Muster plays.
+pub(crate) fn check_games(
+    source: &str,
+    key: &str,
+    games: Option<&[String]>,
+) -> Result<(), ConfigError> {
+    let known = crate::discord::GAME_IDS;
+    match games
+        .into_iter()
+        .flatten()
+        .find(|g| !known.contains(&g.as_str()))
+    {
+        None => Ok(()),
+        Some(bad) => Err(invalid(
+            source,
+            &format!("{key}.games"),
+            format!(
+                "names an unknown game \"{bad}\"; the games are {}",
+                known.join(", ")
+            ),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_place_may_offer_only_the_games_muster_plays() {
+        let games = ["croquet".to_string(), "chess".to_string()];
+        let e = check_games("muster.toml", "matrix.rooms.\"!r:hs\"", Some(&games)).unwrap_err();
+        assert_eq!(e.key, "matrix.rooms.\"!r:hs\".games");
+        assert!(
+            e.reason.starts_with("names an unknown game \"chess\""),
+            "{}",
+            e.reason
+        );
+        assert!(check_games("muster.toml", "k", Some(&games[..1])).is_ok());
+        assert!(check_games("muster.toml", "k", None).is_ok());
+    }
+}

@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::Deserialize;
 
-use crate::check::{ConfigError, Given, invalid};
+use crate::check::{ConfigError, Given, check_games, invalid};
 
 /// The game ids a server may allow (the same as the rules' game ids).
 pub const GAME_IDS: [&str; 6] = [
@@ -430,21 +430,7 @@ fn guilds(given: BTreeMap<String, GuildFile>) -> Result<BTreeMap<u64, Guild>, Co
     for (id, g) in given {
         let key = format!("discord.guilds.{id}");
         let gid = snowflake(FILE, &key, &id)?;
-        if let Some(bad) = g
-            .games
-            .iter()
-            .flatten()
-            .find(|x| !GAME_IDS.contains(&x.as_str()))
-        {
-            return Err(invalid(
-                FILE,
-                &format!("{key}.games"),
-                format!(
-                    "names an unknown game \"{bad}\"; the games are {}",
-                    GAME_IDS.join(", ")
-                ),
-            ));
-        }
+        check_games(FILE, &key, g.games.as_deref())?;
         let organisers = g
             .organisers
             .iter()

@@ -4,8 +4,8 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use crate::check::{ConfigError, Given, check_prefix, invalid};
-use crate::discord::{GAME_IDS, Secret};
+use crate::check::{ConfigError, Given, check_games, check_prefix, invalid};
+use crate::discord::Secret;
 
 /// How the bot account signs in.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -376,21 +376,7 @@ fn room(id: &str, r: RoomFile) -> Result<Room, ConfigError> {
             "must be a room id such as \"!abcdef:example.org\" (Room settings → Advanced in Element)",
         ));
     }
-    if let Some(bad) = r
-        .games
-        .iter()
-        .flatten()
-        .find(|x| !GAME_IDS.contains(&x.as_str()))
-    {
-        return Err(invalid(
-            FILE,
-            &format!("{key}.games"),
-            format!(
-                "names an unknown game \"{bad}\"; the games are {}",
-                GAME_IDS.join(", ")
-            ),
-        ));
-    }
+    check_games(FILE, &key, r.games.as_deref())?;
     let prefix = match r.prefix {
         None => None,
         Some(p) => Some(check_prefix(FILE, &format!("{key}.prefix"), p.trim())?),

@@ -161,9 +161,8 @@ impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for Counted {
                 Some(part) => part,
             },
             "muster" => parts.next().unwrap_or("muster"),
-            other if other.starts_with("muster_") => &other["muster_".len()..],
             // `log` records keep their crate's name as the target.
-            other => other,
+            other => other.strip_prefix("muster_").unwrap_or(other),
         };
         let level = if level == tracing::Level::ERROR {
             "error"
