@@ -128,7 +128,7 @@ fn a_game_is_played_from_both_places_and_each_is_told_what_the_other_was() {
     // A bare move in the other place is read as the player's move there.
     let (platform, alice) = account("alice@rooms");
     let command = core.command_in(&platform, "!g", &alice, "2");
-    assert_eq!(command.as_deref(), Some("move 2"));
+    assert_eq!(command.as_ref().map(|f| f.text()), Some("move 2"));
     let out = say(&core, "alice@rooms", "!g", "move 2");
     assert!(out.contains("bob, your turn"), "{out}");
     assert!(told(&core, "chat", "c1").contains("<@bob-id> your turn"));

@@ -90,6 +90,84 @@ fn a_refused_move_reads_once_and_writes_nothing() {
     assert_eq!(replayed, 1);
 }
 
+/// A Lanrick game in `hall` between alice and bob, timed, with both first men placed: alice's
+/// turn to place.
+fn placed(core: &Core) {
+    for (who, text) in [
+        ("alice", "new lanrick @bob clock 3d"),
+        ("bob", "accept"),
+        ("alice", "move b1"),
+        ("bob", "move b8"),
+    ] {
+        core.handle(&request(who, "hall", text));
+    }
+}
+
+/// A move's counts, as [`a_move_reads_the_record_once_writes_once_and_replays_once`] asks them.
+fn assert_one_walk([loads, notes, commits, writes, reads]: [usize; 5], replayed: u64, what: &str) {
+    assert_eq!(loads, 1, "{what}: the channel's record is read once");
+    assert_eq!(commits, 1, "{what}: the move is one write");
+    assert_eq!(
+        (writes, reads),
+        (0, 0),
+        "{what}: nothing else is written or read"
+    );
+    assert!(
+        notes <= 1,
+        "{what}: the next player's settings, read once: {notes} notes"
+    );
+    assert_eq!(
+        replayed, 1,
+        "{what}: the record is replayed once, its board drawn included"
+    );
+}
+
+#[test]
+fn a_move_written_on_its_own_in_the_console_reads_once_and_replays_once() {
+    let (core, counts) = counted();
+    placed(&core);
+    counts.take();
+    let before = replays();
+    // `d1`, not `!move d1`: finding that it is a move reads and plays the game already.
+    let alice = muster_core::desk::User::named("alice");
+    let replies = core.handle_message("console", "hall", &alice, "d1", &[]);
+    draw(&replies);
+    assert!(
+        replies.iter().any(|r| matches!(r, Reply::Board(_))),
+        "{replies:?}"
+    );
+    assert_one_walk(counts.take(), replays() - before, "a bare move");
+}
+
+#[test]
+fn a_matrix_message_with_a_move_on_its_own_reads_its_receipt_and_record_once() {
+    let (core, counts) = counted();
+    placed(&core);
+    counts.take();
+    let before = replays();
+    // As the Matrix adapter walks a message: met before? a command? then run, once.
+    let alice = muster_core::desk::User::named("alice");
+    assert!(core.receipt("console", "$event").unwrap().is_none());
+    let found = core
+        .command_in("console", "hall", &alice, "d1")
+        .expect("a move");
+    assert_eq!(found.text(), "move d1");
+    let req = request("alice", "hall", found.text());
+    let handled = core.handle_unmet(&req, found, "$event", None);
+    assert!(handled.changed && handled.fresh);
+    draw(&handled.receipt.replies);
+    let [loads, notes, commits, writes, reads] = counts.take();
+    assert_eq!(reads, 1, "the receipt is read once, by the adapter");
+    assert_one_walk(
+        [loads, notes, commits, writes, 0],
+        replays() - before,
+        "a Matrix move",
+    );
+    // Met again, it is answered from its receipt and not run.
+    let again = core.handle_once(&req, "$event", None).unwrap();
+    assert!(!again.fresh && !again.changed);
+}
+
 /// `rooms`, whose accounts are shaped `@name:hs` (a game across platforms).
 struct Rooms;
 
@@ -151,4 +229,26 @@ fn a_move_in_the_other_place_of_a_game_reads_two_places_and_writes_once() {
         "the place's note and the next player's settings: {notes} notes"
     );
     assert_eq!(replays() - before, 1, "replayed once");
+}
+
+#[test]
+fn a_bare_move_found_before_another_command_landed_is_decided_over_the_game_as_it_is_now() {
+    let (core, _) = counted();
+    placed(&core);
+    let alice = muster_core::desk::User::named("alice");
+    let found = core.command_in("console", "hall", &alice, "d1").expect("a move");
+    // Between finding the move and running it, the same move lands from another message.
+    core.handle(&request("alice", "hall", "move d1"));
+    let req = request("alice", "hall", found.text());
+    let handled = core.handle_unmet(&req, found, "$late", None);
+    // Its read was stale: the commit saw that, and the move was decided again — refused, as
+    // it is no longer alice's turn; the game holds the move once.
+    assert!(!handled.changed, "{:?}", handled.receipt.replies);
+    assert!(
+        matches!(&handled.receipt.replies[..], [Reply::Private(_)]),
+        "{:?}",
+        handled.receipt.replies
+    );
+    let history = common::words(&common::say(&core, "alice", "hall", "history"));
+    assert_eq!(history.matches("d1").count(), 1, "{history}");
 }

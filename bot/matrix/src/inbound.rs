@@ -28,7 +28,7 @@ use super::PLATFORM;
 use super::limit::Verdict;
 use super::outbound::{self, member_name};
 use super::shared::Shared;
-use muster_core::desk::{Core, GameId, Policy, Receipt, Reply, Request, User};
+use muster_core::desk::{Core, Found, GameId, Policy, Receipt, Reply, Request, User};
 
 /// A message that may be a command.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -386,14 +386,14 @@ async fn command(shared: &Arc<Shared>, room: &Room, m: &Message) {
     let Some(m) = readable(shared, room, m).await else {
         return;
     };
-    let Some(text) = command_text(&core, &room_id, &m).await else {
+    let Some(found) = command_text(&core, &room_id, &m).await else {
         return;
     };
     if !admitted(shared, room, &m).await {
         return;
     }
-    let request = request(shared, room, &m, text).await;
-    let Some((receipt, changed)) = run_once(shared, room, core, &m, request).await else {
+    let request = request(shared, room, &m, found.text().to_string()).await;
+    let Some((receipt, changed)) = run_once(shared, room, core, &m, (request, found)).await else {
         return;
     };
     let core_time = started.elapsed();
@@ -460,8 +460,8 @@ async fn readable<'a>(shared: &Shared, room: &Room, m: &'a Message) -> Option<Co
 }
 
 /// The command the core finds in `m` in the room `room_id`, if any (looked for off the async
-/// threads).
-async fn command_text(core: &Arc<Core>, room_id: &str, m: &Message) -> Option<String> {
+/// threads), with what it read to find it.
+async fn command_text(core: &Arc<Core>, room_id: &str, m: &Message) -> Option<Found> {
     let user = User {
         id: m.sender.to_string(),
         name: String::new(),
@@ -500,36 +500,27 @@ async fn admitted(shared: &Shared, room: &Room, m: &Message) -> bool {
     }
 }
 
-/// Runs `request`, the command of `m`, once under `m`'s event id (off the async threads): its
-/// receipt, and whether it changed a game. When the store fails or the handling does, the sender
-/// is told that nothing was changed, and there is none.
+/// Runs `request`, the command of `m` found as `found`, once under `m`'s event id (off the async
+/// threads; [`met_before`] has just found no receipt for it): its receipt, and whether it
+/// changed a game. When the handling fails, the sender is told that nothing was changed, and
+/// there is none.
 async fn run_once(
     shared: &Shared,
     room: &Room,
     core: Arc<Core>,
     m: &Message,
-    request: Request,
+    (request, found): (Request, Found),
 ) -> Option<(Receipt, bool)> {
     let (event, thread) = (
         m.event_id.to_string(),
         m.thread.as_ref().map(|t| t.to_string()),
     );
-    let handled =
-        tokio::task::spawn_blocking(move || core.handle_once(&request, &event, thread.as_deref()))
-            .await;
+    let handled = tokio::task::spawn_blocking(move || {
+        core.handle_unmet(&request, found, &event, thread.as_deref())
+    })
+    .await;
     match handled {
-        Ok(Ok(handled)) => Some((handled.receipt, handled.changed)),
-        Ok(Err(e)) => {
-            tracing::error!("cannot handle {}: {e}", m.event_id);
-            answer(
-                shared,
-                room,
-                m,
-                format!("The game store is not available ({e}); nothing was changed. Try again."),
-            )
-            .await;
-            None
-        }
+        Ok(handled) => Some((handled.receipt, handled.changed)),
         Err(e) => {
             tracing::error!("handling {} failed: {e}", m.event_id);
             let text =

@@ -160,7 +160,7 @@ impl Core {
             policy: Default::default(),
         };
         let id = notice_id(&decision.game, decision.moves.len());
-        let (receipt, _) = self.run(&req, Some((&id, None)));
+        let (receipt, _) = self.run(&req, Some((&id, None)), None);
         let (public, private): (Vec<Reply>, Vec<Reply>) = receipt
             .replies
             .into_iter()

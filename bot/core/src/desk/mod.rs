@@ -19,6 +19,7 @@ pub mod upkeep;
 pub use bot_player::BotDecision;
 pub use command::{Command, thread_name};
 pub use muster_rules::GameId;
+pub use router::Found;
 
 pub use crate::kernel::board::{Board, Chart, ChartKind, ChartMatch};
 pub use crate::kernel::context::Core;

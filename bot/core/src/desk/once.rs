@@ -5,6 +5,7 @@
 //! receipts it has not finished sending and sends the rest. Messages no request asked for (a
 //! timeout, the bot's move) are kept the same way, as notices, until they are posted.
 
+use super::router::Found;
 use crate::kernel::context::Core;
 use crate::kernel::outbox::{NOTICE, Notice};
 use crate::kernel::receipt::{Handled, Receipt};
@@ -36,12 +37,31 @@ impl Core {
                 changed: false,
             });
         }
-        let (receipt, changed) = self.run(req, Some((id, place)));
+        let (receipt, changed) = self.run(req, Some((id, place)), None);
         Ok(Handled {
             receipt,
             fresh: true,
             changed,
         })
+    }
+
+    /// Handles a chat message's command whose receipt its adapter has just looked for and not
+    /// found (the message was not met before): runs it, keeping its receipt under `id` with
+    /// its change, without reading the receipt again; a move written on its own is decided
+    /// over the game [`Core::command_in`] read to find it. `req` carries `found`'s text.
+    pub fn handle_unmet(
+        &self,
+        req: &Request,
+        found: Found,
+        id: &str,
+        place: Option<&str>,
+    ) -> Handled {
+        let (receipt, changed) = self.run(req, Some((id, place)), found.read);
+        Handled {
+            receipt,
+            fresh: true,
+            changed,
+        }
     }
 
     /// Keeps a receipt for a request the core did not run (an adapter's own answer, such as a

@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use muster_rules::GameId;
+use muster_rules::{AnyGame, GameId};
 
 use super::command::{self, Command};
 use super::help;
@@ -29,6 +29,41 @@ use crate::telemetry::metrics::metrics;
 /// channel its answers go (a thread), if not in the channel itself.
 pub(crate) type ReceiptAt<'a> = Option<(&'a str, Option<&'a str>)>;
 
+/// The command a chat message carries (see [`Core::command_in`]): its text without the
+/// prefix, and — for a move written on its own — the channel's game as finding it read it.
+pub struct Found {
+    text: String,
+    pub(crate) read: Option<Read>,
+}
+
+impl Found {
+    /// The command, without the prefix (`move d1` for a bare `d1`).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+/// A channel's game as [`Core::command_in`] read it to find a bare move: the channel, the key
+/// the game lives under (the channel's own, or its home in a game played in two places), the
+/// record and the game it plays to.
+pub(crate) struct Read {
+    key: ChannelKey,
+    home: ChannelKey,
+    record: GameRecord,
+    game: AnyGame,
+}
+
+impl Read {
+    /// Gives `staged` this read as its own first read of the channel (and of the game's home).
+    fn seed(self, staged: &Staged) {
+        if self.home != self.key {
+            staged.seed(&self.key, None);
+        }
+        staged.keep_played(&self.record, &self.game);
+        staged.seed(&self.home, Some(self.record));
+    }
+}
+
 /// What running a request came to: its receipt, the staged store it ran over (what it read and
 /// stored), and whether a change it made could not be stored.
 struct Ran {
@@ -48,37 +83,43 @@ impl Core {
         text: &str,
         mentions: &[User],
     ) -> Vec<Reply> {
-        let Some(command) = self.command_in(platform, channel, user, text) else {
+        let Some(found) = self.command_in(platform, channel, user, text) else {
             return Vec::new();
         };
-        self.handle(&Request {
+        let req = Request {
             platform: platform.into(),
             channel: channel.into(),
             user: user.clone(),
-            text: command,
+            text: found.text.clone(),
             mentions: mentions.to_vec(),
             policy: Policy::default(),
-        })
+        };
+        self.run(&req, None, found.read).0.replies
     }
 
     /// The command a chat message carries, without the prefix: the text after the prefix,
     /// or `move …` for a legal move written on its own in a channel whose live game waits on
-    /// `user`. `None` for other chat, which gets no reply.
+    /// `user` — found by reading and playing the channel's game, which the [`Found`] hands on
+    /// to the run. `None` for other chat, which gets no reply.
     pub fn command_in(
         &self,
         platform: &str,
         channel: &str,
         user: &User,
         text: &str,
-    ) -> Option<String> {
+    ) -> Option<Found> {
         let text = text.trim();
         if let Some(command) = text.strip_prefix(self.prefix.as_str()) {
-            return Some(command.to_string());
+            return Some(Found {
+                text: command.to_string(),
+                read: None,
+            });
         }
         if text.is_empty() || text.lines().count() > 1 {
             return None;
         }
-        let (_, record) = self.game_here(&ChannelKey::new(platform, channel)).ok()??;
+        let key = ChannelKey::new(platform, channel);
+        let (home, record) = self.game_here(&key).ok()??;
         if record.status != Status::Active {
             return None;
         }
@@ -87,14 +128,22 @@ impl Core {
             .to_move()
             .and_then(|s| record.player(s.index()))
             .is_some_and(|p| p.id == user.id);
-        (waits_on_user && game.is_notation(&game.normalise(text))).then(|| format!("move {text}"))
+        (waits_on_user && game.is_notation(&game.normalise(text))).then(|| Found {
+            text: format!("move {text}"),
+            read: Some(Read {
+                key,
+                home,
+                record,
+                game,
+            }),
+        })
     }
 
     /// Handles one command: works it out over the store with its writes held back, then
     /// stores its change (if any) in one compare-and-swap. Boards in the replies are described,
     /// not drawn (see [`crate::kernel::board::Board`]).
     pub fn handle(&self, req: &Request) -> Vec<Reply> {
-        self.run(req, None).0.replies
+        self.run(req, None, None).0.replies
     }
 
     /// Moves to offer `user` in `channel` for what he has typed so far (at most `limit`): the
@@ -119,7 +168,16 @@ impl Core {
     /// [`Core::handle`], keeping the receipt under the request's id (in the same write as the
     /// change) when one is given; with whether it changed a game. Logged in a span of its own
     /// (platform, channel, user, command, game), and counted in the metrics.
-    pub(crate) fn run(&self, req: &Request, kept: ReceiptAt<'_>) -> (Receipt, bool) {
+    ///
+    /// `read` is the channel's game as [`Core::command_in`] read it, for a move written on its
+    /// own: the first try is decided over it rather than reading and replaying it again (the
+    /// commit still checks that the store holds it).
+    pub(crate) fn run(
+        &self,
+        req: &Request,
+        kept: ReceiptAt<'_>,
+        read: Option<Read>,
+    ) -> (Receipt, bool) {
         let widened = self.organised(req);
         let req = widened.as_ref().unwrap_or(req);
         let parsed = command::parse(&req.text);
@@ -134,7 +192,7 @@ impl Core {
         );
         let _entered = span.enter();
         let started = std::time::Instant::now();
-        let ran = self.run_staged(req, &parsed, kept);
+        let ran = self.run_staged(req, &parsed, kept, read);
         let took = started.elapsed();
         let key = ChannelKey::new(&req.platform, &req.channel);
         let (before, written) = (ran.staged.before(&key), ran.staged.written());
@@ -193,6 +251,7 @@ impl Core {
         req: &Request,
         parsed: &Result<Command, String>,
         kept: ReceiptAt<'_>,
+        mut read: Option<Read>,
     ) -> Ran {
         let (id, place) = (kept.map(|k| k.0), kept.and_then(|k| k.1));
         let key = ChannelKey::new(&req.platform, &req.channel);
@@ -202,6 +261,9 @@ impl Core {
         loop {
             tries += 1;
             let staged = Arc::new(Staged::over(Arc::clone(&self.store)));
+            if let Some(read) = read.take() {
+                read.seed(&staged);
+            }
             let scratch = self.staged_over(&staged);
             let mut profiles = Profiles::new(self.base.as_ref());
             let mut replies = scratch.decide(req, parsed);
@@ -323,7 +385,7 @@ impl Core {
             // Asked again while it is not open: the adapter finds a place it opened before.
             self.timers.post(opening);
         }
-        let played = staged.played(written.version);
+        let played = staged.played(&written);
         // The bot decides after this command has been answered.
         if bot::to_decide(&written, played.as_ref()).is_some() {
             self.queue_bot(key.clone());

@@ -50,7 +50,7 @@ pub fn run(
     {
         return replies;
     }
-    let game = match record.rebuild() {
+    let game = match core.replayed(&record) {
         Ok(g) => g,
         Err(_) if command == GameCommand::Abort => return set_aside(core, key),
         Err(e) => {

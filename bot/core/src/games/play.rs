@@ -34,7 +34,7 @@ pub fn save(
     match result {
         Ok(()) => {
             if let Some(staged) = &core.staged {
-                staged.keep_played(record.version, game);
+                staged.keep_played(&record, game);
             }
             Ok(record)
         }

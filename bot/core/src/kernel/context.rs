@@ -126,6 +126,18 @@ impl Core {
         }
     }
 
+    /// The game `record` plays to: the one this request's staged store keeps for it (a bare
+    /// move's channel was read and played to find the move), else the record replayed.
+    pub(crate) fn replayed(
+        &self,
+        record: &GameRecord,
+    ) -> Result<muster_rules::AnyGame, crate::kernel::store::record::ReplayError> {
+        match self.staged.as_ref().and_then(|s| s.played(record)) {
+            Some(game) => Ok(game),
+            None => record.rebuild(),
+        }
+    }
+
     /// Gives the core `surface`, for the platform it names (replacing one given before): every
     /// core made from this one shares it.
     pub fn add_surface(&self, surface: Arc<dyn Surface>) {

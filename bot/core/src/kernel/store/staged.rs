@@ -21,9 +21,9 @@ pub struct Staged {
     /// Each channel's game as this request read it from the store (once): what it saw of it,
     /// and the record.
     read: Mutex<Vec<Read>>,
-    /// The game as the held record leaves it, with the record's version, when the command
-    /// kept it (see [`Staged::keep_played`]).
-    played: Mutex<Option<(u64, AnyGame)>>,
+    /// The game a record plays to, with the record's id and version, when it was kept (see
+    /// [`Staged::keep_played`]).
+    played: Mutex<Option<(String, u64, AnyGame)>>,
     /// Notices the change owes on some platform (a game played in two places tells the other
     /// place), kept as receipts in the commit: `(platform, id, body)`.
     notices: Mutex<Vec<(String, String, String)>>,
@@ -65,19 +65,36 @@ impl Staged {
         notices.push((platform.to_string(), id.to_string(), body));
     }
 
-    /// Keeps `game`, the game as the record of `version` (the one just held) leaves it, so that
-    /// what follows the commit need not replay the record.
-    pub fn keep_played(&self, version: u64, game: &AnyGame) {
-        *self.played.lock().unwrap_or_else(|p| p.into_inner()) = Some((version, game.clone()));
+    /// Keeps `game`, the game `record` plays to (read before this request ran, or just
+    /// held), so that what decides or follows the command need not replay the record.
+    pub fn keep_played(&self, record: &GameRecord, game: &AnyGame) {
+        *self.played.lock().unwrap_or_else(|p| p.into_inner()) =
+            Some((record.id.clone(), record.version, game.clone()));
     }
 
-    /// The game as the record of `version` leaves it, if the command kept it.
-    pub fn played(&self, version: u64) -> Option<AnyGame> {
+    /// The game `record` plays to, if it was kept (the same game at the same version).
+    pub fn played(&self, record: &GameRecord) -> Option<AnyGame> {
         let played = self.played.lock().unwrap_or_else(|p| p.into_inner());
         played
             .as_ref()
-            .filter(|(v, _)| *v == version)
-            .map(|(_, g)| g.clone())
+            .filter(|(id, version, _)| *id == record.id && *version == record.version)
+            .map(|(_, _, g)| g.clone())
+    }
+
+    /// Takes `found` as this request's read of `key` from the store, made just before it ran
+    /// (a bare move's, found by reading its channel): reading `key` gives it, and the commit
+    /// checks that the store still holds it. A key read already keeps its first read.
+    pub fn seed(&self, key: &ChannelKey, found: Option<GameRecord>) {
+        let mut read = self.read.lock().unwrap_or_else(|p| p.into_inner());
+        if read.iter().any(|(k, _, _)| k == key) {
+            return;
+        }
+        let seen = found.as_ref().map(|r| Seen {
+            id: r.id.clone(),
+            moves: r.moves.len(),
+            status: r.status,
+        });
+        read.push((key.clone(), seen, found));
     }
 
     fn held(&self) -> std::sync::MutexGuard<'_, Option<(ChannelKey, Change)>> {
@@ -173,17 +190,13 @@ impl Staged {
         }
         // A channel is read from the store once a request: what it sees after is what it read
         // (the commit checks that the store still holds it).
-        let mut read = self.read.lock().unwrap_or_else(|p| p.into_inner());
+        let read = self.read.lock().unwrap_or_else(|p| p.into_inner());
         if let Some((_, _, record)) = read.iter().find(|(k, _, _)| k == key) {
             return Ok(record.clone());
         }
         let found = self.inner.load(key)?;
-        let seen = found.as_ref().map(|r| Seen {
-            id: r.id.clone(),
-            moves: r.moves.len(),
-            status: r.status,
-        });
-        read.push((key.clone(), seen, found.clone()));
+        drop(read);
+        self.seed(key, found.clone());
         Ok(found)
     }
 
