@@ -38,7 +38,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("rules/src/tournament/trf.rs", "read", 120),
     ("bot/web/src/game.rs", "part", 114),
     ("bot/web/src/people.rs", "player", 113),
-    ("bot/core/src/players/links.rs", "redeem", 108),
     ("rules/src/lanrick/turns.rs", "check_turn", 106),
     ("rules/src/lanrick/position.rs", "from_position", 105),
     ("rules/src/lanko/moves.rs", "quiet_moves", 105),
