@@ -41,7 +41,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("rules/src/lanrick/turns.rs", "check_turn", 106),
     ("rules/src/lanrick/position.rs", "from_position", 105),
     ("rules/src/lanko/moves.rs", "quiet_moves", 105),
-    ("bot/core/src/events/manage.rs", "open_event", 94),
     ("rules/src/lanrick/position.rs", "validate", 93),
     ("bot/core/src/events/charts.rs", "standings", 93),
     ("bot/core/src/events/command.rs", "read_new_event", 93),
