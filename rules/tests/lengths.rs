@@ -42,7 +42,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("rules/src/lanrick/position.rs", "from_position", 105),
     ("rules/src/lanko/moves.rs", "quiet_moves", 105),
     ("rules/src/lanrick/position.rs", "validate", 93),
-    ("bot/core/src/clocks/reminders.rs", "reminder", 89),
     ("rules/src/croquet/mod.rs", "apply", 86),
     ("rules/src/lanrick/turns.rs", "search", 85),
     ("rules/src/lanko/notation.rs", "parse", 85),
