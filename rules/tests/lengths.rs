@@ -26,11 +26,6 @@ const LONG_FILES: &[(&str, &str)] = &[(
 const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("rules/src/tournament/swiss/dutch.rs", "run", 297),
     ("rules/src/lanko/board.rs", "parse", 289),
-    (
-        "bot/core/src/kernel/store/contract.rs",
-        "keeps_the_contract",
-        228,
-    ),
     ("rules/src/lanrick1880/mod.rs", "apply", 167),
     ("rules/src/lanko/notation.rs", "refusal", 159),
     ("rules/src/search/mod.rs", "best", 124),
