@@ -31,7 +31,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("rules/src/search/mod.rs", "best", 124),
     ("rules/src/lanrick/mod.rs", "apply", 122),
     ("rules/src/tournament/trf.rs", "read", 120),
-    ("bot/web/src/people.rs", "player", 113),
     ("rules/src/lanrick/turns.rs", "check_turn", 106),
     ("rules/src/lanrick/position.rs", "from_position", 105),
     ("rules/src/lanko/moves.rs", "quiet_moves", 105),
