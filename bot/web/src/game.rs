@@ -218,6 +218,44 @@ pub fn part(shared: &Shared, token: &str, record: &GameRecord, view: View) -> Ma
     };
     let last = record.moves.len();
     let ply = view.ply.map_or(last, |p| p.min(last));
+    let board = board_figure(shared, token, record, ply, view);
+    let now = shared.core.now();
+    let event = event_of(shared, record);
+    let following = if ply == last { "yes" } else { "no" };
+    // An earlier position is shown as it stood then: who was to decide, the clocks as they
+    // ran, no result yet.
+    let then = (ply < last).then(|| record.as_after(ply));
+    let then_game = then.as_ref().and_then(|t| t.rebuild().ok());
+    let (shown_record, shown_game) = match (&then, &then_game) {
+        (Some(t), Some(g)) => (t, g),
+        _ => (record, &r.game),
+    };
+    let earlier = then.is_some();
+    html! {
+        section id="live" data-following=(following) {
+            p.status role="status" { (named(&status(shown_record, shown_game), &borrowed(&names(record)))) }
+            (facts(record, &r.game, (shown_record, shown_game), earlier, now, event.as_ref()))
+            (board)
+            p id="newer" hidden {
+                a href={"/g/" (token)} { "New decisions have been played: show the newest position" }
+            }
+            (replay_form(token, ply, last, view))
+            p.visually-hidden { "The arrow keys step through the positions; Home and End go to the first and the last." }
+            h2 { "Decisions" }
+            (decisions(token, record, &r.by, ply))
+        }
+    }
+}
+
+/// The board after `ply` decisions, drawn (or found drawn) here, in the theme of `view`.
+fn board_figure(
+    shared: &Shared,
+    token: &str,
+    record: &GameRecord,
+    ply: usize,
+    view: View,
+) -> Markup {
+    let last = record.moves.len();
     let theme = view.theme.unwrap_or_default();
     let src = format!("/g/{token}/board.png");
     let mut shown = format!("{src}?ply={ply}");
@@ -231,95 +269,102 @@ pub fn part(shared: &Shared, token: &str, record: &GameRecord, view: View) -> Ma
         |d| d.alt.clone(),
     );
     let (width, height) = drawn.as_ref().and_then(|d| size(&d.png)).unzip();
-    let now = shared.core.now();
-    let event = record.tournament.as_ref().and_then(|tag| {
-        let link = shared.link(&Page::Event {
-            platform: record.platform.clone(),
-            community: tag.community.clone(),
-            name: tag.event.clone(),
-        })?;
-        Some((
-            link,
-            format!("{}, round {}, board {}", tag.event, tag.round, tag.board),
-        ))
-    });
-    let following = if ply == last { "yes" } else { "no" };
-    // An earlier position is shown as it stood then: who was to decide, the clocks as they
-    // ran, no result yet.
-    let then = (ply < last).then(|| record.as_after(ply));
-    let then_game = then.as_ref().and_then(|t| t.rebuild().ok());
-    let (shown_record, shown_game) = match (&then, &then_game) {
-        (Some(t), Some(g)) => (t, g),
-        _ => (record, &r.game),
-    };
-    let read_at = if then.is_some() {
-        shown_record.updated
-    } else {
-        now
-    };
-    let left = if then.is_some() {
+    html! {
+        figure.board {
+            img id="board" src=(shown) data-src=(src) alt=(alt) width=[width] height=[height];
+        }
+    }
+}
+
+/// The link to the event `record` is a game of, and its words (event, round and board).
+fn event_of(shared: &Shared, record: &GameRecord) -> Option<(String, String)> {
+    let tag = record.tournament.as_ref()?;
+    let link = shared.link(&Page::Event {
+        platform: record.platform.clone(),
+        community: tag.community.clone(),
+        name: tag.event.clone(),
+    })?;
+    Some((
+        link,
+        format!("{}, round {}, board {}", tag.event, tag.round, tag.board),
+    ))
+}
+
+/// The game's facts: players, clock, the time left and deadline of the position shown (as it
+/// stood then, when `earlier`), when it started, its event.
+fn facts(
+    record: &GameRecord,
+    game: &AnyGame,
+    (shown_record, shown_game): (&GameRecord, &AnyGame),
+    earlier: bool,
+    now: u64,
+    event: Option<&(String, String)>,
+) -> Markup {
+    let read_at = if earlier { shown_record.updated } else { now };
+    let left = if earlier {
         "Time left then"
     } else {
         "Time left"
     };
     html! {
-        section id="live" data-following=(following) {
-            p.status role="status" { (named(&status(shown_record, shown_game), &borrowed(&names(record)))) }
-            dl.facts {
-                dt { "Players" }
-                dd { (players(record, &r.game)) }
-                @if let Some(c) = record.clock {
-                    dt { "Clock" }
-                    dd { (c.to_string()) }
+        dl.facts {
+            dt { "Players" }
+            dd { (players(record, game)) }
+            @if let Some(c) = record.clock {
+                dt { "Clock" }
+                dd { (c.to_string()) }
+            }
+            @if shown_record.status == Status::Active {
+                @if let Some(line) = view::clocks_line(shown_record, shown_game, read_at) {
+                    dt { (left) }
+                    dd { (named(&line, &borrowed(&names(record)))) }
                 }
-                @if shown_record.status == Status::Active {
-                    @if let Some(line) = view::clocks_line(shown_record, shown_game, read_at) {
-                        dt { (left) }
-                        dd { (named(&line, &borrowed(&names(record)))) }
-                    }
-                    @if let Some(deadline) = shown_record.deadline() {
-                        dt { "Deadline" }
-                        dd { (time(deadline)) }
-                    }
-                }
-                @if let Some(started) = record.started {
-                    dt { "Started" }
-                    dd { (time(started)) }
-                }
-                @if let Some((link, words)) = &event {
-                    dt { "Tournament" }
-                    dd { a href=(link) { (words) } }
+                @if let Some(deadline) = shown_record.deadline() {
+                    dt { "Deadline" }
+                    dd { (time(deadline)) }
                 }
             }
-            figure.board {
-                img id="board" src=(shown) data-src=(src) alt=(alt) width=[width] height=[height];
+            @if let Some(started) = record.started {
+                dt { "Started" }
+                dd { (time(started)) }
             }
-            p id="newer" hidden {
-                a href={"/g/" (token)} { "New decisions have been played: show the newest position" }
+            @if let Some((link, words)) = event {
+                dt { "Tournament" }
+                dd { a href=(link) { (words) } }
             }
-            form.replay method="get" action={"/g/" (token)} {
-                a href={"/g/" (token) "?ply=0"} data-ply="0" { "First" }
-                a href={"/g/" (token) "?ply=" (ply.saturating_sub(1))} data-ply=(ply.saturating_sub(1)) rel="prev" { "Previous" }
-                label for="ply" { "Position" }
-                input id="ply" type="range" name="ply" min="0" max=(last) value=(ply) aria-describedby="ply-shown";
-                output id="ply-shown" for="ply" { (ply) " / " (last) }
-                a href={"/g/" (token) "?ply=" ((ply + 1).min(last))} data-ply=((ply + 1).min(last)) rel="next" { "Next" }
-                a href={"/g/" (token)} data-ply=(last) { "Last" }
-                @if let Some(t) = view.theme {
-                    input type="hidden" name="theme" value=(t.name());
-                }
-                button id="ply-go" type="submit" { "Show" }
+        }
+    }
+}
+
+/// The replay's controls: first, previous, the position by a slider, next, last.
+fn replay_form(token: &str, ply: usize, last: usize, view: View) -> Markup {
+    html! {
+        form.replay method="get" action={"/g/" (token)} {
+            a href={"/g/" (token) "?ply=0"} data-ply="0" { "First" }
+            a href={"/g/" (token) "?ply=" (ply.saturating_sub(1))} data-ply=(ply.saturating_sub(1)) rel="prev" { "Previous" }
+            label for="ply" { "Position" }
+            input id="ply" type="range" name="ply" min="0" max=(last) value=(ply) aria-describedby="ply-shown";
+            output id="ply-shown" for="ply" { (ply) " / " (last) }
+            a href={"/g/" (token) "?ply=" ((ply + 1).min(last))} data-ply=((ply + 1).min(last)) rel="next" { "Next" }
+            a href={"/g/" (token)} data-ply=(last) { "Last" }
+            @if let Some(t) = view.theme {
+                input type="hidden" name="theme" value=(t.name());
             }
-            p.visually-hidden { "The arrow keys step through the positions; Home and End go to the first and the last." }
-            h2 { "Decisions" }
-            @if record.moves.is_empty() {
-                p { "No decision yet." }
-            } @else {
-                ol.moves {
-                    @for (i, (m, by)) in record.moves.iter().zip(&r.by).enumerate() {
-                        li data-ply=(i + 1) aria-current=[(i + 1 == ply).then_some("step")] {
-                            a href={"/g/" (token) "?ply=" (i + 1)} data-ply=(i + 1) { (by) " " (m) }
-                        }
+            button id="ply-go" type="submit" { "Show" }
+        }
+    }
+}
+
+/// The decisions played, each a link to the position after it (`ply`'s marked current).
+fn decisions(token: &str, record: &GameRecord, by: &[String], ply: usize) -> Markup {
+    html! {
+        @if record.moves.is_empty() {
+            p { "No decision yet." }
+        } @else {
+            ol.moves {
+                @for (i, (m, by)) in record.moves.iter().zip(by).enumerate() {
+                    li data-ply=(i + 1) aria-current=[(i + 1 == ply).then_some("step")] {
+                        a href={"/g/" (token) "?ply=" (i + 1)} data-ply=(i + 1) { (by) " " (m) }
                     }
                 }
             }

@@ -9,7 +9,7 @@ use super::Shared;
 use super::cards::Preview;
 use super::html::{Head, name, page, time};
 use muster_core::kernel::pages::Page;
-use muster_core::kernel::store::{GameRecord, Status};
+use muster_core::kernel::store::{GameRecord, GameStore, Status};
 use muster_core::ratings::scope::Scope;
 use muster_core::ratings::view::{self, Point};
 
@@ -50,26 +50,8 @@ pub fn player(shared: &Shared, page_of: &Page) -> Option<Found> {
     let store = core.store_arc().as_ref();
     let scope = Scope::of(core, platform, community, channel);
     let key = scope.key(store, platform, user);
-    let now = core.now();
-    let mut name = None;
-    let mut ratings = Vec::new();
-    for game in GameId::ALL {
-        let all = view::ranked(store, &scope, game, now);
-        let Some(me) = all.iter().find(|r| r.key == key) else {
-            continue;
-        };
-        name.get_or_insert_with(|| me.standing.name.clone());
-        let history = view::history(store, &scope, game, &key);
-        ratings.push((game, view::shown(&me.now, game), me.standing.games, history));
-    }
-    let mut recent: Vec<GameRecord> = store
-        .games_of(user)
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|r| r.status == Status::Finished && r.platform == *platform)
-        .collect();
-    recent.sort_by_key(|r| std::cmp::Reverse(r.updated));
-    recent.truncate(RECENT);
+    let (name, ratings) = ratings_of(store, &scope, &key, core.now());
+    let recent = recent_games(store, platform, user);
     let name = name
         .or_else(|| {
             recent
@@ -81,70 +63,124 @@ pub fn player(shared: &Shared, page_of: &Page) -> Option<Found> {
         .unwrap_or_else(|| "A player".into());
     let name = muster_core::kernel::text::clean_name(&name);
     let playing = super::calendar::players_games(shared, page_of);
+    Some(Found {
+        heading: html! { (self::name(&name)) },
+        preview: player_preview(&name, &ratings, recent.len()),
+        title: name,
+        part: player_part(shared, &ratings, &playing, &recent),
+    })
+}
+
+/// One game's rating on a player's page: the game, the rating shown, the rated games, its
+/// history.
+type Rated = (GameId, String, u32, Vec<Point>);
+
+/// The player kept under `key`: his name as the ratings last saw it, and his rating in each
+/// game he has one in.
+fn ratings_of(
+    store: &dyn GameStore,
+    scope: &Scope,
+    key: &str,
+    now: u64,
+) -> (Option<String>, Vec<Rated>) {
+    let mut name = None;
+    let mut ratings = Vec::new();
+    for game in GameId::ALL {
+        let all = view::ranked(store, scope, game, now);
+        let Some(me) = all.iter().find(|r| r.key == key) else {
+            continue;
+        };
+        name.get_or_insert_with(|| me.standing.name.clone());
+        let history = view::history(store, scope, game, key);
+        ratings.push((game, view::shown(&me.now, game), me.standing.games, history));
+    }
+    (name, ratings)
+}
+
+/// The player's newest finished games on `platform`, at most [`RECENT`].
+fn recent_games(store: &dyn GameStore, platform: &str, user: &str) -> Vec<GameRecord> {
+    let mut recent: Vec<GameRecord> = store
+        .games_of(user)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|r| r.status == Status::Finished && r.platform == *platform)
+        .collect();
+    recent.sort_by_key(|r| std::cmp::Reverse(r.updated));
+    recent.truncate(RECENT);
+    recent
+}
+
+/// What the player's link shows in a chat: his ratings, and how many recent games he has.
+fn player_preview(name: &str, ratings: &[Rated], recent: usize) -> Preview {
     let lines: Vec<String> = ratings
         .iter()
         .take(CARD_ROWS)
         .map(|(game, shown, games, _)| format!("{}: {shown}, {}", game.title(), rated(*games)))
         .collect();
-    let preview = Preview {
+    Preview {
         description: if lines.is_empty() {
             format!("{name} has no rated game yet.")
         } else {
             format!("{name}'s ratings: {}.", lines.join("; "))
         },
         card: muster_render::card::Card {
-            title: name.clone(),
+            title: name.to_string(),
             status: lines
                 .first()
                 .cloned()
                 .unwrap_or_else(|| "No rated game yet".into()),
             lines: lines.iter().skip(1).cloned().collect(),
-            footer: format!("Muster · {}", finished(recent.len())),
+            footer: format!("Muster · {}", finished(recent)),
         },
         board: None,
-    };
-    Some(Found {
-        heading: html! { (self::name(&name)) },
-        title: name,
-        preview,
-        part: html! { section id="live" {
-            h2 { "Ratings" }
-            @if ratings.is_empty() {
-                p { "No rated game yet." }
-            }
-            @for (game, shown, games, history) in &ratings {
-                h3 { (game.title()) }
-                p { "Rating " strong { (shown) } ", " (games) " rated game" @if *games != 1 { "s" } "." @if shown.ends_with('?') { " The question mark: provisional, until enough games are played." } }
-                (chart(game.title(), history))
-            }
-            h2 { "Being played" }
-            @if playing.is_empty() {
-                p { "No game being played here." }
-            } @else {
-                ul {
-                    @for r in &playing {
-                        li {
-                            (super::game::linked_title(shared, r))
-                            @if let Some(at) = r.deadline() { " — deadline " (time(at)) }
-                        }
+    }
+}
+
+/// The part of the player's page that changes: his ratings with their charts, his games being
+/// played and his recent ones.
+fn player_part(
+    shared: &Shared,
+    ratings: &[Rated],
+    playing: &[GameRecord],
+    recent: &[GameRecord],
+) -> Markup {
+    html! { section id="live" {
+        h2 { "Ratings" }
+        @if ratings.is_empty() {
+            p { "No rated game yet." }
+        }
+        @for (game, shown, games, history) in ratings {
+            h3 { (game.title()) }
+            p { "Rating " strong { (shown) } ", " (games) " rated game" @if *games != 1 { "s" } "." @if shown.ends_with('?') { " The question mark: provisional, until enough games are played." } }
+            (chart(game.title(), history))
+        }
+        h2 { "Being played" }
+        @if playing.is_empty() {
+            p { "No game being played here." }
+        } @else {
+            ul {
+                @for r in playing {
+                    li {
+                        (super::game::linked_title(shared, r))
+                        @if let Some(at) = r.deadline() { " — deadline " (time(at)) }
                     }
                 }
             }
-            h2 { "Recent games" }
-            @if recent.is_empty() {
-                p { "No finished game yet." }
-            } @else {
-                ul {
-                    @for r in &recent {
-                        li {
-                            (super::game::linked_title(shared, r))
-                            " — " (time(r.updated))
-                        }
+        }
+        h2 { "Recent games" }
+        @if recent.is_empty() {
+            p { "No finished game yet." }
+        } @else {
+            ul {
+                @for r in recent {
+                    li {
+                        (super::game::linked_title(shared, r))
+                        " — " (time(r.updated))
                     }
                 }
             }
-        } },
-    })
+        }
+    } }
 }
 
 /// `1 rated game`, `12 rated games`.

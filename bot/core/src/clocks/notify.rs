@@ -12,7 +12,7 @@ use crate::kernel::reply::{Replies, private};
 use crate::kernel::request::Request;
 use crate::kernel::text::capitalised;
 use crate::players::links;
-use crate::players::profile::{Mode, update};
+use crate::players::profile::{Mode, Profile, update};
 
 fn points_text(points: &[u64]) -> String {
     if points.is_empty() {
@@ -41,7 +41,7 @@ pub fn notify(core: &Core, req: &Request, changes: Vec<NotifyCommand>) -> Replie
             ));
         }
     }
-    let apply = |p: &mut crate::players::profile::Profile| {
+    let apply = |p: &mut Profile| {
         for change in &changes {
             match change {
                 NotifyCommand::Mode(m) => p.notify = *m,
@@ -68,6 +68,12 @@ pub fn notify(core: &Core, req: &Request, changes: Vec<NotifyCommand>) -> Replie
         reschedule_player(core, &other.platform, &other.id);
     }
     reschedule_player(core, &req.platform, &req.user.id);
+    private(settings_text(core, &profile, &accounts))
+}
+
+/// The player's reminder settings in words, with how his linked accounts share them and how
+/// to change them.
+fn settings_text(core: &Core, profile: &Profile, accounts: &[links::Account]) -> String {
     let mode = match profile.notify {
         Mode::Mention => "a mention in the game's channel",
         Mode::Dm => "a direct message",
@@ -104,5 +110,5 @@ pub fn notify(core: &Core, req: &Request, changes: Vec<NotifyCommand>) -> Replie
         " Change them with `{p}notify mention|dm|off`, `{p}notify remind 24h 1h` or `{p}notify quiet 22:00-07:00 Europe/Berlin`.",
         p = core.prefix
     ));
-    private(text)
+    text
 }

@@ -18,6 +18,7 @@ use crate::kernel::receipt::Receipt;
 use crate::kernel::reply::Reply;
 use crate::kernel::request::User;
 use crate::kernel::store::{ChannelKey, GameRecord, StoreError};
+use crate::kernel::surface::Surface;
 use crate::kernel::text::capitalised;
 use crate::players::links;
 use crate::players::profile::{Mode, Profiles};
@@ -441,47 +442,7 @@ fn reminder(
     }
     games.sort_by_key(|d| d.deadline);
     let profile = Profiles::new(core.base.as_ref()).of(platform, &user.id);
-    let surface = core.surface(platform);
-    let line = |d: &&Due| {
-        let title = d.record.game_id().map_or("a game", |g| g.title());
-        let me = mover(&d.record).map(|(_, u)| u.id);
-        let mut others: Vec<&str> = Vec::new();
-        for p in d.record.seats.iter().filter_map(|s| s.player.as_ref()) {
-            if Some(&p.id) != me.as_ref() && !others.contains(&p.name.as_str()) {
-                others.push(p.name.as_str());
-            }
-        }
-        let (game_platform, channel) = d.place();
-        let place = if game_platform == platform {
-            surface.channel_link(channel)
-        } else {
-            let there = core.surface(game_platform);
-            let community = (game_platform == d.record.platform)
-                .then_some(d.record.community.as_deref())
-                .flatten();
-            format!(
-                "{} on {}",
-                there.address(community, channel),
-                capitalised(game_platform)
-            )
-        };
-        format!(
-            "{} left for your move in {place} ({title} against {}) — the deadline is {}",
-            duration(d.left),
-            others.join(", "),
-            surface.time(d.deadline, now)
-        )
-    };
-    let text = if games.len() == 1 {
-        format!("{}.", line(&games[0]))
-    } else {
-        let lines: Vec<String> = games.iter().map(|d| format!("• {}", line(d))).collect();
-        format!(
-            "your move is due soon in {} games:\n{}",
-            games.len(),
-            lines.join("\n")
-        )
-    };
+    let text = reminder_text(core, platform, &games, now);
     let direct = |fallback: Option<Box<Notice>>| Notice {
         platform: platform.to_string(),
         target: Target::Direct(user.clone()),
@@ -515,6 +476,56 @@ fn reminder(
         }))),
         Mode::Mention | Mode::Off => in_channel,
     })
+}
+
+/// A reminder's words for a player of `platform` about `games` (sorted by deadline, at least
+/// one): one line, or a list of them.
+fn reminder_text(core: &Core, platform: &str, games: &[&Due], now: u64) -> String {
+    let surface = core.surface(platform);
+    let line = |d: &Due| due_line(core, surface.as_ref(), platform, d, now);
+    if games.len() == 1 {
+        format!("{}.", line(games[0]))
+    } else {
+        let lines: Vec<String> = games.iter().map(|d| format!("• {}", line(d))).collect();
+        format!(
+            "your move is due soon in {} games:\n{}",
+            games.len(),
+            lines.join("\n")
+        )
+    }
+}
+
+/// One game's line of a reminder: the time left, where (on `platform`, through `surface`, or
+/// on another platform), the game and the opponents, and the deadline.
+fn due_line(core: &Core, surface: &dyn Surface, platform: &str, d: &Due, now: u64) -> String {
+    let title = d.record.game_id().map_or("a game", |g| g.title());
+    let me = mover(&d.record).map(|(_, u)| u.id);
+    let mut others: Vec<&str> = Vec::new();
+    for p in d.record.seats.iter().filter_map(|s| s.player.as_ref()) {
+        if Some(&p.id) != me.as_ref() && !others.contains(&p.name.as_str()) {
+            others.push(p.name.as_str());
+        }
+    }
+    let (game_platform, channel) = d.place();
+    let place = if game_platform == platform {
+        surface.channel_link(channel)
+    } else {
+        let there = core.surface(game_platform);
+        let community = (game_platform == d.record.platform)
+            .then_some(d.record.community.as_deref())
+            .flatten();
+        format!(
+            "{} on {}",
+            there.address(community, channel),
+            capitalised(game_platform)
+        )
+    };
+    format!(
+        "{} left for your move in {place} ({title} against {}) — the deadline is {}",
+        duration(d.left),
+        others.join(", "),
+        surface.time(d.deadline, now)
+    )
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use crate::kernel::kept;
 use crate::kernel::outbox::{Notice, Target};
 use crate::kernel::reply::{Replies, Reply, private};
 use crate::kernel::request::Request;
-use crate::kernel::store::{Change, ChannelKey, Status, StoreError};
+use crate::kernel::store::{Change, ChannelKey, GameRecord, Status, StoreError};
 use crate::players::profile::{Profile, profile, update, year};
 
 /// The time left of the allowance in the year of `now`.
@@ -233,77 +233,120 @@ fn pause_games(
     let mut playing = Vec::new();
     for game in games.into_iter().filter(|g| g.clock.is_some()) {
         let key = ChannelKey::new(&game.platform, &game.channel);
-        let mut record = game;
-        for _ in 0..8 {
-            let expected = record.version;
-            if !change(&mut record.pauses) {
-                break;
-            }
-            record.version += 1;
-            record.refresh_clock();
-            let mut parts = about.to_vec();
-            parts.push(&record.id);
-            // Told where he plays the game (its other place, for a game on two platforms),
-            // and its other place too.
-            let here = record.place_on(&req.platform).unwrap_or(&key.channel);
-            let notice = Notice {
-                platform: req.platform.clone(),
-                target: Target::Channel(here.to_string()),
-                replies: vec![Reply::Text(told.to_string())],
-                fallback: None,
-                receipt: Some(kept::intent("vacation", &parts)),
-            };
-            let receipt = kept::receipt_of(&notice, req.user.clone(), core.clock.now(), Vec::new());
-            let id = notice.receipt.clone().unwrap_or_default();
-            let there_id = format!("{id}.away");
-            let there = away::other_place(
-                core,
-                &record,
-                &req.platform,
-                &notice.replies,
-                &there_id,
-                req.user.clone(),
-            );
-            let update = Change::Update {
-                expected,
-                record: record.clone(),
-            };
-            // Only a game being played is told (one waiting for players has no clock running).
-            let playing_now = record.status == Status::Active;
-            let body = receipt.encode();
-            let mut kept = Vec::new();
-            if playing_now {
-                kept.push((req.platform.as_str(), id.as_str(), body.as_str()));
-                if let Some((n, b)) = &there {
-                    kept.push((n.platform.as_str(), there_id.as_str(), b.as_str()));
-                }
-            }
-            match store.commit(&key, Some(&update), &kept) {
-                Ok(()) => {
-                    if playing_now {
-                        playing.push(key.clone());
-                        core.timers.post(notice);
-                        if let Some((n, _)) = there {
-                            core.timers.post(n);
-                        }
-                    }
-                    break;
-                }
-                Err(StoreError::Conflict) => match store.load(&key) {
-                    Ok(Some(r)) => record = r,
-                    Ok(None) => break,
-                    Err(e) => {
-                        tracing::warn!(game = %record.id, "a vacation could not change a game's clock: {e}");
-                        break;
-                    }
-                },
-                Err(e) => {
-                    tracing::warn!(game = %record.id, "a vacation could not change a game's clock: {e}");
-                    break;
-                }
-            }
+        if pause_game(core, req, (told, about), &change, &key, game) {
+            playing.push(key.clone());
         }
         reschedule(core, &key);
     }
     playing
+}
+
+/// Changes the pauses of one game by `change` and says `told` in it, as [`pause_games`] does
+/// for each; whether the game is being played and was changed (and so told).
+fn pause_game(
+    core: &Core,
+    req: &Request,
+    (told, about): (&str, &[&str]),
+    change: &impl Fn(&mut Vec<Pause>) -> bool,
+    key: &ChannelKey,
+    mut record: GameRecord,
+) -> bool {
+    let store = core.base.as_ref();
+    for _ in 0..8 {
+        let expected = record.version;
+        if !change(&mut record.pauses) {
+            return false;
+        }
+        record.version += 1;
+        record.refresh_clock();
+        let said = vacation_told(core, req, (told, about), &record, key);
+        let update = Change::Update {
+            expected,
+            record: record.clone(),
+        };
+        // Only a game being played is told (one waiting for players has no clock running).
+        let playing_now = record.status == Status::Active;
+        let mut kept = Vec::new();
+        if playing_now {
+            kept.push((req.platform.as_str(), said.id.as_str(), said.body.as_str()));
+            if let Some((n, b)) = &said.there {
+                kept.push((n.platform.as_str(), said.there_id.as_str(), b.as_str()));
+            }
+        }
+        match store.commit(key, Some(&update), &kept) {
+            Ok(()) => {
+                if playing_now {
+                    core.timers.post(said.notice);
+                    if let Some((n, _)) = said.there {
+                        core.timers.post(n);
+                    }
+                }
+                return playing_now;
+            }
+            Err(StoreError::Conflict) => match store.load(key) {
+                Ok(Some(r)) => record = r,
+                Ok(None) => return false,
+                Err(e) => {
+                    tracing::warn!(game = %record.id, "a vacation could not change a game's clock: {e}");
+                    return false;
+                }
+            },
+            Err(e) => {
+                tracing::warn!(game = %record.id, "a vacation could not change a game's clock: {e}");
+                return false;
+            }
+        }
+    }
+    false
+}
+
+/// What a vacation tells one game: the notice where the player plays it, kept as the receipt
+/// `id` (its body `body`), and the notice for its other place, kept as `there_id`.
+struct VacationTold {
+    notice: Notice,
+    id: String,
+    body: String,
+    there: Option<(Notice, String)>,
+    there_id: String,
+}
+
+/// The notices that tell the game `record` (in the channel `key`) `told`, under an id of
+/// `about` and the game.
+fn vacation_told(
+    core: &Core,
+    req: &Request,
+    (told, about): (&str, &[&str]),
+    record: &GameRecord,
+    key: &ChannelKey,
+) -> VacationTold {
+    let mut parts = about.to_vec();
+    parts.push(&record.id);
+    // Told where he plays the game (its other place, for a game on two platforms),
+    // and its other place too.
+    let here = record.place_on(&req.platform).unwrap_or(&key.channel);
+    let notice = Notice {
+        platform: req.platform.clone(),
+        target: Target::Channel(here.to_string()),
+        replies: vec![Reply::Text(told.to_string())],
+        fallback: None,
+        receipt: Some(kept::intent("vacation", &parts)),
+    };
+    let receipt = kept::receipt_of(&notice, req.user.clone(), core.clock.now(), Vec::new());
+    let id = notice.receipt.clone().unwrap_or_default();
+    let there_id = format!("{id}.away");
+    let there = away::other_place(
+        core,
+        record,
+        &req.platform,
+        &notice.replies,
+        &there_id,
+        req.user.clone(),
+    );
+    VacationTold {
+        notice,
+        id,
+        body: receipt.encode(),
+        there,
+        there_id,
+    }
 }

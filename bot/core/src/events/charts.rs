@@ -2,6 +2,7 @@
 //! [`Chart`]s that the adapters draw and send as they send boards.
 
 use muster_rules::tournament::knockout;
+use muster_rules::tournament::standings::{self, Line};
 
 use super::{Event, Score, System, report};
 use crate::kernel::board::{Board, Chart, ChartKind, ChartMatch};
@@ -21,6 +22,32 @@ pub(super) fn standings(event: &Event) -> Reply {
     let rounds = report::completed(event);
     let table = report::table(event);
     let names = report::tiebreak_names(event.system);
+    let lines = report::lines(event, &table);
+    Reply::Board(Box::new(Board::chart(Chart {
+        name: format!("{}-standings-{rounds}.png", event.name),
+        alt: format!(
+            "Standings of {} after round {rounds} of {}: {}.",
+            event.name,
+            event.total_rounds(),
+            leaders(event, &lines, &table).join(", ")
+        ),
+        kind: ChartKind::Table {
+            title: format!(
+                "{} · {} · after round {rounds} of {}",
+                event.name,
+                event.system.title(),
+                event.total_rounds()
+            ),
+            columns: standings_columns(names),
+            rows: standings_rows(event, &lines, &table, names),
+            footer: Some(standings_footer(event, &lines, &table)),
+        },
+    })))
+}
+
+/// The standings table's columns (with whether each is numeric): rank, name, points, games and
+/// the tiebreaks `names`.
+fn standings_columns(names: &[&str]) -> Vec<(String, bool)> {
     let mut columns: Vec<(String, bool)> = vec![
         ("#".into(), true),
         ("Name".into(), false),
@@ -32,8 +59,17 @@ pub(super) fn standings(event: &Event) -> Reply {
             .iter()
             .map(|n| (report::tiebreak_head(n).to_string(), true)),
     );
-    let lines = report::lines(event, &table);
-    let rows: Vec<Vec<String>> = lines
+    columns
+}
+
+/// The standings table's rows, one per line of the standings.
+fn standings_rows(
+    event: &Event,
+    lines: &[Line],
+    table: &[standings::Entrant],
+    names: &[&str],
+) -> Vec<Vec<String>> {
+    lines
         .iter()
         .map(|l| {
             let e = &event.entrants[l.entrant];
@@ -55,15 +91,24 @@ pub(super) fn standings(event: &Event) -> Reply {
             );
             row
         })
-        .collect();
+        .collect()
+}
+
+/// The standings table's footer: the note on marked scores and the tiebreaks' legend.
+fn standings_footer(event: &Event, lines: &[Line], table: &[standings::Entrant]) -> String {
     let legend = match event.system {
         System::Swiss => "BhC1 Buchholz cut-1 · Bh Buchholz · SB Sonneborn-Berger",
         _ => "SB Sonneborn-Berger · DE direct encounter",
     };
     // The note on marked scores (a line each, as in the text), then the legend.
-    let marked = report::marked_entrants(event, &lines, &table, NOTE_NAME);
+    let marked = report::marked_entrants(event, lines, table, NOTE_NAME);
     let mut footer = report::unplayed_note(&marked, NOTE_WIDTH);
     footer.push(legend.to_string());
+    footer.join("\n")
+}
+
+/// The first [`SAID`] lines of the standings in words, and how many more there are.
+fn leaders(event: &Event, lines: &[Line], table: &[standings::Entrant]) -> Vec<String> {
     let mut top: Vec<String> = lines
         .iter()
         .take(SAID)
@@ -89,26 +134,7 @@ pub(super) fn standings(event: &Event) -> Reply {
             event.name
         ));
     }
-    Reply::Board(Box::new(Board::chart(Chart {
-        name: format!("{}-standings-{rounds}.png", event.name),
-        alt: format!(
-            "Standings of {} after round {rounds} of {}: {}.",
-            event.name,
-            event.total_rounds(),
-            top.join(", ")
-        ),
-        kind: ChartKind::Table {
-            title: format!(
-                "{} · {} · after round {rounds} of {}",
-                event.name,
-                event.system.title(),
-                event.total_rounds()
-            ),
-            columns,
-            rows,
-            footer: Some(footer.join("\n")),
-        },
-    })))
+    top
 }
 
 /// One side's results in a match: `1`, `½`, `0` a game, `…` for one being played.

@@ -200,18 +200,7 @@ fn read_new_event(args: &[String]) -> Result<NewEvent, String> {
         ));
     }
     let game = game.parse::<GameId>().map_err(|e| e.to_string())?;
-    let system = match system.to_ascii_lowercase().as_str() {
-        "swiss" => System::Swiss,
-        "roundrobin" | "round-robin" | "rr" => System::RoundRobin,
-        "double" | "doubleroundrobin" | "double-round-robin" => System::Double,
-        "knockout" | "ko" | "cup" => System::Knockout,
-        other => {
-            return Err(format!(
-                "`{}` is not a tournament system: say swiss, roundrobin, double or knockout",
-                excerpt(other, 24)
-            ));
-        }
-    };
+    let system = read_system(system)?;
     let mut event = NewEvent {
         name,
         game,
@@ -223,59 +212,88 @@ fn read_new_event(args: &[String]) -> Result<NewEvent, String> {
     };
     let mut it = options.iter();
     while let Some(word) = it.next() {
-        match word.to_ascii_lowercase().as_str() {
-            "rounds" => {
-                let n = it
-                    .next()
-                    .ok_or("`rounds` needs a number, such as `rounds 5`")?;
-                let n: usize =
-                    n.parse()
-                        .ok()
-                        .filter(|n| (1..=30).contains(n))
-                        .ok_or_else(|| {
-                            format!("`rounds {}`: give a number from 1 to 30", excerpt(n, 12))
-                        })?;
-                if system != System::Swiss {
-                    return Err(
-                        "only a Swiss event takes a number of rounds: a round robin plays every \
-                         pairing and a knockout plays until one is left"
-                            .into(),
-                    );
-                }
-                event.rounds = Some(n);
+        read_option(&mut event, word, &mut it, usage)?;
+    }
+    Ok(event)
+}
+
+/// A tournament system by one of its names.
+fn read_system(word: &str) -> Result<System, String> {
+    Ok(match word.to_ascii_lowercase().as_str() {
+        "swiss" => System::Swiss,
+        "roundrobin" | "round-robin" | "rr" => System::RoundRobin,
+        "double" | "doubleroundrobin" | "double-round-robin" => System::Double,
+        "knockout" | "ko" | "cup" => System::Knockout,
+        other => {
+            return Err(format!(
+                "`{}` is not a tournament system: say swiss, roundrobin, double or knockout",
+                excerpt(other, 24)
+            ));
+        }
+    })
+}
+
+/// One option of `tournament new` (`word`, and its value taken from `rest`) set in `event`.
+fn read_option(
+    event: &mut NewEvent,
+    word: &str,
+    rest: &mut std::slice::Iter<'_, String>,
+    usage: &str,
+) -> Result<(), String> {
+    match word.to_ascii_lowercase().as_str() {
+        "rounds" => {
+            let n = rest
+                .next()
+                .ok_or("`rounds` needs a number, such as `rounds 5`")?;
+            let n: usize = n
+                .parse()
+                .ok()
+                .filter(|n| (1..=30).contains(n))
+                .ok_or_else(|| {
+                    format!("`rounds {}`: give a number from 1 to 30", excerpt(n, 12))
+                })?;
+            if event.system != System::Swiss {
+                return Err(
+                    "only a Swiss event takes a number of rounds: a round robin plays every \
+                     pairing and a knockout plays until one is left"
+                        .into(),
+                );
             }
-            "clock" => {
-                let c = it
-                    .next()
-                    .ok_or("`clock` needs a time, such as `clock 3d`")?;
-                event.clock = Some(Control::parse(c)?);
-            }
-            "timeout" => {
-                event.claim = Some(match it.next().map(|s| s.to_ascii_lowercase()).as_deref() {
+            event.rounds = Some(n);
+        }
+        "clock" => {
+            let c = rest
+                .next()
+                .ok_or("`clock` needs a time, such as `clock 3d`")?;
+            event.clock = Some(Control::parse(c)?);
+        }
+        "timeout" => {
+            event.claim = Some(
+                match rest.next().map(|s| s.to_ascii_lowercase()).as_deref() {
                     Some("claim" | "claimed") => true,
                     Some("auto" | "automatic") => false,
                     _ => return Err("say `timeout claim` or `timeout auto`".into()),
-                });
-            }
-            "pairs" | "teams" => {
-                if !game.title().starts_with("Lanko") {
-                    return Err(format!(
-                        "`pairs` is for Lanko events, where two players share a side; {} is \
-                         played one against one",
-                        game.title()
-                    ));
-                }
-                event.pairs = true;
-            }
-            other => {
+                },
+            );
+        }
+        "pairs" | "teams" => {
+            if !event.game.title().starts_with("Lanko") {
                 return Err(format!(
-                    "`{}` is not an option of `tournament new`; say {usage}",
-                    excerpt(other, 24)
+                    "`pairs` is for Lanko events, where two players share a side; {} is \
+                     played one against one",
+                    event.game.title()
                 ));
             }
+            event.pairs = true;
+        }
+        other => {
+            return Err(format!(
+                "`{}` is not an option of `tournament new`; say {usage}",
+                excerpt(other, 24)
+            ));
         }
     }
-    Ok(event)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use super::{
 use crate::kernel::context::Core;
 use crate::kernel::reply::Reply;
 use crate::kernel::request::Request;
-use crate::kernel::store::{ChannelKey, Player};
+use crate::kernel::store::{ChannelKey, GameStore, Player};
 
 type Replies = Vec<Reply>;
 
@@ -26,50 +26,9 @@ pub fn run(core: &Core, req: &Request, command: TournamentCommand) -> Vec<Reply>
 
 /// `tournament new …`: the event opened, its name claimed in its community.
 pub(super) fn open_event(core: &Core, req: &Request, e: NewEvent) -> Result<Replies, String> {
-    let community = req.policy.community.clone();
     let store = core.base.as_ref();
-    if let Some(found) = load(store, &req.platform, &community, &e.name)? {
-        return Err(format!(
-            "The name `{}` is taken here (a {} event of {}); choose another, such as `{}-2`.",
-            e.name,
-            found.event.system.title(),
-            found.event.game,
-            e.name
-        ));
-    }
-    if let Some(allowed) = req.policy.games.as_ref().filter(|g| !g.contains(&e.game)) {
-        let names: Vec<&str> = allowed.iter().map(|g| g.as_str()).collect();
-        return Err(format!(
-            "{} is not played here. The games here: {}.",
-            e.game.title(),
-            names.join(", ")
-        ));
-    }
-    let policy = &core.timers.policy;
-    let clock = e
-        .clock
-        .unwrap_or_else(|| policy.clock_for(&req.platform, &req.channel))
-        .map(|c| c.with_claim(e.claim.unwrap_or_else(|| policy.claim_for(&req.platform))));
-    let event = Event {
-        schema: SCHEMA,
-        name: e.name.clone(),
-        community,
-        platform: req.platform.clone(),
-        channel: req.channel.clone(),
-        organiser: Player::from(&req.user),
-        game: e.game.as_str().to_string(),
-        system: e.system,
-        rounds: e.rounds,
-        clock,
-        pairs: e.pairs,
-        state: State::Open,
-        created: core.clock.now(),
-        entrants: Vec::new(),
-        played: Vec::new(),
-        tell: Vec::new(),
-        told: 0,
-        away: None,
-    };
+    check_new(store, req, &e)?;
+    let event = new_event(core, req, &e);
     if let Some(shared) = core
         .communities()
         .of(&req.platform, &event.community, &req.channel)
@@ -88,6 +47,65 @@ pub(super) fn open_event(core: &Core, req: &Request, e: NewEvent) -> Result<Repl
             e.name
         ));
     }
+    let mut out = vec![Reply::Text(opened(core, req, &e, &event))];
+    out.extend(event.link(core));
+    Ok(out)
+}
+
+/// Refuses a new event whose name is taken here or whose game is not played here.
+fn check_new(store: &dyn GameStore, req: &Request, e: &NewEvent) -> Result<(), String> {
+    if let Some(found) = load(store, &req.platform, &req.policy.community, &e.name)? {
+        return Err(format!(
+            "The name `{}` is taken here (a {} event of {}); choose another, such as `{}-2`.",
+            e.name,
+            found.event.system.title(),
+            found.event.game,
+            e.name
+        ));
+    }
+    if let Some(allowed) = req.policy.games.as_ref().filter(|g| !g.contains(&e.game)) {
+        let names: Vec<&str> = allowed.iter().map(|g| g.as_str()).collect();
+        return Err(format!(
+            "{} is not played here. The games here: {}.",
+            e.game.title(),
+            names.join(", ")
+        ));
+    }
+    Ok(())
+}
+
+/// The new event's record, open, its organiser the asker, its clock the one asked for or the
+/// place's.
+fn new_event(core: &Core, req: &Request, e: &NewEvent) -> Event {
+    let policy = &core.timers.policy;
+    let clock = e
+        .clock
+        .unwrap_or_else(|| policy.clock_for(&req.platform, &req.channel))
+        .map(|c| c.with_claim(e.claim.unwrap_or_else(|| policy.claim_for(&req.platform))));
+    Event {
+        schema: SCHEMA,
+        name: e.name.clone(),
+        community: req.policy.community.clone(),
+        platform: req.platform.clone(),
+        channel: req.channel.clone(),
+        organiser: Player::from(&req.user),
+        game: e.game.as_str().to_string(),
+        system: e.system,
+        rounds: e.rounds,
+        clock,
+        pairs: e.pairs,
+        state: State::Open,
+        created: core.clock.now(),
+        entrants: Vec::new(),
+        played: Vec::new(),
+        tell: Vec::new(),
+        told: 0,
+        away: None,
+    }
+}
+
+/// The announcement of an opened event: what it is, and how to enter and start it.
+fn opened(core: &Core, req: &Request, e: &NewEvent, event: &Event) -> String {
     let p = &core.prefix;
     let rounds = match (e.system, e.rounds) {
         (System::Swiss, Some(n)) => format!(", {n} rounds"),
@@ -105,7 +123,7 @@ pub(super) fn open_event(core: &Core, req: &Request, e: NewEvent) -> Result<Repl
     } else {
         format!("`{p}tournament join {}`", e.name)
     };
-    let mut out = vec![Reply::Text(format!(
+    format!(
         "{} opened the event **{}**: {} {}{rounds}, {clock}{}. Enter with {entry}; {} starts it with \
          `{p}tournament start {}`.",
         req.user.name,
@@ -115,9 +133,7 @@ pub(super) fn open_event(core: &Core, req: &Request, e: NewEvent) -> Result<Repl
         if e.pairs { ", for pairs" } else { "" },
         req.user.name,
         e.name
-    ))];
-    out.extend(event.link(core));
-    Ok(out)
+    )
 }
 
 /// Finds the event a command is about: its name as the first word, else the event of this

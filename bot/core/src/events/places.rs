@@ -9,7 +9,7 @@
 
 use muster_rules::{AnyGame, Seat, Team};
 
-use super::{Event, Played, State, change, report};
+use super::{Entrant, Event, Played, State, change, report};
 use crate::clocks::schedule::reschedule;
 use crate::games::away;
 use crate::games::play::next_up;
@@ -21,7 +21,7 @@ use crate::kernel::outbox::{Notice, Target};
 use crate::kernel::reply::Reply;
 use crate::kernel::request::User;
 use crate::kernel::store::{
-    Away, Change, ChannelKey, Ending, EventTag, GameRecord, SCHEMA, Status, StoreError,
+    Away, Change, ChannelKey, Ending, EventTag, GameRecord, SCHEMA, SeatEntry, Status, StoreError,
 };
 use crate::kernel::surface::{Opening, Place};
 use crate::players::appearance::style_boards;
@@ -419,36 +419,7 @@ fn new_record(
     let id: muster_rules::GameId = event.game.parse().map_err(|e| format!("{e}"))?;
     let rules = AnyGame::new(id);
     let (w, b) = (&event.entrants[game.white], &event.entrants[black]);
-    let seat = |i: usize| Seat::new(i).expect("a seat");
-    let (hands, holders) = if rules.table().len() == 4 {
-        // Seats in turn order S, W, N, E: the first side holds S and N.
-        let mut hands = Vec::new();
-        let mut holders = Vec::new();
-        for (side, seats) in [(w, [0, 2]), (b, [1, 3])] {
-            if side.players.len() >= 2 && side.players[0].id != side.players[1].id {
-                hands.push(vec![seat(seats[0])]);
-                hands.push(vec![seat(seats[1])]);
-                holders.push(side.players[0].clone());
-                holders.push(side.players[1].clone());
-            } else {
-                hands.push(vec![seat(seats[0]), seat(seats[1])]);
-                holders.push(side.players[0].clone());
-            }
-        }
-        (hands, holders)
-    } else {
-        (
-            vec![vec![seat(0)], vec![seat(1)]],
-            vec![w.players[0].clone(), b.players[0].clone()],
-        )
-    };
-    let mut seats = seating::empty_table(&rules, &hands);
-    for (hand, player) in hands.iter().zip(holders) {
-        for s in hand {
-            seats[s.index()].player = Some(player.clone());
-            seats[s.index()].accepted = true;
-        }
-    }
+    let seats = board_seats(&rules, w, b);
     let now = core.clock.now();
     let mut record = GameRecord {
         schema: SCHEMA,
@@ -480,6 +451,50 @@ fn new_record(
         casual: false,
         away: None,
     };
+    record.away = away_place(event, &record);
+    pause_the_away(core, &mut record, now);
+    record.refresh_clock();
+    Ok(record)
+}
+
+/// The seats of a board's game, every one taken and accepted: the white side `w` and the black
+/// side `b`, each pair's players a hand apiece in a game of four seats.
+fn board_seats(rules: &AnyGame, w: &Entrant, b: &Entrant) -> Vec<SeatEntry> {
+    let seat = |i: usize| Seat::new(i).expect("a seat");
+    let (hands, holders) = if rules.table().len() == 4 {
+        // Seats in turn order S, W, N, E: the first side holds S and N.
+        let mut hands = Vec::new();
+        let mut holders = Vec::new();
+        for (side, seats) in [(w, [0, 2]), (b, [1, 3])] {
+            if side.players.len() >= 2 && side.players[0].id != side.players[1].id {
+                hands.push(vec![seat(seats[0])]);
+                hands.push(vec![seat(seats[1])]);
+                holders.push(side.players[0].clone());
+                holders.push(side.players[1].clone());
+            } else {
+                hands.push(vec![seat(seats[0]), seat(seats[1])]);
+                holders.push(side.players[0].clone());
+            }
+        }
+        (hands, holders)
+    } else {
+        (
+            vec![vec![seat(0)], vec![seat(1)]],
+            vec![w.players[0].clone(), b.players[0].clone()],
+        )
+    };
+    let mut seats = seating::empty_table(rules, &hands);
+    for (hand, player) in hands.iter().zip(holders) {
+        for s in hand {
+            seats[s.index()].player = Some(player.clone());
+            seats[s.index()].accepted = true;
+        }
+    }
+    seats
+}
+
+/// The board's other place, when some of its players entered from another platform.
+fn away_place(event: &Event, record: &GameRecord) -> Option<Away> {
     // Players who entered from another platform play from a place there (docs/guide.md,
     // "Tournaments across platforms"), opened under the event's channel on that platform.
     let others: Vec<String> = record
@@ -487,17 +502,13 @@ fn new_record(
         .into_iter()
         .filter(|id| event.platform_of(id) != event.platform)
         .collect();
-    if let Some(first) = others.first() {
-        record.away = Some(Away {
-            platform: event.platform_of(first).to_string(),
-            channel: None,
-            players: others,
-            parent: event.away.as_ref().map(|a| a.channel.clone()),
-        });
-    }
-    pause_the_away(core, &mut record, now);
-    record.refresh_clock();
-    Ok(record)
+    let first = others.first()?;
+    Some(Away {
+        platform: event.platform_of(first).to_string(),
+        channel: None,
+        players: others,
+        parent: event.away.as_ref().map(|a| a.channel.clone()),
+    })
 }
 
 fn opening(event: &Event, round: usize, board: usize) -> Opening {

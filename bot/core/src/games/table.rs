@@ -38,68 +38,16 @@ pub fn new(
         Ok(s) => s,
         Err(e) => return e,
     };
-    let policy = &core.timers.policy;
-    let clock = want
-        .clock
-        .unwrap_or_else(|| policy.clock_for(&req.platform, &req.channel))
-        .map(|c| {
-            c.with_claim(
-                want.claim
-                    .unwrap_or_else(|| policy.claim_for(&req.platform)),
-            )
-        });
+    let clock = new_clock(core, req, want);
     let record = match open_record(core, req, key, want, clock, seated.seats, seated.away) {
         Ok(r) => r,
         Err(e) => return e,
     };
     let mut out = vec![Reply::Text(table_text(&record, &game, &seated.hands))];
-    if let Some(away) = &record.away {
-        // Challenged on another platform: asked there, in the game's place that opens for them.
-        let names: Vec<&str> = seated
-            .invited
-            .iter()
-            .filter(|u| away.players.contains(&u.id))
-            .map(|u| u.name.as_str())
-            .collect();
-        out.push(Reply::Text(format!(
-            "{} {} challenged on {}: Muster opens the game's place there, where {} \
-             the challenge; the game is shown in both places.{}",
-            names.join(" and "),
-            if names.len() == 1 { "is" } else { "are" },
-            crate::kernel::text::capitalised(&away.platform),
-            if names.len() == 1 {
-                "they answer"
-            } else {
-                "each answers"
-            },
-            if record.casual && !want.casual {
-                " Casual — not rated: only a community across platforms rates games between them."
-            } else {
-                ""
-            }
-        )));
-    }
+    out.extend(challenged_away(&record, &seated.invited, want));
     let here = |u: &User| record.platform_of(&u.id) == record.platform;
     for user in seated.invited.into_iter().filter(here) {
-        out.push(Reply::Mention {
-            user,
-            text: format!(
-                "{} challenges you to {}: `{p}accept` or `{p}decline`.",
-                req.user.name,
-                want.game.title(),
-                p = core.prefix
-            ),
-        });
-        out.push(Reply::Buttons(vec![
-            Button {
-                label: "Accept".into(),
-                command: "accept".into(),
-            },
-            Button {
-                label: "Decline".into(),
-                command: "decline".into(),
-            },
-        ]));
+        out.extend(challenge(core, req, want, user));
     }
     if record
         .seats
@@ -120,6 +68,72 @@ pub fn new(
         }]));
     }
     out
+}
+
+/// The new game's time control: the one asked for, else the place's, with its claim set.
+fn new_clock(core: &Core, req: &Request, want: &NewGame) -> Option<Control> {
+    let policy = &core.timers.policy;
+    want.clock
+        .unwrap_or_else(|| policy.clock_for(&req.platform, &req.channel))
+        .map(|c| {
+            c.with_claim(
+                want.claim
+                    .unwrap_or_else(|| policy.claim_for(&req.platform)),
+            )
+        })
+}
+
+/// The line telling who was challenged on another platform, for a game with another place.
+fn challenged_away(record: &GameRecord, invited: &[User], want: &NewGame) -> Option<Reply> {
+    let away = record.away.as_ref()?;
+    // Challenged on another platform: asked there, in the game's place that opens for them.
+    let names: Vec<&str> = invited
+        .iter()
+        .filter(|u| away.players.contains(&u.id))
+        .map(|u| u.name.as_str())
+        .collect();
+    Some(Reply::Text(format!(
+        "{} {} challenged on {}: Muster opens the game's place there, where {} \
+         the challenge; the game is shown in both places.{}",
+        names.join(" and "),
+        if names.len() == 1 { "is" } else { "are" },
+        crate::kernel::text::capitalised(&away.platform),
+        if names.len() == 1 {
+            "they answer"
+        } else {
+            "each answers"
+        },
+        if record.casual && !want.casual {
+            " Casual — not rated: only a community across platforms rates games between them."
+        } else {
+            ""
+        }
+    )))
+}
+
+/// The challenge to one player here: a mention, and the buttons to accept or decline.
+fn challenge(core: &Core, req: &Request, want: &NewGame, user: User) -> [Reply; 2] {
+    [
+        Reply::Mention {
+            user,
+            text: format!(
+                "{} challenges you to {}: `{p}accept` or `{p}decline`.",
+                req.user.name,
+                want.game.title(),
+                p = core.prefix
+            ),
+        },
+        Reply::Buttons(vec![
+            Button {
+                label: "Accept".into(),
+                command: "accept".into(),
+            },
+            Button {
+                label: "Decline".into(),
+                command: "decline".into(),
+            },
+        ]),
+    ]
 }
 
 /// Why the game asked for may not be started here, if it may not.

@@ -415,18 +415,44 @@ fn normal(typed: &str) -> Option<String> {
     (code.len() == 8 && code.bytes().all(|b| ALPHABET.contains(&b))).then_some(code)
 }
 
+/// What a refusal of `link CODE` tells the requester to do next.
+const ASK: &str = "ask for a new one with `link` on your other platform";
+
 /// `link CODE`: the requester's account joins the one that asked for the code.
 fn redeem(core: &Core, req: &Request, typed: &str) -> Result<Replies, Refusal> {
     let store = core.base.as_ref();
     let me = Account::of(req);
     let now = core.clock.now();
-    let ask = "ask for a new one with `link` on your other platform";
     let Some(code) = normal(typed) else {
         return Err(said(format!(
             "`{typed}` is not a code: a code is eight letters and digits, such as `ABCD-EFGH`; \
-             {ask}."
+             {ASK}."
         )));
     };
+    let kept = spend_code(store, &me, now, &code, typed)?;
+    check_redeemable(store, &me, &kept, now, typed)?;
+    let accounts = vec![kept.by.clone(), me.clone()];
+    let player = join(store, &accounts)?;
+    store.set_note(&home(), &format!("issued:{}", kept.by.key()), None)?;
+    count_change(store);
+    if let Err(e) = index_names(store, &player, &accounts, true) {
+        tracing::warn!("a linked player's names could not be indexed ({e}); `whoami` does it");
+    }
+    Ok(private(format!(
+        "Linked: {} and {} are one player now. `whoami` shows your accounts; `unlink` parts them.",
+        kept.by.shown(),
+        me.shown()
+    )))
+}
+
+/// The code `code` found and marked used, counting a wrong one against `me`.
+fn spend_code(
+    store: &dyn GameStore,
+    me: &Account,
+    now: u64,
+    code: &str,
+    typed: &str,
+) -> Result<Code, Refusal> {
     let tries_name = format!("tries:{}", me.key());
     let tries = read::<Tries>(store, &tries_name)?
         .map(|(t, _)| t)
@@ -450,13 +476,13 @@ fn redeem(core: &Core, req: &Request, typed: &str) -> Result<Replies, Refusal> {
         };
         store.set_note(&home(), &tries_name, Some(&json(&wrong)))?;
         return Err(said(format!(
-            "There is no code `{typed}`: check it, or {ask} ({} wrong code{} left for now).",
+            "There is no code `{typed}`: check it, or {ASK} ({} wrong code{} left for now).",
             TRIES - wrong.wrong,
             if TRIES - wrong.wrong == 1 { "" } else { "s" }
         )));
     };
     if kept.used {
-        return Err(said(format!("That code has been used already; {ask}.")));
+        return Err(said(format!("That code has been used already; {ASK}.")));
     }
     // Typed, the code is spent whatever comes of it: others may have seen it.
     let spent = Code {
@@ -464,21 +490,33 @@ fn redeem(core: &Core, req: &Request, typed: &str) -> Result<Replies, Refusal> {
         ..kept.clone()
     };
     if !store.swap_note(&home(), &name, Some(&text), Some(&json(&spent)))? {
-        return Err(said(format!("That code has been used already; {ask}.")));
+        return Err(said(format!("That code has been used already; {ASK}.")));
     }
+    Ok(kept)
+}
+
+/// Refuses a spent code that has expired, was made on `me`'s own platform, or joins an
+/// account linked already.
+fn check_redeemable(
+    store: &dyn GameStore,
+    me: &Account,
+    kept: &Code,
+    now: u64,
+    typed: &str,
+) -> Result<(), Refusal> {
     if now >= kept.at + CODE_LIFE {
         return Err(said(format!(
-            "That code has expired (a code lasts 10 minutes); {ask}."
+            "That code has expired (a code lasts 10 minutes); {ASK}."
         )));
     }
     if kept.by.platform == me.platform {
         return Err(said(format!(
             "That code was made here on {}: say `link {typed}` on your other platform. It is \
-             spent now; {ask}.",
+             spent now; {ASK}.",
             capitalised(&me.platform)
         )));
     }
-    for account in [&me, &kept.by] {
+    for account in [me, &kept.by] {
         if store
             .note(&home(), &format!("account:{}", account.key()))?
             .is_some()
@@ -491,15 +529,19 @@ fn redeem(core: &Core, req: &Request, typed: &str) -> Result<Replies, Refusal> {
             )));
         }
     }
+    Ok(())
+}
+
+/// A new player made of `accounts`, each account taken for it; its id.
+fn join(store: &dyn GameStore, accounts: &[Account]) -> Result<String, Refusal> {
     let player = fresh_code()
         .map(|c| format!("p{}", c.to_ascii_lowercase()))
         .ok_or_else(|| said("The link could not be made just now; try again."))?;
-    let accounts = vec![kept.by.clone(), me.clone()];
     // The player first: a stop before the accounts name it leaves nothing linked. Each account
     // is taken by compare-and-swap, so that two links made at once cannot both take one.
     store.set_note(&home(), &format!("player:{player}"), Some(&json(&accounts)))?;
     let mut taken: Vec<&Account> = Vec::new();
-    for account in &accounts {
+    for account in accounts {
         let name = format!("account:{}", account.key());
         if !store.swap_note(&home(), &name, None, Some(&player))? {
             for undo in taken {
@@ -513,16 +555,7 @@ fn redeem(core: &Core, req: &Request, typed: &str) -> Result<Replies, Refusal> {
         }
         taken.push(account);
     }
-    store.set_note(&home(), &format!("issued:{}", kept.by.key()), None)?;
-    count_change(store);
-    if let Err(e) = index_names(store, &player, &accounts, true) {
-        tracing::warn!("a linked player's names could not be indexed ({e}); `whoami` does it");
-    }
-    Ok(private(format!(
-        "Linked: {} and {} are one player now. `whoami` shows your accounts; `unlink` parts them.",
-        kept.by.shown(),
-        me.shown()
-    )))
+    Ok(player)
 }
 
 /// `unlink`: the requester's accounts are separate again.

@@ -53,17 +53,39 @@ pub fn record(store: &dyn GameStore, channel: &str) -> GameRecord {
 /// Checks every promise of [`GameStore`] on an empty `store`.
 pub fn keeps_the_contract(store: &dyn GameStore) {
     let key = ChannelKey::new("console", "general");
-    assert_eq!(store.load(&key).unwrap(), None);
+    let (r, old) = creates_once_and_swaps(store, &key);
+    let other = archives(store, &key, &r, old);
+    keeps_notes(store, &key, &other);
+    let third = ChannelKey::new("console", "third");
+    let game = commits_change_and_receipts(store, &third);
+    keeps_receipts_per_platform(store, &third, &game);
+    files_a_finished_game_at_once(store, &third);
+    lists_a_players_live_games(store, &game);
+    let (across, both) = lists_games_played_across(store);
+    lists_a_platforms_live_games(store, &across, &both);
+    lists_timed_games(store);
+}
+
+/// A game is created once in a channel and changed by compare-and-swap; the record and the
+/// version its last change replaced.
+fn creates_once_and_swaps(store: &dyn GameStore, key: &ChannelKey) -> (GameRecord, u64) {
+    assert_eq!(store.load(key).unwrap(), None);
     let mut r = record(store, "general");
-    store.create(&key, &r).unwrap();
-    assert_eq!(store.create(&key, &r), Err(StoreError::Exists));
-    assert_eq!(store.load(&key).unwrap(), Some(r.clone()));
+    store.create(key, &r).unwrap();
+    assert_eq!(store.create(key, &r), Err(StoreError::Exists));
+    assert_eq!(store.load(key).unwrap(), Some(r.clone()));
     // Compare-and-swap: a write naming a stale version is refused.
     let old = r.version;
     r.moves.push("a1".into());
     r.version += 1;
-    store.update(&key, old, &r).unwrap();
-    assert_eq!(store.update(&key, old, &r), Err(StoreError::Conflict));
+    store.update(key, old, &r).unwrap();
+    assert_eq!(store.update(key, old, &r), Err(StoreError::Conflict));
+    (r, old)
+}
+
+/// Other channels are independent; archiving frees the channel and files the game under each
+/// player. The other channel.
+fn archives(store: &dyn GameStore, key: &ChannelKey, r: &GameRecord, old: u64) -> ChannelKey {
     // Other channels are independent.
     let other = ChannelKey::new("console", "other");
     store.create(&other, &record(store, "other")).unwrap();
@@ -71,48 +93,49 @@ pub fn keeps_the_contract(store: &dyn GameStore) {
     let mut done = r.clone();
     done.status = Status::Finished;
     done.version += 1;
-    assert_eq!(store.archive(&key, old, &done), Err(StoreError::Conflict));
-    store.archive(&key, r.version, &done).unwrap();
-    assert_eq!(store.load(&key).unwrap(), None);
+    assert_eq!(store.archive(key, old, &done), Err(StoreError::Conflict));
+    store.archive(key, r.version, &done).unwrap();
+    assert_eq!(store.load(key).unwrap(), None);
     assert_eq!(store.games_of("bob").unwrap(), vec![done.clone()]);
     assert_eq!(store.games_of("carol").unwrap(), vec![]);
     assert_eq!(store.archived(&done.id).unwrap(), Some(done.clone()));
     assert!(store.archive_ids().unwrap().contains(&done.id));
     assert!(store.load(&other).unwrap().is_some());
     assert_ne!(store.next_id().unwrap(), store.next_id().unwrap());
+    other
+}
+
+/// Notes are kept per channel and name, and changed only from the value they were read at.
+fn keeps_notes(store: &dyn GameStore, key: &ChannelKey, other: &ChannelKey) {
     // Notes, per channel and name.
-    assert_eq!(store.note(&key, "board").unwrap(), None);
-    store.set_note(&key, "board", Some("123")).unwrap();
-    store.set_note(&other, "board", Some("456")).unwrap();
-    assert_eq!(store.note(&key, "board").unwrap().as_deref(), Some("123"));
-    assert_eq!(store.note(&key, "other").unwrap(), None);
-    store.set_note(&key, "board", None).unwrap();
-    assert_eq!(store.note(&key, "board").unwrap(), None);
+    assert_eq!(store.note(key, "board").unwrap(), None);
+    store.set_note(key, "board", Some("123")).unwrap();
+    store.set_note(other, "board", Some("456")).unwrap();
+    assert_eq!(store.note(key, "board").unwrap().as_deref(), Some("123"));
+    assert_eq!(store.note(key, "other").unwrap(), None);
+    store.set_note(key, "board", None).unwrap();
+    assert_eq!(store.note(key, "board").unwrap(), None);
     // A note changed only from the value it was read at.
-    assert!(store.swap_note(&key, "board", None, Some("7")).unwrap());
-    assert!(!store.swap_note(&key, "board", None, Some("8")).unwrap());
-    assert!(
-        !store
-            .swap_note(&key, "board", Some("6"), Some("8"))
-            .unwrap()
-    );
-    assert_eq!(store.note(&key, "board").unwrap().as_deref(), Some("7"));
-    assert!(
-        store
-            .swap_note(&key, "board", Some("7"), Some("8"))
-            .unwrap()
-    );
-    assert!(store.swap_note(&key, "board", Some("8"), None).unwrap());
-    assert_eq!(store.note(&key, "board").unwrap(), None);
-    assert_eq!(store.note(&other, "board").unwrap().as_deref(), Some("456"));
+    assert!(store.swap_note(key, "board", None, Some("7")).unwrap());
+    assert!(!store.swap_note(key, "board", None, Some("8")).unwrap());
+    assert!(!store.swap_note(key, "board", Some("6"), Some("8")).unwrap());
+    assert_eq!(store.note(key, "board").unwrap().as_deref(), Some("7"));
+    assert!(store.swap_note(key, "board", Some("7"), Some("8")).unwrap());
+    assert!(store.swap_note(key, "board", Some("8"), None).unwrap());
+    assert_eq!(store.note(key, "board").unwrap(), None);
+    assert_eq!(store.note(other, "board").unwrap().as_deref(), Some("456"));
+}
+
+/// A commit stores its change and its receipt together, or neither; the game it created in
+/// `third`.
+fn commits_change_and_receipts(store: &dyn GameStore, third: &ChannelKey) -> GameRecord {
     // A commit stores its change and its receipt together, or neither.
-    let third = ChannelKey::new("console", "third");
     let game = record(store, "third");
     let create = Change::Create(game.clone());
     store
-        .commit(&third, Some(&create), &[("console", "ev1", "first")])
+        .commit(third, Some(&create), &[("console", "ev1", "first")])
         .unwrap();
-    assert_eq!(store.load(&third).unwrap(), Some(game.clone()));
+    assert_eq!(store.load(third).unwrap(), Some(game.clone()));
     assert_eq!(
         store.receipt("console", "ev1").unwrap().as_deref(),
         Some("first")
@@ -122,18 +145,24 @@ pub fn keeps_the_contract(store: &dyn GameStore) {
         record: game.clone(),
     };
     assert_eq!(
-        store.commit(&third, Some(&stale), &[("console", "ev2", "second")]),
+        store.commit(third, Some(&stale), &[("console", "ev2", "second")]),
         Err(StoreError::Conflict)
     );
     assert_eq!(
-        store.commit(&third, Some(&create), &[("console", "ev2", "second")]),
+        store.commit(third, Some(&create), &[("console", "ev2", "second")]),
         Err(StoreError::Exists)
     );
     assert_eq!(store.receipt("console", "ev2").unwrap(), None);
+    game
+}
+
+/// A receipt is kept alone too, per platform, and one write may keep receipts on several
+/// platforms.
+fn keeps_receipts_per_platform(store: &dyn GameStore, third: &ChannelKey, game: &GameRecord) {
     // A receipt alone; receipts are kept per platform, and one write may keep receipts on
     // several platforms (a game played in two places).
     store
-        .commit(&third, None, &[("console", "ev3", "third")])
+        .commit(third, None, &[("console", "ev3", "third")])
         .unwrap();
     let mut both = game.clone();
     both.version += 1;
@@ -143,7 +172,7 @@ pub fn keeps_the_contract(store: &dyn GameStore) {
     };
     store
         .commit(
-            &third,
+            third,
             Some(&change),
             &[("console", "ev4", "here"), ("rooms", "ev4", "there")],
         )
@@ -159,7 +188,7 @@ pub fn keeps_the_contract(store: &dyn GameStore) {
         record: both,
     };
     assert_eq!(
-        store.commit(&third, Some(&stale), &[("rooms", "ev5", "lost")]),
+        store.commit(third, Some(&stale), &[("rooms", "ev5", "lost")]),
         Err(StoreError::Conflict)
     );
     assert_eq!(store.receipt("rooms", "ev5").unwrap(), None);
@@ -181,6 +210,10 @@ pub fn keeps_the_contract(store: &dyn GameStore) {
         store.receipt("rooms", "ev1").unwrap().as_deref(),
         Some("elsewhere")
     );
+}
+
+/// A game made and finished by one request is filed at once, only from a free channel.
+fn files_a_finished_game_at_once(store: &dyn GameStore, third: &ChannelKey) {
     // A game made and finished by one request goes straight to the archive, and only from
     // a channel with no live game.
     let fourth = ChannelKey::new("console", "fourth");
@@ -191,12 +224,16 @@ pub fn keeps_the_contract(store: &dyn GameStore) {
         record: quick.clone(),
     };
     assert_eq!(
-        store.commit(&third, Some(&file), &[]),
+        store.commit(third, Some(&file), &[]),
         Err(StoreError::Conflict)
     );
     store.commit(&fourth, Some(&file), &[]).unwrap();
     assert_eq!(store.load(&fourth).unwrap(), None);
     assert_eq!(store.archived(&quick.id).unwrap(), Some(quick));
+}
+
+/// A player's live games are those of one platform only (`game` is one of alice's there).
+fn lists_a_players_live_games(store: &dyn GameStore, game: &GameRecord) {
     // A player's live games, on one platform only.
     let elsewhere = ChannelKey::new("rooms", "third");
     let mut there = record(store, "third");
@@ -211,6 +248,11 @@ pub fn keeps_the_contract(store: &dyn GameStore) {
     assert!(live.contains(&game.id), "{live:?}");
     assert!(!live.contains(&there.id), "{live:?}");
     assert!(store.live_games_of("console", "carol").unwrap().is_empty());
+}
+
+/// A game of another platform is among a player's live games where he plays it from its
+/// place, and among the games played in two places; its channel and record.
+fn lists_games_played_across(store: &dyn GameStore) -> (ChannelKey, GameRecord) {
     // ... and a game of another platform played from its place on this one.
     let across = ChannelKey::new("rooms", "across");
     let mut both = record(store, "across");
@@ -251,6 +293,11 @@ pub fn keeps_the_contract(store: &dyn GameStore) {
         .map(|r| r.id)
         .collect();
     assert_eq!(away, vec![both.id.clone()]);
+    (across, both)
+}
+
+/// A platform's live games are its channels' only; a game archived is no longer played across.
+fn lists_a_platforms_live_games(store: &dyn GameStore, across: &ChannelKey, both: &GameRecord) {
     // The live games of a platform: its channels' only.
     let of = |platform: &str| {
         let mut ids: Vec<String> = store
@@ -268,8 +315,12 @@ pub fn keeps_the_contract(store: &dyn GameStore) {
     let mut over = both.clone();
     over.version += 1;
     over.status = Status::Finished;
-    store.archive(&across, both.version, &over).unwrap();
+    store.archive(across, both.version, &over).unwrap();
     assert!(store.away_games().unwrap().is_empty());
+}
+
+/// Timed games are listed wherever they are.
+fn lists_timed_games(store: &dyn GameStore) {
     // Timed games, wherever they are.
     assert!(store.timed_games().unwrap().is_empty());
     let fifth = ChannelKey::new("rooms", "fifth");
