@@ -24,7 +24,6 @@ const LONG_FILES: &[(&str, &str)] = &[(
 /// Functions allowed over 80 lines: (file, function, its length when listed). Each is to be cut
 /// along its own steps; a function may not grow past the length it was listed with.
 const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
-    ("rules/src/lanko/board.rs", "parse", 289),
     (
         "bot/core/src/kernel/store/contract.rs",
         "keeps_the_contract",
