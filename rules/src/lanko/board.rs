@@ -272,56 +272,37 @@ fn err<T>(line: usize, reason: impl Into<String>) -> Result<T, BoardError> {
 /// The layers a board file must have, in any order.
 const LAYERS: [&str; 6] = ["squares", "colours", "labels", "white", "black", "start"];
 
+/// A board file's lines sorted by what they are, each with its 1-based line number.
+#[derive(Default)]
+struct Sections<'t> {
+    /// The header's `game`, `title`, `size` and `moves` lines, by key.
+    keys: HashMap<&'t str, (usize, String)>,
+    /// Each grid layer's rows, by layer.
+    layers: HashMap<&'static str, Vec<(usize, String)>>,
+    /// The lines of the `barriers` section.
+    barriers: Vec<(usize, String)>,
+}
+
+/// A character layer's rows: each with its line number and one character a column.
+type CharRows = Vec<(usize, Vec<char>)>;
+
+/// The grid layers read cell by cell.
+struct Grids {
+    squares: CharRows,
+    colours: CharRows,
+    white: CharRows,
+    black: CharRows,
+    start: CharRows,
+    /// The labels' rows: each with its line number and its words.
+    labels: Vec<(usize, Vec<String>)>,
+}
+
 impl Board {
     /// Reads a board file.
-    #[allow(clippy::needless_range_loop)] // every layer is indexed by the same column
     pub fn parse(text: &str) -> Result<Board, BoardError> {
-        let mut keys: HashMap<&str, (usize, String)> = HashMap::new();
-        let mut layers: HashMap<&str, Vec<(usize, String)>> = HashMap::new();
-        let mut barrier_lines = Vec::new();
-        let mut section: Option<&str> = None;
-        for (i, raw) in text.lines().enumerate() {
-            let n = i + 1;
-            if raw.trim().is_empty() || raw.trim_start().starts_with('#') {
-                continue;
-            }
-            if let Some(row) = raw.strip_prefix(':') {
-                let Some(s) = section.filter(|s| *s != "barriers") else {
-                    return err(n, "a grid row (starting with ':') outside a grid section");
-                };
-                layers
-                    .entry(s)
-                    .or_default()
-                    .push((n, row.strip_prefix(' ').unwrap_or(row).to_string()));
-                continue;
-            }
-            let line = raw.trim();
-            if let Some(s) = LAYERS.iter().find(|s| **s == line) {
-                if layers.contains_key(s) {
-                    return err(n, format!("the `{s}` section appears twice"));
-                }
-                layers.insert(s, Vec::new());
-                section = Some(s);
-                continue;
-            }
-            if line == "barriers" {
-                section = Some("barriers");
-                continue;
-            }
-            if section == Some("barriers") {
-                barrier_lines.push((n, line.to_string()));
-                continue;
-            }
-            let (key, value) = line.split_once(' ').unwrap_or((line, ""));
-            match key {
-                "game" | "title" | "size" | "moves" => {
-                    keys.insert(key, (n, value.trim().to_string()));
-                }
-                _ => return err(n, format!("unknown line `{line}`")),
-            }
-        }
+        let sections = Sections::read(text)?;
         let key = |k: &str| {
-            keys.get(k).cloned().ok_or_else(|| BoardError {
+            sections.keys.get(k).cloned().ok_or_else(|| BoardError {
                 line: 0,
                 reason: format!("the `{k}` line is missing"),
             })
@@ -329,60 +310,14 @@ impl Board {
         let (_, id) = key("game")?;
         let (_, title) = key("title")?;
         let (size_line, size) = key("size")?;
-        let dims: Vec<u8> = size
-            .split_whitespace()
-            .map(|t| t.parse::<u8>())
-            .collect::<Result<_, _>>()
-            .map_err(|_| BoardError {
-                line: size_line,
-                reason: "`size` takes two numbers: rows and columns".into(),
-            })?;
-        let [rows, cols] = dims[..] else {
-            return err(size_line, "`size` takes two numbers: rows and columns");
-        };
-        if rows == 0 || cols == 0 || rows as usize * cols as usize > 250 {
-            return err(size_line, "the grid must have 1 to 250 cells");
-        }
+        let (rows, cols) = grid_size(size_line, &size)?;
         let (moves_line, moves) = key("moves")?;
         let layout = match moves.as_str() {
             "orthogonal" => Layout::Orthogonal,
             "diagonal" => Layout::Diagonal,
             _ => return err(moves_line, "`moves` is `orthogonal` or `diagonal`"),
         };
-        for s in LAYERS {
-            let got = layers.get(s).map_or(0, |v| v.len());
-            if got != rows as usize {
-                return err(
-                    0,
-                    format!("the `{s}` section has {got} rows; the board has {rows}"),
-                );
-            }
-        }
-        // Character layers: one character per cell, separated by single spaces.
-        let chars = |s: &str| -> Result<Vec<(usize, Vec<char>)>, BoardError> {
-            layers[s]
-                .iter()
-                .map(|(n, row)| {
-                    let cells: Vec<char> = row.chars().step_by(2).collect();
-                    if cells.len() > cols as usize {
-                        return err(*n, format!("the row has more than {cols} cells"));
-                    }
-                    let mut cells = cells;
-                    cells.resize(cols as usize, ' ');
-                    Ok((*n, cells))
-                })
-                .collect()
-        };
-        let squares_layer = chars("squares")?;
-        let colours = chars("colours")?;
-        let white = chars("white")?;
-        let black = chars("black")?;
-        let start_layer = chars("start")?;
-        let labels: Vec<(usize, Vec<String>)> = layers["labels"]
-            .iter()
-            .map(|(n, row)| (*n, row.split_whitespace().map(str::to_string).collect()))
-            .collect();
-
+        let grids = sections.grids(rows, cols)?;
         let mut board = Board {
             id,
             title,
@@ -398,135 +333,7 @@ impl Board {
             by_label: HashMap::new(),
         };
         for r in 0..rows as usize {
-            let (n_labels, row_labels) = &labels[r];
-            if row_labels.len() != cols as usize {
-                return err(
-                    *n_labels,
-                    format!(
-                        "the row has {} labels; the board has {cols} columns (write - for none)",
-                        row_labels.len()
-                    ),
-                );
-            }
-            for c in 0..cols as usize {
-                let (n, cell) = (squares_layer[r].0, squares_layer[r].1[c]);
-                if cell == ' ' {
-                    for (layer, name) in [
-                        (&colours, "colours"),
-                        (&white, "white"),
-                        (&black, "black"),
-                        (&start_layer, "start"),
-                    ] {
-                        if layer[r].1[c] != ' ' {
-                            return err(
-                                layer[r].0,
-                                format!(
-                                    "the `{name}` layer has a character in column {} where there is no square",
-                                    c + 1
-                                ),
-                            );
-                        }
-                    }
-                    if row_labels[c] != "-" {
-                        return err(
-                            *n_labels,
-                            format!("`{}` labels a cell that is not a square", row_labels[c]),
-                        );
-                    }
-                    continue;
-                }
-                let Some(role) = Role::from_char(cell) else {
-                    return err(
-                        n,
-                        format!("`{cell}` is not a square character (. = | M X O # -)"),
-                    );
-                };
-                let dark = match colours[r].1[c] {
-                    'd' => true,
-                    'l' => false,
-                    other => {
-                        return err(colours[r].0, format!("`{other}` is not a colour (d or l)"));
-                    }
-                };
-                let movers =
-                    |ch: char, a: usize, b: usize, line: usize| -> Result<u8, BoardError> {
-                        let (x, y) = (Seat::new(a).unwrap(), Seat::new(b).unwrap());
-                        let names = ["s", "w", "n", "e"];
-                        match ch {
-                            '*' => Ok(1 << x.index() | 1 << y.index()),
-                            _ if ch.to_string() == names[a] => Ok(1 << x.index()),
-                            _ if ch.to_string() == names[b] => Ok(1 << y.index()),
-                            _ => err(
-                                line,
-                                format!("`{ch}` is not {}, {} or *", names[a], names[b]),
-                            ),
-                        }
-                    };
-                let white_movers = movers(white[r].1[c], 0, 2, white[r].0)?;
-                let black_movers = movers(black[r].1[c], 1, 3, black[r].0)?;
-                let label = row_labels[c].clone();
-                let playable = role != Role::Unused;
-                if playable {
-                    if label == "-" {
-                        return err(
-                            *n_labels,
-                            format!("the square in column {} needs a label", c + 1),
-                        );
-                    }
-                    if !label.chars().all(|ch| ch.is_ascii_alphanumeric())
-                        || label.chars().any(|ch| ch.is_ascii_lowercase())
-                    {
-                        return err(
-                            *n_labels,
-                            format!("`{label}`: labels are capital letters and digits"),
-                        );
-                    }
-                    if board.by_label.contains_key(&label) {
-                        return err(*n_labels, format!("the label `{label}` is used twice"));
-                    }
-                } else if label != "-" {
-                    return err(
-                        *n_labels,
-                        format!("`{label}` labels a square that plays no part"),
-                    );
-                }
-                let sq = board.squares.len() as Sq;
-                if playable {
-                    board.by_label.insert(label.clone(), sq);
-                }
-                let piece = match start_layer[r].1[c] {
-                    '.' => None,
-                    ch => match Piece::from_char(ch) {
-                        Some(p) => Some(p),
-                        None => {
-                            return err(
-                                start_layer[r].0,
-                                format!("`{ch}` is not a piece (B S P b s p) or ."),
-                            );
-                        }
-                    },
-                };
-                if let Some(p) = piece {
-                    // Castles begin off the middle (end) squares.
-                    if role.is_goal() || !can_stand(layout, role, dark, p.kind) {
-                        return err(
-                            start_layer[r].0,
-                            format!("a {} cannot start on `{label}`", p.kind.word()),
-                        );
-                    }
-                }
-                board.grid[r * cols as usize + c] = Some(sq);
-                board.start.push(piece);
-                board.squares.push(SquareInfo {
-                    label,
-                    row: r as u8,
-                    col: c as u8,
-                    role,
-                    dark,
-                    white_movers,
-                    black_movers,
-                });
-            }
+            board.read_row(&grids, r)?;
         }
         let count = board.squares.len();
         board.neighbours = (0..count)
@@ -541,28 +348,120 @@ impl Board {
             })
             .collect();
         board.blocked = vec![0; count];
-        for (n, line) in barrier_lines {
-            let parts: Vec<&str> = line.split_whitespace().collect();
-            let [a, b] = parts[..] else {
-                return err(n, "a barrier is two square labels");
-            };
-            let (Some(x), Some(y)) = (board.square(a), board.square(b)) else {
-                return err(
-                    n,
-                    format!("`{line}`: both squares must be labels of this board"),
-                );
-            };
-            let Some(d) = (0..8)
-                .step_by(2)
-                .find(|d| board.neighbours[x as usize][*d] == Some(y))
-            else {
-                return err(n, format!("`{a}` and `{b}` are not side by side"));
-            };
-            board.blocked[x as usize] |= 1 << d;
-            board.blocked[y as usize] |= 1 << turn(d, 4);
-            board.barriers.push((x, y));
+        for (n, line) in sections.barriers {
+            board.add_barrier(n, &line)?;
         }
         Ok(board)
+    }
+
+    /// Adds row `r` of the grid's squares, checking every layer's cell in it.
+    #[allow(clippy::needless_range_loop)] // every layer is indexed by the same column
+    fn read_row(&mut self, grids: &Grids, r: usize) -> Result<(), BoardError> {
+        let cols = self.cols;
+        let (n_labels, row_labels) = &grids.labels[r];
+        if row_labels.len() != cols as usize {
+            return err(
+                *n_labels,
+                format!(
+                    "the row has {} labels; the board has {cols} columns (write - for none)",
+                    row_labels.len()
+                ),
+            );
+        }
+        for c in 0..cols as usize {
+            let (n, cell) = (grids.squares[r].0, grids.squares[r].1[c]);
+            if cell == ' ' {
+                no_square(grids, r, c)?;
+                continue;
+            }
+            let Some(role) = Role::from_char(cell) else {
+                return err(
+                    n,
+                    format!("`{cell}` is not a square character (. = | M X O # -)"),
+                );
+            };
+            let dark = match grids.colours[r].1[c] {
+                'd' => true,
+                'l' => false,
+                other => {
+                    return err(
+                        grids.colours[r].0,
+                        format!("`{other}` is not a colour (d or l)"),
+                    );
+                }
+            };
+            let (white, black) = (&grids.white[r], &grids.black[r]);
+            let white_movers = movers(white.1[c], 0, 2, white.0)?;
+            let black_movers = movers(black.1[c], 1, 3, black.0)?;
+            let label = row_labels[c].clone();
+            self.check_label(*n_labels, c, &label, role)?;
+            let sq = self.squares.len() as Sq;
+            if role != Role::Unused {
+                self.by_label.insert(label.clone(), sq);
+            }
+            let piece = start_piece(self.layout, &grids.start[r], c, role, dark, &label)?;
+            self.grid[r * cols as usize + c] = Some(sq);
+            self.start.push(piece);
+            self.squares.push(SquareInfo {
+                label,
+                row: r as u8,
+                col: c as u8,
+                role,
+                dark,
+                white_movers,
+                black_movers,
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether `label`, on line `n` in column `c`, may name a square of `role`: a playable
+    /// square needs a label of its own, of capital letters and digits; one that plays no part
+    /// has none.
+    fn check_label(&self, n: usize, c: usize, label: &str, role: Role) -> Result<(), BoardError> {
+        if role != Role::Unused {
+            if label == "-" {
+                return err(n, format!("the square in column {} needs a label", c + 1));
+            }
+            if !label.chars().all(|ch| ch.is_ascii_alphanumeric())
+                || label.chars().any(|ch| ch.is_ascii_lowercase())
+            {
+                return err(
+                    n,
+                    format!("`{label}`: labels are capital letters and digits"),
+                );
+            }
+            if self.by_label.contains_key(label) {
+                return err(n, format!("the label `{label}` is used twice"));
+            }
+        } else if label != "-" {
+            return err(n, format!("`{label}` labels a square that plays no part"));
+        }
+        Ok(())
+    }
+
+    /// Adds the barrier of line `n`, `line`: two labels of squares side by side.
+    fn add_barrier(&mut self, n: usize, line: &str) -> Result<(), BoardError> {
+        let parts: Vec<&str> = line.split_whitespace().collect();
+        let [a, b] = parts[..] else {
+            return err(n, "a barrier is two square labels");
+        };
+        let (Some(x), Some(y)) = (self.square(a), self.square(b)) else {
+            return err(
+                n,
+                format!("`{line}`: both squares must be labels of this board"),
+            );
+        };
+        let Some(d) = (0..8)
+            .step_by(2)
+            .find(|d| self.neighbours[x as usize][*d] == Some(y))
+        else {
+            return err(n, format!("`{a}` and `{b}` are not side by side"));
+        };
+        self.blocked[x as usize] |= 1 << d;
+        self.blocked[y as usize] |= 1 << turn(d, 4);
+        self.barriers.push((x, y));
+        Ok(())
     }
 
     fn at(&self, r: i32, c: i32) -> Option<Sq> {
@@ -627,4 +526,190 @@ impl Board {
     pub fn is_empty(&self) -> bool {
         self.squares.is_empty()
     }
+}
+
+impl<'t> Sections<'t> {
+    /// Sorts the lines of a board file: comments and blank lines left out, a section's name
+    /// opening it, grid rows (`:`) and barriers going to the open section, the rest header keys.
+    fn read(text: &'t str) -> Result<Sections<'t>, BoardError> {
+        let mut out = Sections::default();
+        let mut section: Option<&str> = None;
+        for (i, raw) in text.lines().enumerate() {
+            let n = i + 1;
+            if raw.trim().is_empty() || raw.trim_start().starts_with('#') {
+                continue;
+            }
+            if let Some(row) = raw.strip_prefix(':') {
+                let Some(s) = section.filter(|s| *s != "barriers") else {
+                    return err(n, "a grid row (starting with ':') outside a grid section");
+                };
+                out.layers
+                    .entry(s)
+                    .or_default()
+                    .push((n, row.strip_prefix(' ').unwrap_or(row).to_string()));
+                continue;
+            }
+            let line = raw.trim();
+            if let Some(s) = LAYERS.iter().find(|s| **s == line) {
+                if out.layers.contains_key(s) {
+                    return err(n, format!("the `{s}` section appears twice"));
+                }
+                out.layers.insert(s, Vec::new());
+                section = Some(s);
+                continue;
+            }
+            if line == "barriers" {
+                section = Some("barriers");
+                continue;
+            }
+            if section == Some("barriers") {
+                out.barriers.push((n, line.to_string()));
+                continue;
+            }
+            let (key, value) = line.split_once(' ').unwrap_or((line, ""));
+            match key {
+                "game" | "title" | "size" | "moves" => {
+                    out.keys.insert(key, (n, value.trim().to_string()));
+                }
+                _ => return err(n, format!("unknown line `{line}`")),
+            }
+        }
+        Ok(out)
+    }
+
+    /// The grid layers, each checked to have the board's `rows`, and each character layer's
+    /// rows at most `cols` cells (padded with blanks to `cols`).
+    fn grids(&self, rows: u8, cols: u8) -> Result<Grids, BoardError> {
+        for s in LAYERS {
+            let got = self.layers.get(s).map_or(0, |v| v.len());
+            if got != rows as usize {
+                return err(
+                    0,
+                    format!("the `{s}` section has {got} rows; the board has {rows}"),
+                );
+            }
+        }
+        // Character layers: one character per cell, separated by single spaces.
+        let chars = |s: &str| -> Result<CharRows, BoardError> {
+            self.layers[s]
+                .iter()
+                .map(|(n, row)| {
+                    let cells: Vec<char> = row.chars().step_by(2).collect();
+                    if cells.len() > cols as usize {
+                        return err(*n, format!("the row has more than {cols} cells"));
+                    }
+                    let mut cells = cells;
+                    cells.resize(cols as usize, ' ');
+                    Ok((*n, cells))
+                })
+                .collect()
+        };
+        Ok(Grids {
+            squares: chars("squares")?,
+            colours: chars("colours")?,
+            white: chars("white")?,
+            black: chars("black")?,
+            start: chars("start")?,
+            labels: self.layers["labels"]
+                .iter()
+                .map(|(n, row)| (*n, row.split_whitespace().map(str::to_string).collect()))
+                .collect(),
+        })
+    }
+}
+
+/// The grid's rows and columns from the `size` line (line `n`): two numbers, 1 to 250 cells.
+fn grid_size(n: usize, size: &str) -> Result<(u8, u8), BoardError> {
+    let dims: Vec<u8> = size
+        .split_whitespace()
+        .map(|t| t.parse::<u8>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| BoardError {
+            line: n,
+            reason: "`size` takes two numbers: rows and columns".into(),
+        })?;
+    let [rows, cols] = dims[..] else {
+        return err(n, "`size` takes two numbers: rows and columns");
+    };
+    if rows == 0 || cols == 0 || rows as usize * cols as usize > 250 {
+        return err(n, "the grid must have 1 to 250 cells");
+    }
+    Ok((rows, cols))
+}
+
+/// Whether the cell in row `r`, column `c`, which is no square, is blank in every other layer
+/// and has no label.
+fn no_square(grids: &Grids, r: usize, c: usize) -> Result<(), BoardError> {
+    for (layer, name) in [
+        (&grids.colours, "colours"),
+        (&grids.white, "white"),
+        (&grids.black, "black"),
+        (&grids.start, "start"),
+    ] {
+        if layer[r].1[c] != ' ' {
+            return err(
+                layer[r].0,
+                format!(
+                    "the `{name}` layer has a character in column {} where there is no square",
+                    c + 1
+                ),
+            );
+        }
+    }
+    let (n_labels, labels) = &grids.labels[r];
+    if labels[c] != "-" {
+        return err(
+            *n_labels,
+            format!("`{}` labels a cell that is not a square", labels[c]),
+        );
+    }
+    Ok(())
+}
+
+/// The seats that may move a piece of one colour from a square, as a bit per seat index, by
+/// its character `ch` in that colour's layer (line `line`): seat `a`'s letter, seat `b`'s, or
+/// `*` for both.
+fn movers(ch: char, a: usize, b: usize, line: usize) -> Result<u8, BoardError> {
+    let (x, y) = (Seat::new(a).unwrap(), Seat::new(b).unwrap());
+    let names = ["s", "w", "n", "e"];
+    match ch {
+        '*' => Ok(1 << x.index() | 1 << y.index()),
+        _ if ch.to_string() == names[a] => Ok(1 << x.index()),
+        _ if ch.to_string() == names[b] => Ok(1 << y.index()),
+        _ => err(
+            line,
+            format!("`{ch}` is not {}, {} or *", names[a], names[b]),
+        ),
+    }
+}
+
+/// The piece the start layer's `row` puts in column `c` on a square of `role` and colour
+/// (`dark`) labelled `label`, if any: one that may stand there, and no castle on a goal.
+fn start_piece(
+    layout: Layout,
+    row: &(usize, Vec<char>),
+    c: usize,
+    role: Role,
+    dark: bool,
+    label: &str,
+) -> Result<Option<Piece>, BoardError> {
+    let piece = match row.1[c] {
+        '.' => None,
+        ch => match Piece::from_char(ch) {
+            Some(p) => Some(p),
+            None => {
+                return err(row.0, format!("`{ch}` is not a piece (B S P b s p) or ."));
+            }
+        },
+    };
+    if let Some(p) = piece {
+        // Castles begin off the middle (end) squares.
+        if role.is_goal() || !can_stand(layout, role, dark, p.kind) {
+            return err(
+                row.0,
+                format!("a {} cannot start on `{label}`", p.kind.word()),
+            );
+        }
+    }
+    Ok(piece)
 }

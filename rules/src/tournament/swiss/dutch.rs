@@ -272,21 +272,19 @@ impl<'a, W: Wide> Dutch<'a, W> {
         acc.shl(group) + W::small(u64::from(pa.score >= self.p[0].score))
     }
 
+    /// Pairs the round: a first matching settles the bye (C.4), then the brackets are paired
+    /// from the top score down, each in the phases the module's doc describes. `None`: no
+    /// pairing keeps the absolute criteria.
     fn run(mut self) -> Option<Games> {
         let n = self.p.len();
         let odd = n % 2 == 1;
         let mut g = Graph::<W>::new(n);
-        for a in 0..n {
-            for b in 0..a {
-                let w = if odd {
-                    self.bye_weight(a, b)
-                } else {
-                    self.weight(b, a, false, false)
-                };
-                g.set(a, b, w);
-            }
+        if odd {
+            self.weigh_round(&mut g, |a, b| self.bye_weight(a, b));
+        } else {
+            self.weigh_round(&mut g, |a, b| self.weight(b, a, false, false));
         }
-        let mut mate = g.solve();
+        let mate = g.solve();
         // C.4: everybody paired but at most one, who may have the bye.
         let left: Vec<usize> = (0..n).filter(|v| mate[*v].is_none()).collect();
         if left.len() > 1 || left.iter().any(|v| !self.p[*v].bye_eligible) {
@@ -294,279 +292,424 @@ impl<'a, W: Wide> Dutch<'a, W> {
         }
         let top = self.p[0].score;
         if let Some(&bye) = left.first() {
-            self.bye_score = self.p[bye].score;
-            self.single = self.bye_score >= top
-                && (0..n)
-                    .take_while(|v| self.p[*v].score >= top)
-                    .all(|v| mate[v].is_none_or(|m| self.p[m].score >= top));
-            let mut played: Vec<usize> = (0..n)
-                .filter(|v| self.p[*v].score == self.bye_score)
-                .map(|v| self.p[v].played)
-                .collect();
-            played.sort_by(|a, b| b.cmp(a));
-            self.unplayed_rank = vec![0; self.field.rounds.len() + 1];
-            for (rank, games) in played.into_iter().enumerate() {
-                self.unplayed_rank[games] = rank as u64;
-            }
-            for a in 0..n {
-                for b in 0..a {
-                    g.set(a, b, self.weight(b, a, false, false));
-                }
-            }
+            self.settle_bye(bye, &mate);
+            self.weigh_round(&mut g, |a, b| self.weight(b, a, false, false));
         }
-        let mut paired: Vec<Option<usize>> = vec![None; n];
-        let mut matched = vec![false; n];
-        let mut bracket: Vec<usize> = (0..n).take_while(|v| self.p[*v].score >= top).collect();
-        let mut pos = bracket.len();
+        let mut m = Matching {
+            g,
+            mate,
+            matched: vec![false; n],
+            paired: vec![None; n],
+        };
+        let mut carry: Vec<usize> = (0..n).take_while(|v| self.p[*v].score >= top).collect();
+        let mut pos = carry.len();
         let mut mdps = 0;
         let mut group_begin = 0;
-        while bracket.len() > 1 || pos < n {
-            let end = bracket.len();
-            let group_end = group_begin + (end - mdps);
-            let next_begin = pos;
-            while pos < n && self.p[pos].score >= self.p[next_begin].score {
-                bracket.push(pos);
-                pos += 1;
-            }
-            let len = bracket.len();
-            let mut base: Base<W> = vec![vec![W::ZERO; len]; len];
-            for l in mdps..len {
-                for s in 0..l {
-                    let w = self.weight(bracket[s], bracket[l], l < end, l >= end);
-                    base[l][s] = w;
-                    g.set(bracket[l], bracket[s], w);
-                }
-            }
-            mate = g.solve();
-            let in_group = |m: Option<usize>| m.is_some_and(|x| x >= group_begin && x < group_end);
-            let in_s1 = |mate: &[Option<usize>], v: usize| matches!(mate[v], Some(x) if x > v && x < group_end);
-
-            // C.6: which MDPs are paired here, the highest scores first.
-            let (mut score, mut remaining, mut pairable) = (0, 0usize, 0usize);
-            for i in 0..mdps {
-                let v = bracket[i];
-                if i == 0 || self.p[v].score < score {
-                    score = self.p[v].score;
-                    remaining = 0;
-                    pairable = 0;
-                    for &u in bracket[i..]
-                        .iter()
-                        .take_while(|u| self.p[**u].score >= score)
-                    {
-                        remaining += 1;
-                        pairable += usize::from(in_group(mate[u]));
-                    }
-                }
-                if pairable == 0 {
-                    continue;
-                }
-                if remaining <= pairable {
-                    matched[v] = true;
-                    continue;
-                }
-                remaining -= 1;
-                if !in_group(mate[v]) {
-                    for o in mdps..end {
-                        if base[o][i] != W::ZERO {
-                            g.set(v, bracket[o], base[o][i] + W::ONE);
-                        }
-                    }
-                    mate = g.solve();
-                }
-                if in_group(mate[v]) {
-                    matched[v] = true;
-                    pairable -= 1;
-                    let add = W::small((end - mdps) as u64 + 1);
-                    for o in mdps..end {
-                        if base[o][i] != W::ZERO {
-                            g.set(v, bracket[o], base[o][i] + add);
-                        }
-                    }
-                }
-            }
-            // Each paired MDP meets the first resident, in order, that keeps the best pairing.
-            for i in 0..mdps {
-                let v = bracket[i];
-                if !matched[v] {
-                    continue;
-                }
-                let mut add = len as u64;
-                for o in (mdps..end).rev() {
-                    let u = bracket[o];
-                    if !matched[u] && base[o][i] != W::ZERO {
-                        g.set(v, u, base[o][i] + W::small(add));
-                        add += 1;
-                    }
-                }
-                mate = g.solve();
-                let m = mate[v]?;
-                matched[m] = true;
-                g.fix(v, m);
-            }
-
-            // The remainder: residents not paired with an MDP, in order; its first `pairs`
-            // are S1.
-            let mut rem = Vec::new();
-            let mut pairs = 0;
-            for (idx, &v) in bracket.iter().enumerate().take(end).skip(mdps) {
-                if mate[v].is_some_and(|x| x < group_begin) {
-                    continue;
-                }
-                rem.push(idx);
-                pairs += usize::from(mate[v].is_some_and(|x| x < v));
-            }
-            // Section D: as few exchanges as possible, then the smallest differences of the
-            // exchanged players' numbers.
-            let exchanged = |base: &Base<W>, s: usize, l: usize, place: usize| -> W {
-                let w = base[l][s];
-                if w == W::ZERO {
-                    return w;
-                }
-                let add = (W::small(u64::from(place < pairs)).shl(2 * self.layout.group)
-                    - W::small(place as u64))
-                .shl(1);
-                w + add
-            };
-            for (oi, &o) in rem.iter().enumerate() {
-                for (si, &s) in rem[..oi].iter().enumerate() {
-                    g.set(bracket[s], bracket[o], exchanged(&base, s, o, si));
-                }
-            }
-            mate = g.solve();
-            let exchanges = rem[..pairs]
-                .iter()
-                .filter(|s| !in_s1(&mate, bracket[**s]))
-                .count();
-            // Which of S1, from its last, leave it.
-            let mut left = exchanges;
-            let mut k = pairs;
-            while k > 0 && left > 0 {
-                k -= 1;
-                let (s, v) = (rem[k], bracket[rem[k]]);
-                if in_s1(&mate, v) {
-                    for &o in &rem[k + 1..] {
-                        let w = exchanged(&base, s, o, k);
-                        if w != W::ZERO {
-                            g.set(v, bracket[o], w - W::ONE);
-                        }
-                    }
-                    mate = g.solve();
-                }
-                let exchange = !in_s1(&mate, v);
-                left -= usize::from(exchange);
-                for &o in &rem[k + 1..] {
-                    if exchange {
-                        base[o][s] = W::ZERO;
-                    }
-                    g.set(v, bracket[o], exchanged(&base, s, o, k));
-                }
-            }
-            // Which of S2, from its first, join S1.
-            let mut left = exchanges;
-            for k in pairs..rem.len() {
-                if left <= 1 {
-                    break;
-                }
-                let (s, v) = (rem[k], bracket[rem[k]]);
-                let already = in_s1(&mate, v);
-                if !already {
-                    for &o in &rem[k + 1..] {
-                        let w = exchanged(&base, s, o, k);
-                        if w != W::ZERO {
-                            g.set(v, bracket[o], w + W::ONE);
-                        }
-                    }
-                    mate = g.solve();
-                }
-                if in_s1(&mate, v) {
-                    left -= 1;
-                    for &o in &rem[..k] {
-                        base[s][o] = W::ZERO;
-                        g.set(v, bracket[o], W::ZERO);
-                    }
-                    for o in end..len {
-                        base[o][s] = W::ZERO;
-                        g.set(v, bracket[o], W::ZERO);
-                    }
-                }
-                if !already {
-                    for &o in &rem[k + 1..] {
-                        g.set(v, bracket[o], exchanged(&base, s, o, k));
-                    }
-                }
-            }
-            // S1 and S2 as decided: S1 players meet only later S2 players.
-            for (pi, &s) in rem.iter().enumerate() {
-                let v = bracket[s];
-                for &o in &rem[pi + 1..] {
-                    let u = bracket[o];
-                    if !in_s1(&mate, v) || in_s1(&mate, u) {
-                        base[o][s] = W::ZERO;
-                    }
-                    g.set(v, u, base[o][s]);
-                }
-            }
-            // D.1: each S1 player, in order, meets the first of S2 that keeps the best pairing.
-            for &s in &rem {
-                let v = bracket[s];
-                if !in_s1(&mate, v) {
-                    continue;
-                }
-                let mut add = 0u64;
-                for &o in rem.iter().rev() {
-                    let u = bracket[o];
-                    if o <= s || matched[u] {
-                        continue;
-                    }
-                    if base[o][s] != W::ZERO {
-                        g.set(v, u, base[o][s] + W::small(add));
-                    }
-                    add += 1;
-                }
-                mate = g.solve();
-                let m = mate[v]?;
-                matched[v] = true;
-                matched[m] = true;
-                g.fix(v, m);
-            }
-
-            // The unpaired float down into the next bracket.
-            let next_score = self.p.get(next_begin).map(|p| p.score);
-            let mut single = odd && next_score.is_some_and(|s| self.bye_score >= s);
-            let mut rest = Vec::new();
-            mdps = 0;
-            for (idx, &v) in bracket.iter().enumerate() {
-                if idx < end && matched[v] {
-                    let m = mate[v]?;
-                    paired[v] = Some(m);
-                    paired[m] = Some(v);
-                } else {
-                    rest.push(v);
-                    mdps += usize::from(idx < end);
-                    if single && next_score.is_some_and(|s| self.p[mate[v].unwrap_or(v)].score < s)
-                    {
-                        single = false;
-                    }
-                }
-            }
-            self.single = single;
+        while carry.len() > 1 || pos < n {
+            let mut b = self.open_bracket(&mut m, carry, mdps, group_begin, &mut pos);
+            self.choose_mdps(&b, &mut m);
+            self.pair_mdps(&b, &mut m)?;
+            let rem = b.remainder(&m);
+            self.exchange(&mut b, &mut m, &rem);
+            self.transpose(&b, &mut m, &rem)?;
+            let (rest, floaters) = self.float_down(&b, &mut m, odd)?;
             // Nothing paired and nothing left to add: the round cannot be completed.
-            if rest.len() == end && pos == next_begin {
+            if rest.len() == b.end && pos == b.next_begin {
                 return None;
             }
-            bracket = rest;
-            group_begin = group_end;
+            carry = rest;
+            mdps = floaters;
+            group_begin = b.group_end;
         }
-        let mut games = Vec::new();
-        let mut bye = None;
-        for (v, m) in paired.iter().enumerate() {
-            match *m {
-                Some(m) if v < m => games.push((v, m)),
-                Some(_) => {}
-                None if bye.is_none() && odd => bye = Some(v),
-                None => return None,
+        games(&m.paired, odd)
+    }
+
+    /// Sets every edge of the round's graph to `weight(a, b)`, for `b` ranked above `a`.
+    fn weigh_round(&self, g: &mut Graph<W>, weight: impl Fn(usize, usize) -> W) {
+        for a in 0..self.p.len() {
+            for b in 0..a {
+                g.set(a, b, weight(a, b));
             }
         }
-        Some((games, bye))
     }
+
+    /// With `bye` the one the first matching left over: the bye's score, whether its player is
+    /// the only one left of his bracket, and the ranks of the games played at that score (C.9).
+    fn settle_bye(&mut self, bye: usize, mate: &[Option<usize>]) {
+        let n = self.p.len();
+        let top = self.p[0].score;
+        self.bye_score = self.p[bye].score;
+        self.single = self.bye_score >= top
+            && (0..n)
+                .take_while(|v| self.p[*v].score >= top)
+                .all(|v| mate[v].is_none_or(|m| self.p[m].score >= top));
+        let mut played: Vec<usize> = (0..n)
+            .filter(|v| self.p[*v].score == self.bye_score)
+            .map(|v| self.p[v].played)
+            .collect();
+        played.sort_by(|a, b| b.cmp(a));
+        self.unplayed_rank = vec![0; self.field.rounds.len() + 1];
+        for (rank, games) in played.into_iter().enumerate() {
+            self.unplayed_rank[games] = rank as u64;
+        }
+    }
+
+    /// The next bracket: `v`, the players carried over (the first `mdps` of them MDPs, the
+    /// rest the score group's residents), then the next group's players (from `pos` on, which
+    /// is moved past them); its edges weighed and the matching solved anew.
+    fn open_bracket(
+        &self,
+        m: &mut Matching<W>,
+        mut v: Vec<usize>,
+        mdps: usize,
+        group_begin: usize,
+        pos: &mut usize,
+    ) -> Bracket<W> {
+        let n = self.p.len();
+        let end = v.len();
+        let next_begin = *pos;
+        while *pos < n && self.p[*pos].score >= self.p[next_begin].score {
+            v.push(*pos);
+            *pos += 1;
+        }
+        let len = v.len();
+        let mut base: Base<W> = vec![vec![W::ZERO; len]; len];
+        for l in mdps..len {
+            for s in 0..l {
+                let w = self.weight(v[s], v[l], l < end, l >= end);
+                base[l][s] = w;
+                m.g.set(v[l], v[s], w);
+            }
+        }
+        m.solve();
+        Bracket {
+            v,
+            mdps,
+            end,
+            group_begin,
+            group_end: group_begin + (end - mdps),
+            next_begin,
+            base,
+        }
+    }
+
+    /// C.6: which MDPs are paired in the bracket, the highest scores first (they are marked
+    /// `matched`, and their edges to the residents raised to keep them paired).
+    fn choose_mdps(&self, b: &Bracket<W>, m: &mut Matching<W>) {
+        let (mdps, end) = (b.mdps, b.end);
+        let (mut score, mut remaining, mut pairable) = (0, 0usize, 0usize);
+        for i in 0..mdps {
+            let v = b.v[i];
+            if i == 0 || self.p[v].score < score {
+                score = self.p[v].score;
+                remaining = 0;
+                pairable = 0;
+                for &u in b.v[i..].iter().take_while(|u| self.p[**u].score >= score) {
+                    remaining += 1;
+                    pairable += usize::from(b.in_group(m.mate[u]));
+                }
+            }
+            if pairable == 0 {
+                continue;
+            }
+            if remaining <= pairable {
+                m.matched[v] = true;
+                continue;
+            }
+            remaining -= 1;
+            if !b.in_group(m.mate[v]) {
+                for o in mdps..end {
+                    if b.base[o][i] != W::ZERO {
+                        m.g.set(v, b.v[o], b.base[o][i] + W::ONE);
+                    }
+                }
+                m.solve();
+            }
+            if b.in_group(m.mate[v]) {
+                m.matched[v] = true;
+                pairable -= 1;
+                let add = W::small((end - mdps) as u64 + 1);
+                for o in mdps..end {
+                    if b.base[o][i] != W::ZERO {
+                        m.g.set(v, b.v[o], b.base[o][i] + add);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Each paired MDP meets the first resident, in order, that keeps the best pairing.
+    /// `None`: the matching left one of them unpaired.
+    fn pair_mdps(&self, b: &Bracket<W>, m: &mut Matching<W>) -> Option<()> {
+        for i in 0..b.mdps {
+            let v = b.v[i];
+            if !m.matched[v] {
+                continue;
+            }
+            let mut add = b.v.len() as u64;
+            for o in (b.mdps..b.end).rev() {
+                let u = b.v[o];
+                if !m.matched[u] && b.base[o][i] != W::ZERO {
+                    m.g.set(v, u, b.base[o][i] + W::small(add));
+                    add += 1;
+                }
+            }
+            m.solve();
+            let x = m.mate[v]?;
+            m.matched[x] = true;
+            m.g.fix(v, x);
+        }
+        Some(())
+    }
+
+    /// Section D: as few exchanges as possible, then the smallest differences of the
+    /// exchanged players' numbers; which players leave S1 and which join it, and then S1 and
+    /// S2 as decided (S1 players meet only later S2 players).
+    fn exchange(&self, b: &mut Bracket<W>, m: &mut Matching<W>, rem: &Remainder) {
+        let places = &rem.places;
+        for (oi, &o) in places.iter().enumerate() {
+            for (si, &s) in places[..oi].iter().enumerate() {
+                m.g.set(b.v[s], b.v[o], self.exchanged(&b.base, rem, s, o, si));
+            }
+        }
+        m.solve();
+        let exchanges = places[..rem.pairs]
+            .iter()
+            .filter(|s| !b.in_s1(&m.mate, b.v[**s]))
+            .count();
+        self.leave_s1(b, m, rem, exchanges);
+        self.join_s1(b, m, rem, exchanges);
+        for (pi, &s) in places.iter().enumerate() {
+            let v = b.v[s];
+            for &o in &places[pi + 1..] {
+                let u = b.v[o];
+                if !b.in_s1(&m.mate, v) || b.in_s1(&m.mate, u) {
+                    b.base[o][s] = W::ZERO;
+                }
+                m.g.set(v, u, b.base[o][s]);
+            }
+        }
+    }
+
+    /// The weight of the remainder's `s` meeting its `l`, with `s` at `place` in it: the
+    /// bracket's weight, raised for `s` staying in S1 and the more the nearer it is to the
+    /// boundary (section D).
+    fn exchanged(&self, base: &Base<W>, rem: &Remainder, s: usize, l: usize, place: usize) -> W {
+        let w = base[l][s];
+        if w == W::ZERO {
+            return w;
+        }
+        let add = (W::small(u64::from(place < rem.pairs)).shl(2 * self.layout.group)
+            - W::small(place as u64))
+        .shl(1);
+        w + add
+    }
+
+    /// Which of S1, from its last, leave it: `exchanges` of them, each the last that can.
+    fn leave_s1(&self, b: &mut Bracket<W>, m: &mut Matching<W>, rem: &Remainder, exchanges: usize) {
+        let places = &rem.places;
+        let mut left = exchanges;
+        let mut k = rem.pairs;
+        while k > 0 && left > 0 {
+            k -= 1;
+            let (s, v) = (places[k], b.v[places[k]]);
+            if b.in_s1(&m.mate, v) {
+                for &o in &places[k + 1..] {
+                    let w = self.exchanged(&b.base, rem, s, o, k);
+                    if w != W::ZERO {
+                        m.g.set(v, b.v[o], w - W::ONE);
+                    }
+                }
+                m.solve();
+            }
+            let exchange = !b.in_s1(&m.mate, v);
+            left -= usize::from(exchange);
+            for &o in &places[k + 1..] {
+                if exchange {
+                    b.base[o][s] = W::ZERO;
+                }
+                m.g.set(v, b.v[o], self.exchanged(&b.base, rem, s, o, k));
+            }
+        }
+    }
+
+    /// Which of S2, from its first, join S1: each the first that can, while more than one
+    /// exchange is left to decide.
+    fn join_s1(&self, b: &mut Bracket<W>, m: &mut Matching<W>, rem: &Remainder, exchanges: usize) {
+        let places = &rem.places;
+        let mut left = exchanges;
+        for k in rem.pairs..places.len() {
+            if left <= 1 {
+                break;
+            }
+            let (s, v) = (places[k], b.v[places[k]]);
+            let already = b.in_s1(&m.mate, v);
+            if !already {
+                for &o in &places[k + 1..] {
+                    let w = self.exchanged(&b.base, rem, s, o, k);
+                    if w != W::ZERO {
+                        m.g.set(v, b.v[o], w + W::ONE);
+                    }
+                }
+                m.solve();
+            }
+            if b.in_s1(&m.mate, v) {
+                left -= 1;
+                for &o in &places[..k] {
+                    b.base[s][o] = W::ZERO;
+                    m.g.set(v, b.v[o], W::ZERO);
+                }
+                for o in b.end..b.v.len() {
+                    b.base[o][s] = W::ZERO;
+                    m.g.set(v, b.v[o], W::ZERO);
+                }
+            }
+            if !already {
+                for &o in &places[k + 1..] {
+                    m.g.set(v, b.v[o], self.exchanged(&b.base, rem, s, o, k));
+                }
+            }
+        }
+    }
+
+    /// D.1: each S1 player, in order, meets the first of S2 that keeps the best pairing.
+    /// `None`: the matching left one of them unpaired.
+    fn transpose(&self, b: &Bracket<W>, m: &mut Matching<W>, rem: &Remainder) -> Option<()> {
+        for &s in &rem.places {
+            let v = b.v[s];
+            if !b.in_s1(&m.mate, v) {
+                continue;
+            }
+            let mut add = 0u64;
+            for &o in rem.places.iter().rev() {
+                let u = b.v[o];
+                if o <= s || m.matched[u] {
+                    continue;
+                }
+                if b.base[o][s] != W::ZERO {
+                    m.g.set(v, u, b.base[o][s] + W::small(add));
+                }
+                add += 1;
+            }
+            m.solve();
+            let x = m.mate[v]?;
+            m.matched[v] = true;
+            m.matched[x] = true;
+            m.g.fix(v, x);
+        }
+        Some(())
+    }
+
+    /// The bracket's decided pairs recorded in `paired`; the unpaired float down into the next
+    /// bracket: they are returned, with how many of them are MDPs there (the bracket's own).
+    /// Notes whether the bye's player is then the only one left of his bracket (C.9).
+    fn float_down(
+        &mut self,
+        b: &Bracket<W>,
+        m: &mut Matching<W>,
+        odd: bool,
+    ) -> Option<(Vec<usize>, usize)> {
+        let next_score = self.p.get(b.next_begin).map(|p| p.score);
+        let mut single = odd && next_score.is_some_and(|s| self.bye_score >= s);
+        let mut rest = Vec::new();
+        let mut mdps = 0;
+        for (idx, &v) in b.v.iter().enumerate() {
+            if idx < b.end && m.matched[v] {
+                let x = m.mate[v]?;
+                m.paired[v] = Some(x);
+                m.paired[x] = Some(v);
+            } else {
+                rest.push(v);
+                mdps += usize::from(idx < b.end);
+                if single && next_score.is_some_and(|s| self.p[m.mate[v].unwrap_or(v)].score < s) {
+                    single = false;
+                }
+            }
+        }
+        self.single = single;
+        Some((rest, mdps))
+    }
+}
+
+/// The round's games from each player's opponent: `None` if anyone is left without one but the
+/// bye of an odd field.
+fn games(paired: &[Option<usize>], odd: bool) -> Option<Games> {
+    let mut games = Vec::new();
+    let mut bye = None;
+    for (v, m) in paired.iter().enumerate() {
+        match *m {
+            Some(m) if v < m => games.push((v, m)),
+            Some(_) => {}
+            None if bye.is_none() && odd => bye = Some(v),
+            None => return None,
+        }
+    }
+    Some((games, bye))
+}
+
+/// The matching as the round is paired: the graph, its latest solution, and what is decided.
+struct Matching<W> {
+    g: Graph<W>,
+    /// Each player's opponent in the latest matching.
+    mate: Vec<Option<usize>>,
+    /// Whether a player's pair in the bracket being paired is decided (then fixed in `g`).
+    matched: Vec<bool>,
+    /// Each player's opponent, once his bracket is paired.
+    paired: Vec<Option<usize>>,
+}
+
+impl<W: Wide> Matching<W> {
+    /// Solves the matching anew.
+    fn solve(&mut self) {
+        self.mate = self.g.solve();
+    }
+}
+
+/// One bracket being paired, its players as indices in the pairing order.
+struct Bracket<W> {
+    /// The MDPs (`..mdps`), the residents (`mdps..end`), then the next score group's players
+    /// (`end..`, the look-ahead of C.7).
+    v: Vec<usize>,
+    mdps: usize,
+    end: usize,
+    /// The residents' score group, as indices in the pairing order.
+    group_begin: usize,
+    group_end: usize,
+    /// Where the next score group begins in the pairing order.
+    next_begin: usize,
+    /// The edges' weights within the bracket, by place in `v` (the lower place second).
+    base: Base<W>,
+}
+
+impl<W: Wide> Bracket<W> {
+    /// Whether a player matched with `m` is matched with one of the score group's residents.
+    fn in_group(&self, m: Option<usize>) -> bool {
+        m.is_some_and(|x| x >= self.group_begin && x < self.group_end)
+    }
+
+    /// Whether `v` is in S1 in the matching `mate`: matched with a later resident.
+    fn in_s1(&self, mate: &[Option<usize>], v: usize) -> bool {
+        matches!(mate[v], Some(x) if x > v && x < self.group_end)
+    }
+
+    /// The remainder: the residents not paired with an MDP, in order.
+    fn remainder(&self, m: &Matching<W>) -> Remainder {
+        let mut places = Vec::new();
+        let mut pairs = 0;
+        for (idx, &v) in self.v.iter().enumerate().take(self.end).skip(self.mdps) {
+            if m.mate[v].is_some_and(|x| x < self.group_begin) {
+                continue;
+            }
+            places.push(idx);
+            pairs += usize::from(m.mate[v].is_some_and(|x| x < v));
+        }
+        Remainder { places, pairs }
+    }
+}
+
+/// A bracket's remainder: the residents not paired with an MDP, as places in the bracket, in
+/// order; its first `pairs` are S1.
+struct Remainder {
+    places: Vec<usize>,
+    pairs: usize,
 }
