@@ -236,7 +236,9 @@ fn a_bare_move_found_before_another_command_landed_is_decided_over_the_game_as_i
     let (core, _) = counted();
     placed(&core);
     let alice = muster_core::desk::User::named("alice");
-    let found = core.command_in("console", "hall", &alice, "d1").expect("a move");
+    let found = core
+        .command_in("console", "hall", &alice, "d1")
+        .expect("a move");
     // Between finding the move and running it, the same move lands from another message.
     core.handle(&request("alice", "hall", "move d1"));
     let req = request("alice", "hall", found.text());
