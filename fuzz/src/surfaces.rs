@@ -263,20 +263,27 @@ pub fn matrix(data: &[u8]) {
             id: m.sender.to_string(),
             name: String::new(),
         };
-        let Some(text) = core.command_in("matrix", "!room:example.org", &user, &m.body) else {
+        // As the adapter walks a message: met before, it is not run again.
+        let id = m.event_id.as_str();
+        if core
+            .receipt("matrix", id)
+            .expect("a memory store reads")
+            .is_some()
+        {
+            continue;
+        }
+        let Some(found) = core.command_in("matrix", "!room:example.org", &user, &m.body) else {
             continue;
         };
         let request = Request {
             platform: "matrix".into(),
             channel: "!room:example.org".into(),
             user,
-            text,
+            text: found.text().to_string(),
             mentions: Vec::new(),
             policy: Default::default(),
         };
-        let first = core
-            .handle_once(&request, m.event_id.as_str(), None)
-            .expect("a memory store reads");
+        let first = core.handle_unmet(&request, found, id, None);
         readable(&first.receipt.replies);
         let again = core
             .handle_once(&request, m.event_id.as_str(), None)
