@@ -113,13 +113,23 @@ pub(crate) fn invalid(source: &str, key: &str, reason: impl Into<String>) -> Con
     }
 }
 
+/// The game ids a Discord server or a Matrix room may offer (the same as the rules' game ids).
+pub const GAME_IDS: [&str; 6] = [
+    "lanrick",
+    "lanrick1880",
+    "croquet",
+    "lanko88",
+    "lanko68",
+    "lanko103",
+];
+
 /// The games a place offers (`<key>.games`), each one Muster plays.
 pub(crate) fn check_games(
     source: &str,
     key: &str,
     games: Option<&[String]>,
 ) -> Result<(), ConfigError> {
-    let known = crate::discord::GAME_IDS;
+    let known = GAME_IDS;
     match games
         .into_iter()
         .flatten()

@@ -8,14 +8,7 @@ use serde::Deserialize;
 use crate::check::{ConfigError, Given, check_games, invalid};
 
 /// The game ids a server may allow (the same as the rules' game ids).
-pub const GAME_IDS: [&str; 6] = [
-    "lanrick",
-    "lanrick1880",
-    "croquet",
-    "lanko88",
-    "lanko68",
-    "lanko103",
-];
+pub use crate::check::GAME_IDS;
 
 /// A value that must never be shown: its `Debug` and `Display` print `***`.
 #[derive(Clone, PartialEq, Eq)]

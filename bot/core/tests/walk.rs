@@ -43,15 +43,7 @@ fn walk(core: &Core, counts: &Counts, who: &str, text: &str) -> ([usize; 5], u64
 
 #[test]
 fn a_move_reads_the_record_once_writes_once_and_replays_once() {
-    let (core, counts) = counted();
-    for (who, text) in [
-        ("alice", "new lanrick @bob clock 3d"),
-        ("bob", "accept"),
-        ("alice", "move b1"),
-        ("bob", "move b8"),
-    ] {
-        core.handle(&request(who, "hall", text));
-    }
+    let (core, counts) = ready();
     // A placement in a timed game: the board, the mover's turn, his clock.
     let (asked, replayed, replies) = walk(&core, &counts, "alice", "move d1");
     assert!(
@@ -122,11 +114,17 @@ fn assert_one_walk([loads, notes, commits, writes, reads]: [usize; 5], replayed:
     );
 }
 
-#[test]
-fn a_move_written_on_its_own_in_the_console_reads_once_and_replays_once() {
+/// A counted core with [`placed`]'s game, its counts taken: what a move costs from here on.
+fn ready() -> (Core, Arc<Counts>) {
     let (core, counts) = counted();
     placed(&core);
     counts.take();
+    (core, counts)
+}
+
+#[test]
+fn a_move_written_on_its_own_in_the_console_reads_once_and_replays_once() {
+    let (core, counts) = ready();
     let before = replays();
     // `d1`, not `!move d1`: finding that it is a move reads and plays the game already.
     let alice = muster_core::desk::User::named("alice");
@@ -141,9 +139,7 @@ fn a_move_written_on_its_own_in_the_console_reads_once_and_replays_once() {
 
 #[test]
 fn a_matrix_message_with_a_move_on_its_own_reads_its_receipt_and_record_once() {
-    let (core, counts) = counted();
-    placed(&core);
-    counts.take();
+    let (core, counts) = ready();
     let before = replays();
     // As the Matrix adapter walks a message: met before? a command? then run, once.
     let alice = muster_core::desk::User::named("alice");
