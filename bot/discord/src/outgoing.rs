@@ -3,7 +3,7 @@
 //! before them, and text too long for one message split at line ends, then between words.
 
 use super::surface;
-use muster_core::desk::{Button, Reply};
+use muster_core::desk::{Board, Button, Reply, User};
 
 /// Discord's longest message, in characters.
 pub const MAX_CONTENT: usize = 2000;
@@ -51,38 +51,18 @@ pub fn plan(replies: Vec<Reply>) -> Vec<Outgoing> {
                 last_private = false;
             }
             Reply::Mention { user, text } => {
-                let out = current(&mut public, false);
-                add_line(out, &format!("{} {text}", surface::mention(&user)));
-                if let Ok(id) = user.id.parse::<u64>()
-                    && !out.pings.contains(&id)
-                {
-                    out.pings.push(id);
-                }
+                add_mention(current(&mut public, false), &user, &text);
                 last_private = false;
             }
             Reply::Board(board) => {
                 // A board for the asker alone goes in an ephemeral message of its own.
-                let (list, ephemeral) = if board.is_private() {
-                    (&mut private, true)
+                last_private = board.is_private();
+                let list = if last_private {
+                    &mut private
                 } else {
-                    (&mut public, false)
+                    &mut public
                 };
-                if list.last().is_some_and(|o| o.board) {
-                    list.push(Outgoing {
-                        ephemeral,
-                        ..Default::default()
-                    });
-                }
-                let out = current(list, ephemeral);
-                match board.drawn() {
-                    Ok(d) => {
-                        out.files
-                            .push((d.name.clone(), d.png.clone(), Some(d.alt.clone())));
-                        out.board = true;
-                    }
-                    Err(why) => add_line(out, &format!("(The board cannot be drawn: {why}.)")),
-                }
-                last_private = ephemeral;
+                add_board(list, &board, last_private);
             }
             Reply::File { name, content } => {
                 current(&mut public, false)
@@ -122,6 +102,36 @@ pub fn plan(replies: Vec<Reply>) -> Vec<Outgoing> {
         .filter(|o| !o.content.trim().is_empty() || !o.files.is_empty())
         .flat_map(split_long)
         .collect()
+}
+
+/// `text` said to `user`, who is pinged once however often he is named.
+fn add_mention(out: &mut Outgoing, user: &User, text: &str) {
+    add_line(out, &format!("{} {text}", surface::mention(user)));
+    if let Ok(id) = user.id.parse::<u64>()
+        && !out.pings.contains(&id)
+    {
+        out.pings.push(id);
+    }
+}
+
+/// `board` as a file of the last message of `list`, or of a new one if that already holds a
+/// board; a board that cannot be drawn is said so in words.
+fn add_board(list: &mut Vec<Outgoing>, board: &Board, ephemeral: bool) {
+    if list.last().is_some_and(|o| o.board) {
+        list.push(Outgoing {
+            ephemeral,
+            ..Default::default()
+        });
+    }
+    let out = current(list, ephemeral);
+    match board.drawn() {
+        Ok(d) => {
+            out.files
+                .push((d.name.clone(), d.png.clone(), Some(d.alt.clone())));
+            out.board = true;
+        }
+        Err(why) => add_line(out, &format!("(The board cannot be drawn: {why}.)")),
+    }
 }
 
 /// The last message of `list`, begun if there is none.

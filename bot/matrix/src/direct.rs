@@ -86,19 +86,7 @@ pub async fn direct_room(shared: &Shared, user: &User) -> Result<String, Failed>
         );
         return Ok(id);
     }
-    // Invited in the room's creation, so that his invitation is marked direct (`is_direct`),
-    // as clients make direct chats; matrix-sdk marks the room in the bot's `m.direct`.
-    let mut request = create_room::v3::Request::new();
-    request.creation_content = made::creation(&intent);
-    request.is_direct = true;
-    request.invite = vec![user_id.clone()];
-    request.preset = Some(create_room::v3::RoomPreset::TrustedPrivateChat);
-    request.initial_state = vec![
-        InitialStateEvent::with_empty_state_key(
-            RoomEncryptionEventContent::with_recommended_defaults(),
-        )
-        .to_raw_any(),
-    ];
+    let request = direct_request(&intent, &user_id);
     let what = format!("opening a direct room with {}", user.id);
     let room = retrying(&what, || shared.client.create_room(request.clone())).await?;
     let id = room.room_id().to_string();
@@ -107,6 +95,24 @@ pub async fn direct_room(shared: &Shared, user: &User) -> Result<String, Failed>
     }
     tracing::info!("made {id}, a direct room with {}", user.id);
     Ok(id)
+}
+
+/// The request that creates the direct room with `user` for `intent`: he is invited in the
+/// room's creation, so that his invitation is marked direct (`is_direct`), as clients make
+/// direct chats (matrix-sdk marks the room in the bot's `m.direct`), and it is encrypted.
+fn direct_request(intent: &str, user: &UserId) -> create_room::v3::Request {
+    let mut request = create_room::v3::Request::new();
+    request.creation_content = made::creation(intent);
+    request.is_direct = true;
+    request.invite = vec![user.to_owned()];
+    request.preset = Some(create_room::v3::RoomPreset::TrustedPrivateChat);
+    request.initial_state = vec![
+        InitialStateEvent::with_empty_state_key(
+            RoomEncryptionEventContent::with_recommended_defaults(),
+        )
+        .to_raw_any(),
+    ];
+    request
 }
 
 /// `user`'s membership of `room` (asked of the homeserver when the client does not know it);
