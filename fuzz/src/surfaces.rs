@@ -8,6 +8,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use ed25519_dalek::{Signer, SigningKey};
 use muster_core::desk::{Core, Reply, Request, User};
+use muster_core::kernel::replayable::Replayable;
 use muster_core::store::{GameStore, MemoryStore, record};
 use muster_discord::endpoint::{Signed, Triage, triage};
 use muster_rules::{AnyGame, GameId};

@@ -16,6 +16,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
 
+use muster_core::kernel::replayable::Replayable;
 use muster_core::store::{ChannelKey, GameRecord, GameStore, SledStore, Status};
 use muster_rules::search::Rng;
 use muster_rules::{AnyGame, GameId};

@@ -6,6 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
+use muster_core::kernel::replayable::Replayable;
+
 #[path = "../../fuzz/src/surfaces.rs"]
 mod surfaces;
 

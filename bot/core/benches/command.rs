@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use muster_core::desk::{Core, Reply, Request, User};
+use muster_core::kernel::replayable::Replayable;
 use muster_core::store::{
     Away, ChannelKey, GameRecord, GameStore, Player, SCHEMA, SeatEntry, SledStore, Status,
 };

@@ -10,6 +10,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use muster_core::clock::ManualClock;
 use muster_core::clock::control::Control;
 use muster_core::desk::Core;
+use muster_core::kernel::replayable::Replayable;
 use muster_core::store::{GameRecord, Player, SCHEMA, SeatEntry, SledStore, Status};
 
 const GAMES: usize = 100_000;

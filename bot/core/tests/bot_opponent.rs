@@ -9,6 +9,7 @@ use muster_core::store::{ChannelKey, GameStore, MemoryStore, Status};
 use muster_rules::AnyGame;
 
 use common::{request, say};
+use muster_core::kernel::replayable::Replayable;
 use muster_core::testing as common;
 
 fn texts(replies: &[Reply]) -> String {

@@ -12,6 +12,7 @@ const START: u64 = 1_795_600_800; // 2026-11-25T10:00:00Z
 const DAY: u64 = 86_400;
 
 use common::request;
+use muster_core::kernel::replayable::Replayable;
 use muster_core::testing as common;
 
 fn text(replies: &[Reply]) -> String {

@@ -9,6 +9,7 @@ use muster_rules::croquet::solve;
 use muster_rules::{AnyGame, GameId};
 
 use common::say;
+use muster_core::kernel::replayable::Replayable;
 use muster_core::testing as common;
 
 fn texts(replies: &[Reply]) -> String {

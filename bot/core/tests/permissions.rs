@@ -75,6 +75,7 @@ enum Outcome {
 
 use Outcome::{Allowed, Refused};
 use State::{Active, Challenge, DrawOffered, Finished, NoGame, TakebackAsked};
+use muster_core::kernel::replayable::Replayable;
 
 /// `{step}` is a legal step for the seat to move; `{id}` the id of the channel's game, or with
 /// the channel empty of the game that finished there.

@@ -15,6 +15,7 @@ use muster_rules::search::Rng;
 const START: u64 = 1_795_600_800; // 2026-11-25T10:00:00Z
 
 use common::mentioning as request;
+use muster_core::kernel::replayable::Replayable;
 use muster_core::testing as common;
 
 /// The private text of `replies`, if they are a refusal.

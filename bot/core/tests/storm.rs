@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use muster_core::desk::{Core, Reply, User};
+use muster_core::kernel::replayable::Replayable;
 use muster_core::store::{ChannelKey, GameRecord, GameStore, MemoryStore, Status};
 use muster_rules::search::Rng;
 

@@ -7,9 +7,9 @@ use std::sync::Arc;
 
 use muster_core::clock::ManualClock;
 use muster_core::desk::{Core, Reply};
+use muster_core::kernel::replayable::replays;
 use muster_core::store::MemoryStore;
 use muster_core::store::counted::{Counted, Counts};
-use muster_core::store::record::replays;
 
 use common::request;
 use muster_core::testing as common;

@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 use muster_render::{Style, Theme};
 
 use muster_core::desk::{Board, Drawn};
+use muster_core::kernel::replayable::Replayable;
 use muster_core::kernel::store::GameRecord;
 
 /// What is drawn: a game's id and version, the decisions shown (`None`: its replay), the theme.

@@ -10,6 +10,7 @@ use icalendar::{Calendar, Component, Event as Entry, EventLike, Property};
 use super::Shared;
 use muster_core::events::Event;
 use muster_core::kernel::pages::Page;
+use muster_core::kernel::replayable::Replayable;
 use muster_core::kernel::store::{ChannelKey, GameRecord, Status};
 use muster_core::kernel::text::clean_name;
 

@@ -11,6 +11,7 @@ use super::cards::Preview;
 use super::html::{Head, name, named, page, time};
 use muster_core::games::{view, words};
 use muster_core::kernel::pages::Page;
+use muster_core::kernel::replayable::Replayable;
 use muster_core::kernel::store::{GameRecord, Status};
 use muster_core::kernel::text::clean_name;
 

@@ -20,6 +20,7 @@ use super::game::View;
 use super::html;
 use super::previews::{card, event_of, game_of, page_of};
 use muster_core::kernel::pages::well_formed;
+use muster_core::kernel::replayable::Replayable;
 
 /// The routes, over `shared`.
 pub fn router(shared: Arc<Shared>) -> Router {

@@ -6,6 +6,7 @@
 mod common;
 
 use common::site::*;
+use muster_core::kernel::replayable::Replayable;
 use muster_core::kernel::reply::LinkKind;
 use muster_core::store::{ChannelKey, GameRecord};
 

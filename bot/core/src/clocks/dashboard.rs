@@ -9,6 +9,7 @@ use muster_rules::AnyGame;
 
 use crate::kernel::clock::duration;
 use crate::kernel::context::Core;
+use crate::kernel::replayable::Replayable;
 use crate::kernel::reply::Reply;
 use crate::kernel::request::Request;
 use crate::kernel::store::{GameRecord, Player, Status};

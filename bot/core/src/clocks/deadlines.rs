@@ -19,6 +19,7 @@ use crate::games::words;
 use crate::kernel::context::Core;
 use crate::kernel::kept;
 use crate::kernel::outbox::{Notice, Target};
+use crate::kernel::replayable::Replayable;
 use crate::kernel::reply::{Replies, Reply};
 use crate::kernel::request::User;
 use crate::kernel::store::{ChannelKey, GameRecord, Status, StoreError};

@@ -15,6 +15,7 @@ use crate::kernel::context::Core;
 use crate::kernel::kept;
 use crate::kernel::outbox::{NOTICE, Notice, Target};
 use crate::kernel::receipt::Receipt;
+use crate::kernel::replayable::Replayable;
 use crate::kernel::reply::Reply;
 use crate::kernel::request::User;
 use crate::kernel::store::{ChannelKey, GameRecord, StoreError};

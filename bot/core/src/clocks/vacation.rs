@@ -10,6 +10,7 @@ use crate::kernel::clock::timing::Pause;
 use crate::kernel::context::Core;
 use crate::kernel::kept;
 use crate::kernel::outbox::{Notice, Target};
+use crate::kernel::replayable::Replayable;
 use crate::kernel::reply::{Replies, Reply, private};
 use crate::kernel::request::Request;
 use crate::kernel::store::{Change, ChannelKey, GameRecord, Status, StoreError};

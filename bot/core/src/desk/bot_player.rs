@@ -10,6 +10,7 @@
 use crate::games::bot;
 use crate::kernel::context::Core;
 use crate::kernel::outbox::{NOTICE, Notice, Target};
+use crate::kernel::replayable::Replayable;
 use crate::kernel::reply::Reply;
 use crate::kernel::request::{Request, User};
 use crate::kernel::store::{ChannelKey, GameRecord, Player};

@@ -16,6 +16,7 @@ use crate::events;
 use crate::games::{self, away, bot, command::GameCommand, view};
 use crate::kernel::context::Core;
 use crate::kernel::receipt::Receipt;
+use crate::kernel::replayable::Replayable;
 use crate::kernel::reply::{Reply, not_saved};
 use crate::kernel::request::{Policy, Request, Suggestion, User};
 use crate::kernel::store::staged::Seen;

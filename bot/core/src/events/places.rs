@@ -18,6 +18,7 @@ use crate::games::{seating, words};
 use crate::kernel::context::Core;
 use crate::kernel::kept;
 use crate::kernel::outbox::{Notice, Target};
+use crate::kernel::replayable::Replayable;
 use crate::kernel::reply::Reply;
 use crate::kernel::request::User;
 use crate::kernel::store::{

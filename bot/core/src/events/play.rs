@@ -15,6 +15,7 @@ use super::places::{flush, open_places};
 use super::{Board, Event, KNOCKOUT_GAMES, Played, RoundRecord, Score, State, System, change};
 use super::{winners, withdrawn};
 use crate::kernel::context::Core;
+use crate::kernel::replayable::Replayable;
 use crate::kernel::reply::Reply;
 use crate::kernel::store::{Ending, EventTag, GameRecord, Status};
 

@@ -10,6 +10,7 @@
 use crate::kernel::context::Core;
 use crate::kernel::kept;
 use crate::kernel::outbox::{Notice, Target};
+use crate::kernel::replayable::Replayable;
 use crate::kernel::reply::{Replies, Reply, private};
 use crate::kernel::request::{Request, User};
 use crate::kernel::store::{

@@ -14,6 +14,7 @@ use muster_rules::{AnyGame, Game, GameId};
 
 pub use muster_rules::search::Level;
 
+use crate::kernel::replayable::Replayable;
 use crate::kernel::store::{GameRecord, Player, Status};
 
 /// The bot's player id prefix; the level follows (`bot:strong`, `bot:750`).

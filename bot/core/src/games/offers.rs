@@ -7,6 +7,7 @@ use super::command::Answer;
 use super::play::{finish, next_up, player_seat, save};
 use super::words;
 use crate::kernel::context::Core;
+use crate::kernel::replayable::Replayable;
 use crate::kernel::reply::{Button, Replies, Reply, private};
 use crate::kernel::request::{Request, User};
 use crate::kernel::store::{ChannelKey, Ending, GameRecord};

@@ -8,6 +8,7 @@ use super::view::clock_words;
 use super::words::{self, who};
 use crate::kernel::board::Board;
 use crate::kernel::context::Core;
+use crate::kernel::replayable::Replayable;
 use crate::kernel::reply::{Button, Replies, Reply, not_saved, private};
 use crate::kernel::request::{Request, User};
 use crate::kernel::store::{ChannelKey, Ending, GameRecord, Status};

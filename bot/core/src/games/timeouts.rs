@@ -11,6 +11,7 @@ use crate::kernel::clock::{duration, rfc3339};
 use crate::kernel::context::Core;
 use crate::kernel::outbox::NOTICE;
 use crate::kernel::receipt::Receipt;
+use crate::kernel::replayable::Replayable;
 use crate::kernel::reply::{Replies, Reply, not_saved, private};
 use crate::kernel::request::{Request, User};
 use crate::kernel::store::{Change, ChannelKey, Ending, GameRecord, GameStore, Status, StoreError};

@@ -8,6 +8,7 @@ use super::words::{self, who};
 use crate::kernel::board::Board;
 use crate::kernel::clock::duration;
 use crate::kernel::context::Core;
+use crate::kernel::replayable::Replayable;
 use crate::kernel::reply::{Replies, Reply, private};
 use crate::kernel::request::{Request, Suggestion, User};
 use crate::kernel::store::{ChannelKey, GameRecord, Status};

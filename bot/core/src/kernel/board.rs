@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::draw::{Drawn, draw};
 use super::store::GameRecord;
+use crate::kernel::replayable::Replayable;
 
 /// A board to show: the game as `record` holds it, with the decisions from `from` on marked as
 /// just played. Drawn once, on first use.

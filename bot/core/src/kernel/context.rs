@@ -14,6 +14,7 @@ use super::outbox::{Notice, TimePolicy, Timers};
 use super::pages::{self, Page};
 use super::store::{ChannelKey, GameRecord, GameStore, Staged};
 use super::surface::{Both, Plain, Surface};
+use crate::kernel::replayable::Replayable;
 
 /// The command core, shared by every adapter.
 pub struct Core {
@@ -131,7 +132,7 @@ impl Core {
     pub(crate) fn replayed(
         &self,
         record: &GameRecord,
-    ) -> Result<muster_rules::AnyGame, crate::kernel::store::record::ReplayError> {
+    ) -> Result<muster_rules::AnyGame, crate::kernel::replayable::ReplayError> {
         match self.staged.as_ref().and_then(|s| s.played(record)) {
             Some(game) => Ok(game),
             None => record.rebuild(),

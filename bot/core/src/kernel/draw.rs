@@ -6,6 +6,7 @@ use muster_rules::{AnyEvent, AnyGame};
 
 use super::store::GameRecord;
 use super::text::short_name;
+use crate::kernel::replayable::Replayable;
 
 /// A drawn board.
 #[derive(Clone, PartialEq, Eq, Debug)]

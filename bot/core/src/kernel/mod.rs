@@ -1,6 +1,7 @@
 //! The shared kernel: what every capability of the core speaks and works with, below all of
-//! them. [`store`] keeps the games and everything else Muster remembers; [`clock`] reads and
-//! writes time; [`request`] and [`reply`] are what comes in and goes out; [`board`] (drawn by
+//! them. [`store`] keeps the games and everything else Muster remembers (the store crate,
+//! `muster_store`, and what the core wraps it in); [`replayable`] plays a stored record as its
+//! game; [`clock`] reads and writes time; [`request`] and [`reply`] are what comes in and goes out; [`board`] (drawn by
 //! [`draw`] and [`replay`]) is a board in a reply; [`receipt`] is a request answered once;
 //! [`outbox`] holds what the core says unasked and the agenda of due moments, [`kept`] how such
 //! a notice is written down before it is posted, so that it goes once; [`surface`] is how
@@ -21,6 +22,7 @@ pub mod outbox;
 pub mod pages;
 pub mod receipt;
 pub mod replay;
+pub mod replayable;
 pub mod reply;
 pub mod request;
 pub mod store;

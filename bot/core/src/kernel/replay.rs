@@ -4,9 +4,10 @@
 //! platform's upload limit by leaving out frames (docs/guide.md, "Replays").
 
 use super::draw::{CAPTION_NAME, Drawn, events_of, seat_names};
-use super::store::record::ReplayError;
+use super::replayable::ReplayError;
 use super::store::{Ending, GameRecord};
 use super::text::short_name;
+use crate::kernel::replayable::Replayable;
 use muster_render::{Style, Theme};
 use muster_rules::{AnyEvent, AnyGame, Seat};
 use tiny_skia::Pixmap;

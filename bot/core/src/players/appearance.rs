@@ -10,6 +10,7 @@ use muster_rules::AnyGame;
 use super::profile::{Appearance, Profiles, Side, update};
 use crate::kernel::board::Board;
 use crate::kernel::context::Core;
+use crate::kernel::replayable::Replayable;
 use crate::kernel::reply::{Replies, Reply};
 use crate::kernel::request::Request;
 use crate::kernel::store::{GameRecord, Status};

@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use crate::games::bot;
 use crate::kernel::context::Core;
 
+use crate::kernel::replayable::Replayable;
 use crate::kernel::reply::Reply;
 use crate::kernel::store::{ChannelKey, Ending, GameRecord, GameStore, Status};
 use crate::players::links;

@@ -7,11 +7,11 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::changes::{Changed, Changes};
-use super::interface::{Change, ChannelKey, GameStore, ReceiptToKeep, StoreError};
-use super::record::{GameRecord, Status};
-use super::{backup, fault};
 use crate::telemetry::metrics::metrics;
+use muster_store::changes::{Changed, Changes};
+use muster_store::interface::{Change, ChannelKey, GameStore, ReceiptToKeep, StoreError};
+use muster_store::record::{GameRecord, Status};
+use muster_store::{backup, fault};
 
 /// `inner`, measured.
 pub struct Metered {

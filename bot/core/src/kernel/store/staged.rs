@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex};
 
 use muster_rules::AnyGame;
 
-use super::interface::{Change, ChannelKey, GameStore, ReceiptToKeep, StoreError};
-use super::record::GameRecord;
+use muster_store::interface::{Change, ChannelKey, GameStore, ReceiptToKeep, StoreError};
+use muster_store::record::GameRecord;
 
 /// A store whose game writes wait for [`Staged::commit`]; everything else goes straight through.
 pub struct Staged {
@@ -40,7 +40,7 @@ pub struct Seen {
     /// Its moves.
     pub moves: usize,
     /// Its status.
-    pub status: super::record::Status,
+    pub status: muster_store::record::Status,
 }
 
 impl Staged {

@@ -1,7 +1,7 @@
 //! What the store tells of its changes as they are made: a channel's game written, a note
-//! changed. The web pages' live streams follow them (docs/web.md). [`super::Metered`] tells of
-//! the writes this instance makes; a store shared by several instances also tells of theirs
-//! ([`super::GameStore::listen`]: PostgreSQL's notifications).
+//! changed. The web pages' live streams follow them (docs/web.md). The core's `Metered` store
+//! tells of the writes this instance makes; a store shared by several instances also tells of
+//! theirs ([`crate::GameStore::listen`]: PostgreSQL's notifications).
 
 use tokio::sync::broadcast;
 

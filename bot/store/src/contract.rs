@@ -326,7 +326,7 @@ fn lists_timed_games(store: &dyn GameStore) {
     let fifth = ChannelKey::new("rooms", "fifth");
     let mut timed = record(store, "fifth");
     timed.platform = "rooms".into();
-    timed.clock = crate::kernel::clock::control::Control::parse("3d").unwrap();
+    timed.clock = time::control::Control::parse("3d").unwrap();
     store.create(&fifth, &timed).unwrap();
     assert_eq!(store.timed_games().unwrap(), vec![timed]);
 }

@@ -1,16 +1,13 @@
 //! The stored game: a versioned envelope whose move list is the truth. The game state is
-//! rebuilt by replaying the moves; nothing derived is stored except what the archive index
-//! needs to find a game without replaying it.
+//! rebuilt by replaying the moves (the core's `kernel::replayable`, which knows the games);
+//! nothing derived is stored except what the archive index needs to find a game without
+//! replaying it, and what the scheduler needs to find deadlines ([`GameRecord::wait`]).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use muster_rules::{AnyEvent, AnyGame, GameId, Outcome, Seat};
-
-use crate::kernel::clock::control::Control;
-use crate::kernel::clock::rfc3339;
-use crate::kernel::clock::timing::{self, Clocks, Decision, Pause, Wait};
-use crate::kernel::text::clean_name;
+use crate::time::control::Control;
+use crate::time::timing::{Pause, Wait};
 
 /// The record layout written by this version of Muster.
 pub const SCHEMA: u32 = 3;
@@ -164,32 +161,7 @@ pub struct EventTag {
     pub board: usize,
 }
 
-/// A record that does not replay: its moves or ending do not fit the game.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct ReplayError(pub String);
-
-#[cfg(feature = "test-support")]
-thread_local! {
-    /// How many times a record was replayed on this thread (see [`replays`]).
-    static REPLAYS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
-
-/// How many times a record has been played through from its start on the calling thread: what
-/// a command costs in replays, for the tests that keep a command to one. Only with the
-/// `test-support` feature.
-#[cfg(feature = "test-support")]
-pub fn replays() -> u64 {
-    REPLAYS.with(std::cell::Cell::get)
-}
-
 impl GameRecord {
-    /// The game kind.
-    pub fn game_id(&self) -> Result<GameId, ReplayError> {
-        self.game
-            .parse()
-            .map_err(|e: muster_rules::UnknownGame| ReplayError(e.to_string()))
-    }
-
     /// Keeps `times` in step with `moves`: moves taken back lose their times, and moves not
     /// yet timed are timed `now`.
     pub fn time_moves(&mut self, now: u64) {
@@ -234,185 +206,10 @@ impl GameRecord {
             .collect()
     }
 
-    /// Each decision as the clock sees it — the seat that made it, when, and whether it was
-    /// made for the seat (a forced pass) — with the game after them; `None` if the record does
-    /// not replay.
-    fn decisions(&self) -> Option<(Vec<Decision>, AnyGame)> {
-        let mut game = AnyGame::new(self.game_id().ok()?);
-        let mut decisions = Vec::with_capacity(self.moves.len());
-        for (i, text) in self.moves.iter().enumerate() {
-            let seat = game.to_move()?;
-            let forced = game.forced_move().is_some();
-            game.play_text(seat, text).ok()?;
-            decisions.push(Decision {
-                seat: seat.index(),
-                at: self.times.get(i).copied().unwrap_or(self.updated),
-                forced,
-            });
-        }
-        Some((decisions, game))
-    }
-
-    /// The id of the player who made each decision of his own (forced passes left out), with
-    /// the game after them; `None` if the record does not replay.
-    pub fn own_decisions(&self) -> Option<(Vec<String>, AnyGame)> {
-        let (decisions, game) = self.decisions()?;
-        let ids = decisions
-            .iter()
-            .filter(|d| !d.forced)
-            .filter_map(|d| self.player(d.seat).map(|p| p.id.clone()))
-            .collect();
-        Some((ids, game))
-    }
-
-    /// Every seat's clock as the record stands (`None` for an untimed game or one not begun).
-    pub fn clocks(&self) -> Option<Clocks> {
-        let control = self.clock.as_ref()?;
-        let started = self.started?;
-        let (decisions, game) = self.decisions()?;
-        let mover = match self.status {
-            Status::Active if self.ending.is_none() => game.to_move().map(Seat::index),
-            _ => None,
-        };
-        let paused = |seat: usize| self.paused(seat);
-        Some(timing::derive(
-            control,
-            self.seats.len(),
-            started,
-            &decisions,
-            mover,
-            &paused,
-        ))
-    }
-
-    /// Each seat's time left at `at` (the running clock counted down to then), with the seat
-    /// whose clock runs; `None` for an untimed game or one not begun.
-    pub fn time_left(&self, at: u64) -> Option<(Vec<u64>, Option<usize>)> {
-        let clocks = self.clocks()?;
-        let mut left = clocks.left;
-        if let Some(w) = clocks.wait
-            && let Some(l) = left.get_mut(w.seat)
-        {
-            *l = w.left_at(at, &self.paused(w.seat));
-        }
-        Some((left, clocks.wait.map(|w| w.seat)))
-    }
-
-    /// How a clock running out on `seat` ends the game: lost on time, or forfeited when its
-    /// player never made a decision of his own (a forced pass is not one).
-    pub fn ran_out(&self, seat: usize) -> Ending {
-        let player = self.player(seat).map(|p| p.id.as_str());
-        let moved = self.decisions().is_none_or(|(decisions, _)| {
-            decisions
-                .iter()
-                .any(|d| !d.forced && self.player(d.seat).map(|p| p.id.as_str()) == player)
-        });
-        if moved {
-            Ending::Time { seat }
-        } else {
-            Ending::Forfeit { seat }
-        }
-    }
-
-    /// Brings [`GameRecord::wait`] up to date with the moves (call after every change).
-    pub fn refresh_clock(&mut self) {
-        self.wait = self.clocks().and_then(|c| c.wait);
-    }
-
     /// When the seat to decide runs out of time, in a timed game being played.
     pub fn deadline(&self) -> Option<u64> {
         let wait = self.wait?;
         Some(wait.deadline(&self.paused(wait.seat)))
-    }
-
-    /// The record as it stood after its first `ply` decisions: the later moves left out, and
-    /// with them the ending, any offer standing, and the clocks as they ran then (read when
-    /// the last decision shown was made) — what a board or page of an earlier position shows.
-    /// The record itself when `ply` is all of them.
-    pub fn as_after(&self, ply: usize) -> GameRecord {
-        let mut then = self.clone();
-        if ply >= self.moves.len() {
-            return then;
-        }
-        then.moves.truncate(ply);
-        then.times.truncate(ply);
-        then.ending = None;
-        then.draw_offer = None;
-        then.takeback = None;
-        if then.status == Status::Finished {
-            then.status = Status::Active;
-        }
-        then.updated = (then.times.last().copied())
-            .or(then.started)
-            .unwrap_or(then.created);
-        then.refresh_clock();
-        then
-    }
-
-    /// Rebuilds the game from the moves (and the ending, for resignations and agreed draws).
-    pub fn rebuild(&self) -> Result<AnyGame, ReplayError> {
-        self.replay(self.moves.len()).map(|(game, _)| game)
-    }
-
-    /// Rebuilds the game, with the events of its decisions from `from` on: what a board marks
-    /// as just played.
-    pub fn replay(&self, from: usize) -> Result<(AnyGame, Vec<AnyEvent>), ReplayError> {
-        let mut events = Vec::new();
-        let game = self.play_through(|_, played, after| {
-            if after > from {
-                events.extend_from_slice(played);
-            }
-            Ok(())
-        })?;
-        Ok((game, events))
-    }
-
-    /// Plays the record from the start, calling `each` with the game after each decision, that
-    /// decision's events and how many decisions have been played; the ending the moves do not
-    /// show (a resignation, an agreed draw, a clock run out) is applied before the last call
-    /// (or at once, with no move). Returns the final game; the first error `each` gives stops it.
-    pub fn play_through(
-        &self,
-        mut each: impl FnMut(&AnyGame, &[AnyEvent], usize) -> Result<(), ReplayError>,
-    ) -> Result<AnyGame, ReplayError> {
-        #[cfg(feature = "test-support")]
-        REPLAYS.with(|n| n.set(n.get() + 1));
-        let mut game = AnyGame::new(self.game_id()?);
-        let decisions = self.moves.len();
-        if decisions == 0 {
-            self.end(&mut game)?;
-        }
-        for (i, text) in self.moves.iter().enumerate() {
-            let seat = game
-                .to_move()
-                .ok_or_else(|| ReplayError(format!("move {} follows the end", i + 1)))?;
-            let played = game
-                .play_text(seat, text)
-                .map_err(|e| ReplayError(format!("move {} `{text}`: {e}", i + 1)))?;
-            if i + 1 == decisions {
-                self.end(&mut game)?;
-            }
-            each(&game, &played, i + 1)?;
-        }
-        Ok(game)
-    }
-
-    /// Applies the ending the moves do not show.
-    fn end(&self, game: &mut AnyGame) -> Result<(), ReplayError> {
-        match self.ending {
-            Some(Ending::Resigned { seat }) => {
-                let seat =
-                    Seat::new(seat).ok_or_else(|| ReplayError("bad resigning seat".into()))?;
-                game.resign(seat).map_err(|e| ReplayError(e.to_string()))
-            }
-            Some(Ending::DrawAgreed) => game.agree_draw().map_err(|e| ReplayError(e.to_string())),
-            Some(Ending::Time { seat } | Ending::Forfeit { seat }) => {
-                let seat =
-                    Seat::new(seat).ok_or_else(|| ReplayError("bad timed-out seat".into()))?;
-                game.time_out(seat).map_err(|e| ReplayError(e.to_string()))
-            }
-            Some(Ending::Rules | Ending::Aborted) | None => Ok(()),
-        }
     }
 
     /// The seat `user` sits on, if any (the first, when one player holds several).
@@ -460,77 +257,6 @@ impl GameRecord {
             .collect();
         ids.dedup();
         ids
-    }
-
-    /// The result as a record's header gives it: `1-0`, `0-1` or `1/2-1/2` for two sides (the
-    /// first seat's side first), the winning pair (`S+N`, `W+E`) in Lanko, `*` while the game
-    /// runs or when it was aborted.
-    pub fn result_code(&self, game: &AnyGame) -> String {
-        if self.ending == Some(Ending::Aborted) {
-            return "*".into();
-        }
-        let table = game.table();
-        match game.outcome() {
-            None => "*".into(),
-            Some(Outcome::Draw { .. }) => "1/2-1/2".into(),
-            Some(Outcome::Winner { team, .. }) if table.len() > 2 => table.team_seats(team),
-            Some(Outcome::Winner { team, .. }) => {
-                let first = Seat::new(0).map(|s| table.team_of(s));
-                if first == Some(team) { "1-0" } else { "0-1" }.into()
-            }
-        }
-    }
-
-    /// A short result for lists: `white won`, `drawn`, `aborted`, or `-` while playing.
-    pub fn result_word(&self, game: &AnyGame) -> String {
-        if self.ending == Some(Ending::Aborted) {
-            return "aborted".into();
-        }
-        match game.outcome() {
-            Some(Outcome::Winner { team, .. }) => format!("{} won", game.table().team_name(team)),
-            Some(Outcome::Draw { .. }) => "drawn".into(),
-            None => "-".into(),
-        }
-    }
-
-    /// The record as replayable text for `muster replay` (`export`).
-    pub fn export(&self, game: &AnyGame) -> String {
-        let table = game.table();
-        let mut out = format!("# Game: {} ({})\n", game.id().title(), self.id);
-        for (i, seat) in self.seats.iter().enumerate() {
-            // One line each, whatever a name holds (a display name may have held a line break).
-            let name = seat
-                .player
-                .as_ref()
-                .map_or("(open)".to_string(), |p| clean_name(&p.name));
-            let seat = Seat::new(i).map_or_else(|| "?".to_string(), |s| table.seat_title(s));
-            out.push_str(&format!("# {seat}: {name}\n"));
-        }
-        let clock = self.clock.map_or_else(|| "none".to_string(), |c| c.typed());
-        out.push_str(&format!("# Clock: {clock}\n"));
-        if let Some(started) = self.started {
-            out.push_str(&format!("# Started: {}\n", rfc3339(started)));
-        }
-        if self.status == Status::Finished {
-            out.push_str(&format!("# Ended: {}\n", rfc3339(self.updated)));
-        }
-        out.push_str(&format!("# Result: {}\n", self.result_code(game)));
-        if let Some(t) = self.termination() {
-            out.push_str(&format!("# Termination: {t}\n"));
-        }
-        out.push_str(&format!(
-            "# Replay: muster replay --game {} FILE\n",
-            self.game
-        ));
-        for m in &self.moves {
-            out.push_str(m);
-            out.push('\n');
-        }
-        if let (Some(_), Some(mark)) = (game.outcome(), game.end_mark()) {
-            out.push_str(mark);
-            out.push('\n');
-        }
-        out
     }
 }
 
@@ -636,12 +362,10 @@ mod tests {
     }
 
     #[test]
-    fn records_round_trip_and_rebuild_the_game() {
+    fn records_round_trip() {
         let r = record();
         let back = decode(&encode(&r)).unwrap();
         assert_eq!(back, r);
-        let game = back.rebuild().unwrap();
-        assert_eq!(game.position(), "7B/8/8/8/8/8/8/W7 placement w - 0-0 - -");
     }
 
     #[test]
@@ -660,9 +384,6 @@ mod tests {
                 .unwrap_err()
                 .contains("not a readable record")
         );
-        let mut bad = record();
-        bad.moves.push("z9".into());
-        assert!(bad.rebuild().unwrap_err().0.contains("move 3"));
     }
 
     #[test]
@@ -685,56 +406,5 @@ mod tests {
         r.moves.push("b1".into());
         r.time_moves(900);
         assert_eq!(r.times, vec![500, 900, 900]);
-    }
-
-    #[test]
-    fn the_export_header_names_the_game_players_times_result_and_termination() {
-        let mut r = record();
-        r.seats = vec![
-            SeatEntry {
-                player: Some(Player {
-                    id: "a".into(),
-                    name: "alice".into(),
-                }),
-                accepted: true,
-                hand: None,
-            },
-            SeatEntry {
-                player: Some(Player {
-                    id: "b".into(),
-                    name: "bob".into(),
-                }),
-                accepted: true,
-                hand: None,
-            },
-        ];
-        r.started = Some(1_795_000_000);
-        let game = r.rebuild().unwrap();
-        let running = r.export(&game);
-        let header: Vec<&str> = running.lines().take_while(|l| l.starts_with('#')).collect();
-        assert_eq!(
-            header,
-            vec![
-                "# Game: Lanrick (Third Edition, 1881) (g1)",
-                "# White: alice",
-                "# Black: bob",
-                "# Clock: none",
-                "# Started: 2026-11-18T11:06:40Z",
-                "# Result: *",
-                "# Replay: muster replay --game lanrick FILE",
-            ]
-        );
-        // Black resigns: White wins, and the record says when and how it ended.
-        r.status = Status::Finished;
-        r.ending = Some(Ending::Resigned { seat: 1 });
-        r.updated = 1_795_086_400;
-        let game = r.rebuild().unwrap();
-        let done = r.export(&game);
-        assert!(done.contains("# Ended: 2026-11-19T11:06:40Z\n"), "{done}");
-        assert!(
-            done.contains("# Result: 1-0\n# Termination: resignation\n"),
-            "{done}"
-        );
-        assert!(done.ends_with("a1\nh8\n"), "{done}");
     }
 }

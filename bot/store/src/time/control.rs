@@ -7,7 +7,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::{duration, parse_duration};
-use crate::kernel::text::excerpt;
+use crate::text::excerpt;
 
 /// The shortest time a control may give (per move, or a bank's start).
 pub const SHORTEST: u64 = 30;
