@@ -569,8 +569,9 @@ fn over_run(run: &mut [u8], c: [u8; 4], alpha: u32) {
 
 /// Whether `c` steers the direction of the text around it (an embedding, override, isolate or
 /// mark): the boards' text is drawn left to right, where such a character shows as nothing
-/// but a missing glyph.
-fn steers_direction(c: char) -> bool {
+/// but a missing glyph; in a name kept or shown elsewhere, it could reverse whatever follows
+/// the name on its line (the bot's names are cleaned of it too).
+pub fn steers_direction(c: char) -> bool {
     matches!(
         c,
         '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'

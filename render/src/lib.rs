@@ -12,6 +12,7 @@
 //! ```
 
 pub mod animation;
+pub mod any;
 pub mod canvas;
 pub mod card;
 pub mod croquet;

@@ -1,5 +1,6 @@
-//! Drawing a game's board: the renderer given the position, the decisions just played (marked),
-//! the players' names and the clocks, in the viewer's style.
+//! Drawing a game's board: the renderer (which knows how each game is drawn,
+//! `muster_render::any`) given the position, the decisions just played (marked), the players'
+//! names and the clocks, in the viewer's style.
 
 use muster_render::Style;
 use muster_rules::{AnyEvent, AnyGame};
@@ -25,24 +26,6 @@ pub struct Drawn {
     /// animation has loaded (an image message's thumbnail).
     pub poster: Option<Vec<u8>>,
 }
-
-/// The events of one game kind, out of a list of any game's events.
-macro_rules! events_of {
-    ($events:expr, $kind:ident) => {
-        $events
-            .iter()
-            .filter_map(|e| {
-                if let AnyEvent::$kind(e) = e {
-                    Some(e.clone())
-                } else {
-                    None
-                }
-            })
-            .collect::<Vec<_>>()
-    };
-}
-
-pub(crate) use events_of;
 
 /// The most characters of a name a board's caption writes: the longer ones are cut with "…",
 /// so that the line saying whose move it is always fits the picture.
@@ -98,53 +81,14 @@ pub fn draw(
         all[2].as_str(),
         all[3].as_str(),
     ];
-    let names = [four[0], four[1]];
-    let mut drawn = match game {
-        AnyGame::Lanrick(g) => {
-            let events = events_of!(events, Lanrick);
-            Drawn {
-                png: muster_render::lanrick::png_noted(g, &events, names, &note, style),
-                alt: muster_render::lanrick::alt_text(g, names),
-                text: muster_render::text::lanrick(g),
-                name,
-                mime: "image/png",
-                poster: None,
-            }
-        }
-        AnyGame::Lanrick1880(g) => {
-            let events = events_of!(events, Lanrick1880);
-            Drawn {
-                png: muster_render::lanrick1880::png_noted(g, &events, names, &note, style),
-                alt: muster_render::lanrick1880::alt_text(g, names),
-                text: muster_render::text::lanrick1880(g),
-                name,
-                mime: "image/png",
-                poster: None,
-            }
-        }
-        AnyGame::Croquet(g) => {
-            let events = events_of!(events, Croquet);
-            let alt = muster_render::croquet::alt_text(g, names);
-            Drawn {
-                png: muster_render::croquet::png_noted(g, &events, names, &note, style),
-                text: alt.clone(),
-                alt,
-                name,
-                mime: "image/png",
-                poster: None,
-            }
-        }
-        AnyGame::Lanko(g) => {
-            let events = events_of!(events, Lanko);
-            Drawn {
-                png: muster_render::lanko::png_noted(g, &events, four, &note, style),
-                alt: muster_render::lanko::alt_text_after(g, &events, four),
-                text: muster_render::text::lanko(g),
-                name,
-                mime: "image/png",
-                poster: None,
-            }
-        }
+    let board = muster_render::any::board(game, events, four, &note, style);
+    let mut drawn = Drawn {
+        png: board.png,
+        alt: board.alt,
+        text: board.text,
+        name,
+        mime: "image/png",
+        poster: None,
     };
     if !note.is_empty() {
         let stop = if drawn.alt.ends_with('.') { "" } else { "." };

@@ -3,85 +3,14 @@
 //! held longer. Drawn from the record when the adapter sends it, like a board; kept under the
 //! platform's upload limit by leaving out frames (docs/guide.md, "Replays").
 
-use super::draw::{CAPTION_NAME, Drawn, events_of, seat_names};
+use super::draw::{CAPTION_NAME, Drawn, seat_names};
 use super::replayable::ReplayError;
 use super::store::{Ending, GameRecord};
 use super::text::short_name;
 use crate::kernel::replayable::Replayable;
-use muster_render::{Style, Theme};
-use muster_rules::{AnyEvent, AnyGame, Seat};
-use tiny_skia::Pixmap;
-
-/// What a frame's caption says: `12 · Bob (Black)` for the decision just played, `Start` before
-/// the first; the last frame keeps the board's own caption, which gives the result.
-enum Caption<'a> {
-    Start,
-    Decision(usize, &'a str),
-    Last(&'a str),
-}
-
-/// One frame: the position of `game` after `events` (marked as the board marks them), without
-/// the hints a board gives the player to decide (which men may go, where the mark may), at the
-/// replay's scale, in `style`.
-fn frame(
-    game: &AnyGame,
-    events: &[AnyEvent],
-    names: [&str; 4],
-    caption: Caption<'_>,
-    style: Style,
-) -> Pixmap {
-    use muster_render::{croquet, lanko, lanrick, lanrick1880};
-    let two = [names[0], names[1]];
-    let headline = |own: &mut String, detail: &mut String| match caption {
-        Caption::Start => *own = "Start".into(),
-        Caption::Decision(n, who) => *own = format!("{n} · {who}"),
-        Caption::Last(note) => *detail = muster_render::noted(detail, note),
-    };
-    let quiet = |view: &mut lanrick::LanrickView| {
-        view.ringed.clear();
-        view.dotted.clear();
-        view.carried.clear();
-    };
-    let full = match game {
-        AnyGame::Lanrick(g) => {
-            let events = events_of!(events, Lanrick);
-            let mut view = lanrick::LanrickView::new(g, &events, two);
-            quiet(&mut view);
-            headline(&mut view.headline, &mut view.detail);
-            lanrick::draw(&view, style)
-        }
-        AnyGame::Lanrick1880(g) => {
-            let events = events_of!(events, Lanrick1880);
-            let mut view = lanrick1880::view(g, &events, two);
-            quiet(&mut view);
-            headline(&mut view.headline, &mut view.detail);
-            lanrick::draw(&view, style)
-        }
-        AnyGame::Croquet(g) => {
-            let events = events_of!(events, Croquet);
-            let note = match caption {
-                Caption::Last(note) => note,
-                _ => "",
-            };
-            croquet::draw_noted(g, &events, two, note, style)
-        }
-        AnyGame::Lanko(g) => {
-            let events = events_of!(events, Lanko);
-            let mut view = lanko::LankoView::new(g, &events, names);
-            headline(&mut view.headline, &mut view.detail);
-            lanko::draw(&view, style)
-        }
-    };
-    muster_render::animation::shrunk(&full.pixmap, muster_render::animation::SCALE)
-}
-
-fn palette(game: &AnyGame, theme: Theme) -> &'static muster_render::encode::Palette {
-    match game {
-        AnyGame::Lanrick(_) | AnyGame::Lanrick1880(_) => muster_render::lanrick::palette(theme),
-        AnyGame::Croquet(_) => muster_render::croquet::palette(theme),
-        AnyGame::Lanko(_) => muster_render::lanko::palette(theme),
-    }
-}
+use muster_render::Style;
+use muster_render::any::{Caption, Frame, frame, palette};
+use muster_rules::{AnyGame, Seat};
 
 /// Which decisions get a frame when every `step`th is kept: the start, every `step`th, and the
 /// last (the result).
@@ -135,7 +64,7 @@ pub fn draw(record: &GameRecord, cap: usize, style: Style) -> Result<Drawn, Stri
 }
 
 /// The GIF of `record` with a frame for every `step`th decision, in `style`, and its last frame.
-fn encode(record: &GameRecord, step: usize, style: Style) -> Result<(Vec<u8>, Pixmap), String> {
+fn encode(record: &GameRecord, step: usize, style: Style) -> Result<(Vec<u8>, Frame), String> {
     let start_game = AnyGame::new(record.game_id().map_err(|e| e.0)?);
     let names = seat_names(record);
     let names = [

@@ -2,21 +2,14 @@
 
 pub use muster_store::text::excerpt;
 
+use muster_render::canvas::steers_direction;
+
 /// `white` → `White`.
 pub fn capitalised(word: &str) -> String {
     let mut c = word.chars();
     c.next()
         .map(|f| f.to_uppercase().chain(c).collect())
         .unwrap_or_default()
-}
-
-/// Whether `c` steers the direction of the text around it (an embedding, override, isolate or
-/// mark): in a name, it could reverse whatever follows the name on its line.
-fn steers_direction(c: char) -> bool {
-    matches!(
-        c,
-        '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
-    )
 }
 
 /// A name as Muster keeps and shows it: without control characters or line and paragraph
