@@ -35,7 +35,7 @@ const FLOORS: &[(&str, u8)] = &[
 const BELOW_ADAPTERS: u8 = 7;
 
 /// The other crates of `bot/`, whose files must not import each other in a circle either.
-const CRATES: [&str; 5] = ["store", "discord", "matrix", "web", "muster"];
+const CRATES: [&str; 6] = ["store", "discord", "matrix", "web", "host", "muster"];
 
 /// Names of platforms, which only the adapters and what wires them may say.
 const PLATFORMS: [&str; 2] = ["discord", "matrix"];
