@@ -2,7 +2,7 @@
 //! by its landing squares `a;b;c`, `(X)` after a castle's move onto a middle (end) square, `---`
 //! for a pass and `===` for the declaration of K-8. Squares are named by the board's labels.
 
-use super::board::{Layout, Role, Sq, forward, is_diagonal, plays_white};
+use super::board::{Board, Layout, Role, Sq, forward, is_diagonal, plays_white};
 use super::moves::{self, LankoMove, between, direction};
 use super::{Lanko, TABLE};
 use crate::game::NotationError;
@@ -13,78 +13,18 @@ pub const ENTERS: &str = "(X)";
 
 /// Reads `text` as a move in `game`'s position: the syntax, then the squares against the board.
 pub fn parse(game: &Lanko, text: &str) -> Result<LankoMove, NotationError> {
-    match text {
-        "---" => return Ok(LankoMove::Pass),
-        "===" => return Ok(LankoMove::Declare),
-        "+++" => {
-            return Err(NotationError::new(
-                text,
-                "`+++` marks the end of a finished game, and this game is not over",
-            ));
-        }
-        "" => return Err(NotationError::new("", "write a move, such as 12-13")),
-        _ => {}
+    if let Some(read) = parse_word(text) {
+        return read;
     }
     let (body, marked) = match text.strip_suffix(ENTERS) {
         Some(b) => (b, true),
         None => (text, false),
     };
     let board = game.board();
-    let square = |label: &str| -> Result<Sq, NotationError> {
-        board.square(label).ok_or_else(|| {
-            let hint = if label.chars().any(|c| c.is_ascii_lowercase()) {
-                " (labels are written in capitals)"
-            } else {
-                ""
-            };
-            NotationError::new(
-                label,
-                format!(
-                    "not a square of {}{hint}; the board's labels are in `rules lanko` and on the board image",
-                    board.title
-                ),
-            )
-        })
-    };
     let mv = if body.contains(';') {
-        let path: Vec<Sq> = body.split(';').map(square).collect::<Result<_, _>>()?;
-        if path.len() < 2 {
-            return Err(NotationError::new(
-                text,
-                "a capture names its start square and every landing square: 12;34;56",
-            ));
-        }
-        for pair in path.windows(2) {
-            let straight = between(board, pair[0], pair[1])
-                .and_then(|mid| direction(board, pair[0], mid))
-                .is_some_and(|d| is_diagonal(d) == (board.layout == Layout::Diagonal));
-            if !straight {
-                return Err(NotationError::new(
-                    format!("{};{}", board.label(pair[0]), board.label(pair[1])),
-                    capture_shape(board.layout),
-                ));
-            }
-        }
-        LankoMove::Capture(path)
+        parse_capture(board, text, body)?
     } else {
-        let parts: Vec<&str> = body.split('-').collect();
-        let [a, b] = parts[..] else {
-            return Err(NotationError::new(
-                text,
-                "write a move or jump as from-to (12-13), a capture as its squares (12;34;56), or --- to pass",
-            ));
-        };
-        let (from, to) = (square(a)?, square(b)?);
-        if direction(board, from, to).is_some() {
-            LankoMove::Step { from, to }
-        } else if let Some(over) = between(board, from, to) {
-            LankoMove::Jump { from, over, to }
-        } else {
-            return Err(NotationError::new(
-                text,
-                "a move goes to a neighbouring square, a jump or leap two squares in a line",
-            ));
-        }
+        parse_move(board, text, body)?
     };
     if marked && !enters(game, &mv) {
         return Err(NotationError::new(
@@ -96,6 +36,86 @@ pub fn parse(game: &Lanko, text: &str) -> Result<LankoMove, NotationError> {
         ));
     }
     Ok(mv)
+}
+
+/// The texts that name no square: a pass, a declaration, the end mark and nothing at all.
+fn parse_word(text: &str) -> Option<Result<LankoMove, NotationError>> {
+    match text {
+        "---" => Some(Ok(LankoMove::Pass)),
+        "===" => Some(Ok(LankoMove::Declare)),
+        "+++" => Some(Err(NotationError::new(
+            text,
+            "`+++` marks the end of a finished game, and this game is not over",
+        ))),
+        "" => Some(Err(NotationError::new("", "write a move, such as 12-13"))),
+        _ => None,
+    }
+}
+
+/// The square `board` labels `label`, or why there is none.
+fn parse_square(board: &Board, label: &str) -> Result<Sq, NotationError> {
+    board.square(label).ok_or_else(|| {
+        let hint = if label.chars().any(|c| c.is_ascii_lowercase()) {
+            " (labels are written in capitals)"
+        } else {
+            ""
+        };
+        NotationError::new(
+            label,
+            format!(
+                "not a square of {}{hint}; the board's labels are in `rules lanko` and on the board image",
+                board.title
+            ),
+        )
+    })
+}
+
+/// A capture `a;b;c` (the `body` of `text`), each landing two squares in a capture line.
+fn parse_capture(board: &Board, text: &str, body: &str) -> Result<LankoMove, NotationError> {
+    let path: Vec<Sq> = body
+        .split(';')
+        .map(|label| parse_square(board, label))
+        .collect::<Result<_, _>>()?;
+    if path.len() < 2 {
+        return Err(NotationError::new(
+            text,
+            "a capture names its start square and every landing square: 12;34;56",
+        ));
+    }
+    for pair in path.windows(2) {
+        let straight = between(board, pair[0], pair[1])
+            .and_then(|mid| direction(board, pair[0], mid))
+            .is_some_and(|d| is_diagonal(d) == (board.layout == Layout::Diagonal));
+        if !straight {
+            return Err(NotationError::new(
+                format!("{};{}", board.label(pair[0]), board.label(pair[1])),
+                capture_shape(board.layout),
+            ));
+        }
+    }
+    Ok(LankoMove::Capture(path))
+}
+
+/// A move, jump or leap `a-b` (the `body` of `text`): a step to a neighbour or two in a line.
+fn parse_move(board: &Board, text: &str, body: &str) -> Result<LankoMove, NotationError> {
+    let parts: Vec<&str> = body.split('-').collect();
+    let [a, b] = parts[..] else {
+        return Err(NotationError::new(
+            text,
+            "write a move or jump as from-to (12-13), a capture as its squares (12;34;56), or --- to pass",
+        ));
+    };
+    let (from, to) = (parse_square(board, a)?, parse_square(board, b)?);
+    if direction(board, from, to).is_some() {
+        Ok(LankoMove::Step { from, to })
+    } else if let Some(over) = between(board, from, to) {
+        Ok(LankoMove::Jump { from, over, to })
+    } else {
+        Err(NotationError::new(
+            text,
+            "a move goes to a neighbouring square, a jump or leap two squares in a line",
+        ))
+    }
 }
 
 fn capture_shape(layout: Layout) -> &'static str {
