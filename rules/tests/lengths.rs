@@ -30,7 +30,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("rules/src/tournament/trf.rs", "read", 120),
     ("rules/src/lanrick/turns.rs", "check_turn", 106),
     ("rules/src/lanrick/position.rs", "from_position", 105),
-    ("rules/src/lanko/moves.rs", "quiet_moves", 105),
     ("rules/src/lanrick/position.rs", "validate", 93),
     ("rules/src/croquet/mod.rs", "apply", 86),
     ("rules/src/lanrick/turns.rs", "search", 85),
