@@ -29,7 +29,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("rules/src/lanrick/turns.rs", "check_turn", 106),
     ("rules/src/lanrick/position.rs", "from_position", 105),
     ("rules/src/lanrick/position.rs", "validate", 93),
-    ("rules/src/croquet/mod.rs", "apply", 86),
     ("rules/src/lanrick/turns.rs", "search", 85),
     ("rules/src/lanrick1880/mod.rs", "from_position", 83),
     ("bot/discord/src/outgoing.rs", "plan", 83),
