@@ -132,6 +132,22 @@ fn between_90_and_100(n: u8) -> bool {
     (91..=99).contains(&n)
 }
 
+/// A ball (`before`, of `me`) in its hoop coming out with its step to `to`: it has taken the
+/// hoop and aims at the next.
+fn came_out(me: Seat, before: Ball, to: u8, events: &mut Vec<CroquetEvent>) -> Ball {
+    events.push(CroquetEvent::TookHoop {
+        seat: me,
+        hoop: before.target,
+    });
+    Ball {
+        pos: to,
+        target: before.target + 10,
+        status: Status::Normal,
+        need: 0,
+        missed_once: false,
+    }
+}
+
 impl Croquet {
     /// Both balls at 0, White to play.
     pub fn new() -> Croquet {
@@ -268,7 +284,6 @@ impl Croquet {
         let them = other(me);
         let before = self.ball(me);
         let opponent = self.ball(them);
-        let mut ball = before;
         let to = (before.pos as i16 + step.0 as i16) as u8;
         events.push(CroquetEvent::Stepped {
             seat: me,
@@ -276,64 +291,19 @@ impl Croquet {
             from: before.pos,
             to,
         });
-        let mut into_hoop = false;
-        match before.status {
-            Status::InHoop => {
-                ball = Ball {
-                    pos: to,
-                    target: before.target + 10,
-                    status: Status::Normal,
-                    need: 0,
-                    missed_once: false,
-                };
-                events.push(CroquetEvent::TookHoop {
-                    seat: me,
-                    hoop: before.target,
-                });
-            }
+        let (ball, into_hoop) = match before.status {
+            Status::InHoop => (came_out(me, before, to, events), false),
             Status::Missed => {
+                let mut ball = before;
                 ball.pos = to;
                 ball.status = Status::Normal;
+                (ball, false)
             }
-            Status::Normal => {
-                let t = before.target;
-                ball.pos = to;
-                if to < t {
-                } else if to == t {
-                    if t == PEG {
-                        self.balls[me.index()] = ball;
-                        self.finish(me, events);
-                        return;
-                    }
-                    ball.status = Status::InHoop;
-                    ball.need = step.0 as u8;
-                    into_hoop = true;
-                    events.push(CroquetEvent::InHoop { seat: me, hoop: t });
-                } else if t < PEG && to as u16 == 2 * t as u16 - before.pos as u16 {
-                    ball = Ball {
-                        pos: to,
-                        target: t + 10,
-                        status: Status::Normal,
-                        need: 0,
-                        missed_once: false,
-                    };
-                    events.push(CroquetEvent::TookHoop { seat: me, hoop: t });
-                } else {
-                    events.push(CroquetEvent::Missed {
-                        seat: me,
-                        target: t,
-                    });
-                    ball.status = Status::Missed;
-                    if before.missed_once {
-                        self.balls[me.index()] = ball;
-                        self.finish(them, events);
-                        return;
-                    }
-                    ball.status = Status::Missed;
-                    ball.missed_once = true;
-                }
-            }
-        }
+            Status::Normal => match self.advance(me, before, step, to, events) {
+                Some(moved) => moved,
+                None => return,
+            },
+        };
         self.balls[me.index()] = ball;
         // C-6: what this step bars on the other's next turn.
         let bars =
@@ -348,6 +318,57 @@ impl Croquet {
         }
         self.side = them;
         self.settle(events);
+    }
+
+    /// A free ball (`before`, of `me`) stepping `step` to `to`: short of its target, into its
+    /// hoop, through it, or a miss. The ball and whether it went into its hoop; `None` once
+    /// the step has ended the game (on the peg, or a second miss), the ball then put down.
+    fn advance(
+        &mut self,
+        me: Seat,
+        before: Ball,
+        step: Step,
+        to: u8,
+        events: &mut Vec<CroquetEvent>,
+    ) -> Option<(Ball, bool)> {
+        let mut ball = before;
+        let t = before.target;
+        ball.pos = to;
+        if to < t {
+        } else if to == t {
+            if t == PEG {
+                self.balls[me.index()] = ball;
+                self.finish(me, events);
+                return None;
+            }
+            ball.status = Status::InHoop;
+            ball.need = step.0 as u8;
+            events.push(CroquetEvent::InHoop { seat: me, hoop: t });
+            return Some((ball, true));
+        } else if t < PEG && to as u16 == 2 * t as u16 - before.pos as u16 {
+            ball = Ball {
+                pos: to,
+                target: t + 10,
+                status: Status::Normal,
+                need: 0,
+                missed_once: false,
+            };
+            events.push(CroquetEvent::TookHoop { seat: me, hoop: t });
+        } else {
+            events.push(CroquetEvent::Missed {
+                seat: me,
+                target: t,
+            });
+            ball.status = Status::Missed;
+            if before.missed_once {
+                self.balls[me.index()] = ball;
+                self.finish(other(me), events);
+                return None;
+            }
+            ball.status = Status::Missed;
+            ball.missed_once = true;
+        }
+        Some((ball, false))
     }
 
     /// Passes for players who have no legal step (C-3, C-4, C-8). Two passes can follow each

@@ -178,103 +178,167 @@ pub fn quiet_moves(board: &Board, cells: &Cells, seat: Seat, declared: bool) -> 
         if !movable(board, cells, seat, from) {
             continue;
         }
-        let piece = cells[from as usize].unwrap();
-        let role = board.info(from).role;
-        let enters = |to: Sq| board.info(to).role.is_goal();
-        let castle_may_enter = |to: Sq| !(declared && piece.kind.is_castle() && enters(to));
-        let empty = |sq: Sq| cells[sq as usize].is_none();
+        let mover = Mover {
+            board,
+            cells,
+            from,
+            piece: cells[from as usize].unwrap(),
+            f,
+            declared,
+        };
         match board.layout {
             Layout::Orthogonal => {
-                // K-3: pawn forward, left, right, forward-left, forward-right; castle forward,
-                // left, right.
-                let dirs: &[usize] = if piece.kind == Kind::Pawn {
-                    &[0, 6, 2, 7, 1]
-                } else {
-                    &[0, 6, 2]
-                };
-                for &rel in dirs {
-                    if let Some(to) = step(board, from, turn(f, rel))
-                        && empty(to)
-                        && castle_may_enter(to)
-                    {
-                        out.push(LankoMove::Step { from, to });
-                    }
-                }
-                if piece.kind == Kind::Pawn {
-                    for rel in [0, 6, 2] {
-                        let dir = turn(f, rel);
-                        let Some(over) = step(board, from, dir) else {
-                            continue;
-                        };
-                        let Some(mid) = cells[over as usize] else {
-                            continue;
-                        };
-                        if mid.white != piece.white || mid.kind != Kind::Pawn {
-                            continue;
-                        }
-                        if let Some(to) = step(board, over, dir)
-                            && empty(to)
-                        {
-                            out.push(LankoMove::Jump { from, over, to });
-                        }
-                    }
+                mover.orthogonal_steps(&mut out);
+                if mover.piece.kind == Kind::Pawn {
+                    mover.orthogonal_jumps(&mut out);
                 }
             }
             Layout::Diagonal => {
-                if role == Role::Standby {
-                    // K-6: the standby pawn comes onto an empty dark square in front or to the
-                    // side.
-                    for rel in [0, 6, 2] {
-                        if let Some(to) = board.neighbour(from, turn(f, rel))
-                            && empty(to)
-                            && open_ground(board, to)
-                        {
-                            out.push(LankoMove::Step { from, to });
-                        }
-                    }
+                if board.info(from).role == Role::Standby {
+                    mover.standby_entries(&mut out);
                     continue;
                 }
-                for rel in [7, 1] {
-                    let dir = turn(f, rel);
-                    let Some(next) = board.neighbour(from, dir) else {
-                        continue;
-                    };
-                    if !open_ground(board, next) {
-                        continue;
-                    }
-                    match cells[next as usize] {
-                        None => out.push(LankoMove::Step { from, to: next }),
-                        Some(other) if other.white == piece.white => {
-                            if let Some(to) = board.neighbour(next, dir)
-                                && open_ground(board, to)
-                                && empty(to)
-                            {
-                                out.push(LankoMove::Jump {
-                                    from,
-                                    over: next,
-                                    to,
-                                });
-                            }
-                        }
-                        Some(_) => {}
-                    }
-                }
-                if role == Role::Manoeuvre && piece.kind.is_castle() && !declared {
-                    // K-6: from a manoeuvre square a castle steps forward or sideways onto an
-                    // empty end square.
-                    for rel in [0, 6, 2] {
-                        if let Some(to) = board.neighbour(from, turn(f, rel))
-                            && board.info(to).role == Role::End
-                            && empty(to)
-                        {
-                            out.push(LankoMove::Step { from, to });
-                        }
-                    }
-                }
+                mover.diagonal_steps_and_leaps(&mut out);
+                mover.end_entries(&mut out);
             }
         }
     }
     out
+}
+
+/// A piece `seat` may move, whose quiet moves are being listed.
+struct Mover<'a> {
+    /// The board.
+    board: &'a Board,
+    /// The position.
+    cells: &'a Cells,
+    /// Where the piece stands.
+    from: Sq,
+    /// The piece.
+    piece: Piece,
+    /// The seat's forward direction.
+    f: usize,
+    /// Whether the seat has declared it will not move its castles in.
+    declared: bool,
+}
+
+impl Mover<'_> {
+    /// Whether `sq` is empty.
+    fn empty(&self, sq: Sq) -> bool {
+        self.cells[sq as usize].is_none()
+    }
+
+    /// Whether the piece may go to `to`: not a castle of a declared seat onto a goal square.
+    fn castle_may_enter(&self, to: Sq) -> bool {
+        let enters = |to: Sq| self.board.info(to).role.is_goal();
+        !(self.declared && self.piece.kind.is_castle() && enters(to))
+    }
+
+    /// The steps on Lanko-88 and Lanko-68.
+    fn orthogonal_steps(&self, out: &mut Vec<LankoMove>) {
+        let (board, from, f) = (self.board, self.from, self.f);
+        // K-3: pawn forward, left, right, forward-left, forward-right; castle forward,
+        // left, right.
+        let dirs: &[usize] = if self.piece.kind == Kind::Pawn {
+            &[0, 6, 2, 7, 1]
+        } else {
+            &[0, 6, 2]
+        };
+        for &rel in dirs {
+            if let Some(to) = step(board, from, turn(f, rel))
+                && self.empty(to)
+                && self.castle_may_enter(to)
+            {
+                out.push(LankoMove::Step { from, to });
+            }
+        }
+    }
+
+    /// A pawn's jumps on Lanko-88 and Lanko-68, forward, left or right over a pawn of its own
+    /// colour.
+    fn orthogonal_jumps(&self, out: &mut Vec<LankoMove>) {
+        let (board, from) = (self.board, self.from);
+        for rel in [0, 6, 2] {
+            let dir = turn(self.f, rel);
+            let Some(over) = step(board, from, dir) else {
+                continue;
+            };
+            let Some(mid) = self.cells[over as usize] else {
+                continue;
+            };
+            if mid.white != self.piece.white || mid.kind != Kind::Pawn {
+                continue;
+            }
+            if let Some(to) = step(board, over, dir)
+                && self.empty(to)
+            {
+                out.push(LankoMove::Jump { from, over, to });
+            }
+        }
+    }
+
+    /// A standby pawn's ways into play on Lanko-103.
+    fn standby_entries(&self, out: &mut Vec<LankoMove>) {
+        let (board, from) = (self.board, self.from);
+        // K-6: the standby pawn comes onto an empty dark square in front or to the
+        // side.
+        for rel in [0, 6, 2] {
+            if let Some(to) = board.neighbour(from, turn(self.f, rel))
+                && self.empty(to)
+                && open_ground(board, to)
+            {
+                out.push(LankoMove::Step { from, to });
+            }
+        }
+    }
+
+    /// The diagonal forward steps and leaps on Lanko-103.
+    fn diagonal_steps_and_leaps(&self, out: &mut Vec<LankoMove>) {
+        let (board, from) = (self.board, self.from);
+        for rel in [7, 1] {
+            let dir = turn(self.f, rel);
+            let Some(next) = board.neighbour(from, dir) else {
+                continue;
+            };
+            if !open_ground(board, next) {
+                continue;
+            }
+            match self.cells[next as usize] {
+                None => out.push(LankoMove::Step { from, to: next }),
+                Some(other) if other.white == self.piece.white => {
+                    if let Some(to) = board.neighbour(next, dir)
+                        && open_ground(board, to)
+                        && self.empty(to)
+                    {
+                        out.push(LankoMove::Jump {
+                            from,
+                            over: next,
+                            to,
+                        });
+                    }
+                }
+                Some(_) => {}
+            }
+        }
+    }
+
+    /// A castle's steps from a manoeuvre square onto an end square on Lanko-103.
+    fn end_entries(&self, out: &mut Vec<LankoMove>) {
+        let (board, from) = (self.board, self.from);
+        let role = board.info(from).role;
+        if role == Role::Manoeuvre && self.piece.kind.is_castle() && !self.declared {
+            // K-6: from a manoeuvre square a castle steps forward or sideways onto an
+            // empty end square.
+            for rel in [0, 6, 2] {
+                if let Some(to) = board.neighbour(from, turn(self.f, rel))
+                    && board.info(to).role == Role::End
+                    && self.empty(to)
+                {
+                    out.push(LankoMove::Step { from, to });
+                }
+            }
+        }
+    }
 }
 
 /// Every legal move of `seat`, in the fixed order: captures when there are any (compulsory),

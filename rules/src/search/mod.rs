@@ -204,75 +204,126 @@ pub fn best<P: Position>(root: &P, budget: Budget, seed: u64) -> Option<Found> {
         }
         iterations += 1;
         let mut state = root.clone();
-        let mut at = 0u32;
-        path.clear();
-        path.push(0);
-        // Down the tree: widen where a node may have another child, else the best by UCT.
-        while let Some(chooser) = state.chooser() {
-            let node = &mut tree[at as usize];
-            if node.untried.is_none() {
-                scratch.clear();
-                state.choices(&mut scratch);
-                node.untried = Some(scratch.clone());
-            }
-            let untried = node.untried.as_ref().map_or(0, Vec::len);
-            let can_widen = node.taken < untried && node.children.len() < widened(node.visits);
-            if can_widen {
-                let choice = node.untried.as_ref().expect("listed")[node.taken];
-                node.taken += 1;
-                let team = state.team(chooser) as u8;
-                state.choose(choice);
-                let child = tree.len() as u32;
-                tree.push(Node::new(Some(choice), team));
-                tree[at as usize].children.push(child);
-                path.push(child);
-                break;
-            }
-            if node.children.is_empty() {
-                break;
-            }
-            let parent_visits = (node.visits.max(1) as f64).ln();
-            let c = budget.exploration;
-            let mut best = (f64::NEG_INFINITY, 0u32);
-            for &child in &tree[at as usize].children {
-                let n = &tree[child as usize];
-                let score = if n.visits == 0 {
-                    f64::INFINITY
-                } else {
-                    n.total / n.visits as f64 + c * (parent_visits / n.visits as f64).sqrt()
-                };
-                if score > best.0 {
-                    best = (score, child);
-                }
-            }
-            at = best.1;
-            let choice = tree[at as usize].choice.expect("a child has a choice");
-            state.choose(choice);
-            path.push(at);
-        }
+        descend(
+            &mut tree,
+            &mut state,
+            &mut path,
+            &mut scratch,
+            budget.exploration,
+        );
         // A playout of a bounded number of choices, then the position's value.
-        for _ in 0..budget.playout.unwrap_or(P::PLAYOUT) {
-            if state.chooser().is_none() {
-                break;
-            }
-            scratch.clear();
-            state.choices(&mut scratch);
-            if scratch.is_empty() {
-                break;
-            }
-            let pick = state
-                .playout_pick(&scratch, &mut rng)
-                .min(scratch.len() - 1);
-            state.choose(scratch[pick]);
-        }
+        let length = budget.playout.unwrap_or(P::PLAYOUT);
+        playout(&mut state, length, &mut scratch, &mut rng);
         let white = state.value().clamp(0.0, 1.0);
-        for &n in &path {
-            let node = &mut tree[n as usize];
-            node.visits += 1;
-            node.total += if node.team == 0 { white } else { 1.0 - white };
-        }
+        back_up(&mut tree, &path, white);
     }
     // The decision: the most visited choices from the root until the decision is whole.
+    let (mut state, value, visits) = most_visited(root, &tree);
+    // A decision the tree did not finish is finished by the prior.
+    finish_by_prior(&mut state, &mut scratch);
+    Some(Found {
+        decision: state.last_decision()?,
+        value,
+        iterations,
+        visits,
+    })
+}
+
+/// One walk down the tree from the root, making its choices on `state` and noting the nodes
+/// passed in `path`: it ends on a new child where a node may widen, else goes on by UCT until
+/// the game is over or a node has no child.
+fn descend<P: Position>(
+    tree: &mut Vec<Node<P::Choice>>,
+    state: &mut P,
+    path: &mut Vec<u32>,
+    scratch: &mut Vec<P::Choice>,
+    exploration: f64,
+) {
+    let mut at = 0u32;
+    path.clear();
+    path.push(0);
+    // Down the tree: widen where a node may have another child, else the best by UCT.
+    while let Some(chooser) = state.chooser() {
+        let node = &mut tree[at as usize];
+        if node.untried.is_none() {
+            scratch.clear();
+            state.choices(scratch);
+            node.untried = Some(scratch.clone());
+        }
+        let untried = node.untried.as_ref().map_or(0, Vec::len);
+        let can_widen = node.taken < untried && node.children.len() < widened(node.visits);
+        if can_widen {
+            let choice = node.untried.as_ref().expect("listed")[node.taken];
+            node.taken += 1;
+            let team = state.team(chooser) as u8;
+            state.choose(choice);
+            let child = tree.len() as u32;
+            tree.push(Node::new(Some(choice), team));
+            tree[at as usize].children.push(child);
+            path.push(child);
+            break;
+        }
+        if node.children.is_empty() {
+            break;
+        }
+        at = uct_child(tree, at, exploration);
+        let choice = tree[at as usize].choice.expect("a child has a choice");
+        state.choose(choice);
+        path.push(at);
+    }
+}
+
+/// The child of `at` with the best UCT score for exploration constant `c` (an unvisited child
+/// first), the earliest of equals.
+fn uct_child<C>(tree: &[Node<C>], at: u32, c: f64) -> u32 {
+    let node = &tree[at as usize];
+    let parent_visits = (node.visits.max(1) as f64).ln();
+    let mut best = (f64::NEG_INFINITY, 0u32);
+    for &child in &node.children {
+        let n = &tree[child as usize];
+        let score = if n.visits == 0 {
+            f64::INFINITY
+        } else {
+            n.total / n.visits as f64 + c * (parent_visits / n.visits as f64).sqrt()
+        };
+        if score > best.0 {
+            best = (score, child);
+        }
+    }
+    best.1
+}
+
+/// A playout from `state` of at most `length` choices by the game's playout policy, stopping
+/// early when the game is over or offers no choice.
+fn playout<P: Position>(state: &mut P, length: u32, scratch: &mut Vec<P::Choice>, rng: &mut Rng) {
+    for _ in 0..length {
+        if state.chooser().is_none() {
+            break;
+        }
+        scratch.clear();
+        state.choices(scratch);
+        if scratch.is_empty() {
+            break;
+        }
+        let pick = state.playout_pick(scratch, rng).min(scratch.len() - 1);
+        state.choose(scratch[pick]);
+    }
+}
+
+/// Counts a visit of every node on `path` and adds the playout's value (`white`, for White's
+/// team) for the team that made the node's choice.
+fn back_up<C>(tree: &mut [Node<C>], path: &[u32], white: f64) {
+    for &n in path {
+        let node = &mut tree[n as usize];
+        node.visits += 1;
+        node.total += if node.team == 0 { white } else { 1.0 - white };
+    }
+}
+
+/// The decision the tree chose: the most visited choices from the root (the earliest of
+/// equals) until the decision is whole or the tree ends, made on a copy of `root`; with the
+/// value and visits of the last choice's node (the root's, if it has no child).
+fn most_visited<P: Position>(root: &P, tree: &[Node<P::Choice>]) -> (P, f64, u32) {
     let mut state = root.clone();
     let mut at = 0u32;
     let mut value = tree[0].total / tree[0].visits.max(1) as f64;
@@ -295,19 +346,17 @@ pub fn best<P: Position>(root: &P, budget: Budget, seed: u64) -> Option<Found> {
             break;
         }
     }
-    // A decision the tree did not finish is finished by the prior.
+    (state, value, visits)
+}
+
+/// Finishes a decision the tree did not finish with the prior's first choices.
+fn finish_by_prior<P: Position>(state: &mut P, scratch: &mut Vec<P::Choice>) {
     while state.mid_decision() {
         scratch.clear();
-        state.choices(&mut scratch);
+        state.choices(scratch);
         let Some(first) = scratch.first() else { break };
         state.choose(*first);
     }
-    Some(Found {
-        decision: state.last_decision()?,
-        value,
-        iterations,
-        visits,
-    })
 }
 
 /// A uniformly random decision for the player to decide, made choice by choice: what the

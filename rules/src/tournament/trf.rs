@@ -129,123 +129,198 @@ pub struct Unreadable {
 /// Reads a report file as [`write`] writes it (and as pairing programs write the same lines).
 pub fn read(text: &str) -> Result<Report, Unreadable> {
     let mut report = Report::default();
-    let mut lines: Vec<(usize, usize, Player, u32, usize, Vec<Entry>)> = Vec::new();
+    let mut lines: Vec<PlayerLine> = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        let bad = |what: &str| Unreadable {
+        let row = Row {
             line: i + 1,
-            what: what.to_string(),
+            chars: line.chars().collect(),
         };
-        let chars: Vec<char> = line.chars().collect();
-        let cols = |from: usize, to: usize| -> String {
-            chars
-                .get(from - 1..to.min(chars.len()))
-                .map(|c| c.iter().collect::<String>())
-                .unwrap_or_default()
-                .trim()
-                .to_string()
-        };
-        let rest = || cols(5, chars.len());
+        let rest = || row.cols(5, row.chars.len());
         match line.get(..3) {
             Some("012") => report.name = rest(),
             Some("042") => report.start = Some(rest()),
             Some("092") => report.kind = rest(),
             Some("XXR") => {
-                report.field.total_rounds = rest().parse().map_err(|_| bad("XXR is no number"))?;
+                report.field.total_rounds =
+                    rest().parse().map_err(|_| row.bad("XXR is no number"))?;
             }
-            Some("001") => {
-                let id: usize = cols(5, 8).parse().map_err(|_| bad("no pairing number"))?;
-                let rating = match cols(49, 52) {
-                    r if r.is_empty() => None,
-                    r => Some(r.parse().map_err(|_| bad("the rating is no number"))?),
-                };
-                let score = cols(81, 84);
-                let (whole, half) = score.split_once('.').unwrap_or((&score, "0"));
-                let whole: u32 = whole.parse().map_err(|_| bad("the points are no number"))?;
-                let points = whole * 2 + u32::from(half == "5");
-                let rank: usize = cols(86, 89).parse().unwrap_or(0);
-                let mut entries = Vec::new();
-                let mut at = 92;
-                while at + 7 <= chars.len() {
-                    let opponent: usize = cols(at, at + 3)
-                        .parse()
-                        .map_err(|_| bad("a round's opponent is no number"))?;
-                    let colour = chars[at + 4];
-                    let result = chars[at + 6];
-                    let white = colour == 'w';
-                    let game = |points: u32, forfeit: bool| -> Result<Entry, Unreadable> {
-                        if opponent == 0 || !matches!(colour, 'w' | 'b') {
-                            return Err(bad("a game without an opponent or a colour"));
-                        }
-                        Ok(Entry::Game {
-                            opponent: opponent - 1,
-                            white,
-                            points,
-                            forfeit,
-                        })
-                    };
-                    entries.push(match result {
-                        '1' => game(2, false)?,
-                        '=' => game(1, false)?,
-                        '0' => game(0, false)?,
-                        '+' => game(2, true)?,
-                        '-' => game(0, true)?,
-                        'U' => Entry::Bye,
-                        'Z' => Entry::Absent,
-                        _ => return Err(bad("a result this file does not use")),
-                    });
-                    at += 10;
-                }
-                let name = cols(15, 47);
-                lines.push((id, i + 1, Player { name, rating }, points, rank, entries));
-            }
+            Some("001") => lines.push(row.player_line()?),
             _ => {}
         }
     }
-    lines.sort_by_key(|l| l.0);
-    let n = lines.len();
-    for (k, l) in lines.iter().enumerate() {
-        if l.0 != k + 1 {
-            return Err(Unreadable {
-                line: l.1,
-                what: format!("pairing number {} out of order (expected {})", l.0, k + 1),
-            });
-        }
-    }
-    let played = lines.iter().map(|l| l.5.len()).max().unwrap_or(0);
-    report.field.out = vec![false; n];
-    report.field.rounds = vec![vec![Entry::Absent; n]; played];
-    for (e, (_, _, player, _, rank, entries)) in lines.iter().enumerate() {
-        report.players.push(player.clone());
-        report.ranks.push(*rank);
-        for (r, entry) in entries.iter().enumerate() {
-            report.field.rounds[r][e] = *entry;
-        }
-    }
+    lines.sort_by_key(|l| l.id);
+    in_order(&lines)?;
+    let played = lines.iter().map(|l| l.entries.len()).max().unwrap_or(0);
+    fill(&mut report, &lines, played);
     // A round only some players have (withdrawn entrants' next round) is the next round's
     // absences, not a round played.
     if let Some(last) = report.field.rounds.last()
-        && lines.iter().any(|l| l.5.len() < played)
+        && lines.iter().any(|l| l.entries.len() < played)
         && last.iter().all(|e| *e == Entry::Absent)
     {
         report.field.rounds.pop();
         for (e, l) in lines.iter().enumerate() {
-            report.field.out[e] = l.5.len() == played;
+            report.field.out[e] = l.entries.len() == played;
         }
         report.running = true;
     }
-    for (e, l) in lines.iter().enumerate() {
-        if report.field.points(e) != l.3 {
+    sums_hold(&report, &lines)?;
+    Ok(report)
+}
+
+/// A player line (`001`) as read.
+struct PlayerLine {
+    /// The pairing number.
+    id: usize,
+    /// The line of the file, from 1.
+    line: usize,
+    /// The entrant.
+    player: Player,
+    /// The points written, in half points.
+    points: u32,
+    /// The rank written (0 if none).
+    rank: usize,
+    /// The rounds, in order.
+    entries: Vec<Entry>,
+}
+
+/// One line of a report file, by its columns.
+struct Row {
+    /// The line, from 1.
+    line: usize,
+    /// Its characters.
+    chars: Vec<char>,
+}
+
+impl Row {
+    /// What is wrong with the line.
+    fn bad(&self, what: &str) -> Unreadable {
+        Unreadable {
+            line: self.line,
+            what: what.to_string(),
+        }
+    }
+
+    /// Columns `from` to `to` (counted from 1, both included, as far as the line goes), trimmed.
+    fn cols(&self, from: usize, to: usize) -> String {
+        self.chars
+            .get(from - 1..to.min(self.chars.len()))
+            .map(|c| c.iter().collect::<String>())
+            .unwrap_or_default()
+            .trim()
+            .to_string()
+    }
+
+    /// The line read as a player line: pairing number, rating, points, rank, rounds and name.
+    fn player_line(&self) -> Result<PlayerLine, Unreadable> {
+        let bad = |what: &str| self.bad(what);
+        let id: usize = self
+            .cols(5, 8)
+            .parse()
+            .map_err(|_| bad("no pairing number"))?;
+        let rating = match self.cols(49, 52) {
+            r if r.is_empty() => None,
+            r => Some(r.parse().map_err(|_| bad("the rating is no number"))?),
+        };
+        let score = self.cols(81, 84);
+        let (whole, half) = score.split_once('.').unwrap_or((&score, "0"));
+        let whole: u32 = whole.parse().map_err(|_| bad("the points are no number"))?;
+        let points = whole * 2 + u32::from(half == "5");
+        let rank: usize = self.cols(86, 89).parse().unwrap_or(0);
+        let mut entries = Vec::new();
+        let mut at = 92;
+        while at + 7 <= self.chars.len() {
+            entries.push(self.entry(at)?);
+            at += 10;
+        }
+        let name = self.cols(15, 47);
+        Ok(PlayerLine {
+            id,
+            line: self.line,
+            player: Player { name, rating },
+            points,
+            rank,
+            entries,
+        })
+    }
+
+    /// The round whose opponent's columns start at `at`: opponent, colour and result.
+    fn entry(&self, at: usize) -> Result<Entry, Unreadable> {
+        let bad = |what: &str| self.bad(what);
+        let opponent: usize = self
+            .cols(at, at + 3)
+            .parse()
+            .map_err(|_| bad("a round's opponent is no number"))?;
+        let colour = self.chars[at + 4];
+        let result = self.chars[at + 6];
+        let white = colour == 'w';
+        let game = |points: u32, forfeit: bool| -> Result<Entry, Unreadable> {
+            if opponent == 0 || !matches!(colour, 'w' | 'b') {
+                return Err(bad("a game without an opponent or a colour"));
+            }
+            Ok(Entry::Game {
+                opponent: opponent - 1,
+                white,
+                points,
+                forfeit,
+            })
+        };
+        Ok(match result {
+            '1' => game(2, false)?,
+            '=' => game(1, false)?,
+            '0' => game(0, false)?,
+            '+' => game(2, true)?,
+            '-' => game(0, true)?,
+            'U' => Entry::Bye,
+            'Z' => Entry::Absent,
+            _ => return Err(bad("a result this file does not use")),
+        })
+    }
+}
+
+/// Whether the player lines, sorted, are numbered 1, 2, 3 … with none missing or twice.
+fn in_order(lines: &[PlayerLine]) -> Result<(), Unreadable> {
+    for (k, l) in lines.iter().enumerate() {
+        if l.id != k + 1 {
             return Err(Unreadable {
-                line: l.1,
+                line: l.line,
+                what: format!("pairing number {} out of order (expected {})", l.id, k + 1),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Puts the player lines' entrants, ranks and `played` rounds into `report` (an entrant
+/// without a round is absent from it).
+fn fill(report: &mut Report, lines: &[PlayerLine], played: usize) {
+    let n = lines.len();
+    report.field.out = vec![false; n];
+    report.field.rounds = vec![vec![Entry::Absent; n]; played];
+    for (e, l) in lines.iter().enumerate() {
+        report.players.push(l.player.clone());
+        report.ranks.push(l.rank);
+        for (r, entry) in l.entries.iter().enumerate() {
+            report.field.rounds[r][e] = *entry;
+        }
+    }
+}
+
+/// Whether every player line's points are its rounds' sum.
+fn sums_hold(report: &Report, lines: &[PlayerLine]) -> Result<(), Unreadable> {
+    for (e, l) in lines.iter().enumerate() {
+        if report.field.points(e) != l.points {
+            return Err(Unreadable {
+                line: l.line,
                 what: format!(
                     "the points ({}) are not the rounds' sum ({})",
-                    points(l.3),
+                    points(l.points),
                     points(report.field.points(e))
                 ),
             });
         }
     }
-    Ok(report)
+    Ok(())
 }
 
 #[cfg(test)]
