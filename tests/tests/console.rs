@@ -4,7 +4,8 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use muster_core::store::{ChannelKey, GameStore, SledStore};
+use muster_core::store::Live;
+use muster_core::store::{ChannelKey, SledStore};
 
 /// Runs the `muster` binary under test.
 fn muster(args: &[&str], input: &str) -> muster_tests::Run {

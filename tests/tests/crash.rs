@@ -17,7 +17,8 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
 
 use muster_core::kernel::replayable::Replayable;
-use muster_core::store::{ChannelKey, GameRecord, GameStore, SledStore, Status};
+use muster_core::store::{ChannelKey, GameRecord, SledStore, Status};
+use muster_core::store::{Lists, Live};
 use muster_rules::search::Rng;
 use muster_rules::{AnyGame, GameId};
 

@@ -2,7 +2,8 @@
 //! load balancer: any instance answers any interaction; the same move sent to both at once is
 //! applied once; an instance killed mid-game loses nothing, and the other plays on.
 
-use muster_core::store::{ChannelKey, GameStore, PgStore};
+use muster_core::store::Live;
+use muster_core::store::{ChannelKey, PgStore};
 use muster_tests::discord::bot::{
     self, CHANNEL, GUILD, Mode, WAIT, answered, callback, ephemeral, press, runtime, slash, text,
 };

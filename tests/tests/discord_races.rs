@@ -5,7 +5,8 @@
 //! holds exactly the moves that were answered as played. `MUSTER_RACES` sets how many pairs
 //! (1,000 by default). The same in the core: bot/core/tests/races.rs.
 
-use muster_core::store::{ChannelKey, GameStore, SledStore, Status};
+use muster_core::store::{ChannelKey, SledStore, Status};
+use muster_core::store::{Lists, Live};
 use muster_rules::search::Rng;
 use muster_rules::{AnyGame, GameId};
 use muster_tests::discord::bot::{self, GUILD, Mode, answered, runtime};

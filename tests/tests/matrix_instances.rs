@@ -4,7 +4,8 @@
 
 use std::time::Duration;
 
-use muster_core::store::{ChannelKey, GameStore, PgStore};
+use muster_core::store::Live;
+use muster_core::store::{ChannelKey, PgStore};
 use muster_tests::matrix::Seen;
 use muster_tests::matrix_bot::{Bot, WAIT, spawn_on, table};
 use muster_tests::postgres::Postgres;

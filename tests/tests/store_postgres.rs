@@ -5,6 +5,7 @@ use muster_core::store::contract::{
     copies_whole, keeps_the_contract, leases_have_one_holder, races_have_one_winner,
 };
 use muster_core::store::{ChannelKey, GameStore, PgStore, SledStore, StoreError};
+use muster_core::store::{Lists, Live, Receipts, Upkeep};
 use muster_tests::postgres::Postgres;
 
 #[test]

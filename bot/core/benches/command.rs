@@ -8,8 +8,9 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use muster_core::desk::{Core, Reply, Request, User};
 use muster_core::kernel::replayable::Replayable;
 use muster_core::store::{
-    Away, ChannelKey, GameRecord, GameStore, Player, SCHEMA, SeatEntry, SledStore, Status,
+    Away, ChannelKey, GameRecord, Player, SCHEMA, SeatEntry, SledStore, Status,
 };
+use muster_core::store::{Live, Notes};
 
 const WHOLE_GAME: &str = include_str!("../../../docs/examples/lanrick-whole-game.txt");
 const BEFORE: usize = 40;

@@ -7,9 +7,10 @@ use std::sync::Arc;
 
 use muster_core::clock::ManualClock;
 use muster_core::desk::{Core, Notice, Reply, Request, Surface, Target, User};
-use muster_core::store::{ChannelKey, GameStore, MemoryStore};
+use muster_core::store::{ChannelKey, MemoryStore};
 
 use common::{Named, account, words};
+use muster_core::store::Live;
 use muster_core::testing as common;
 
 const START: u64 = 1_795_600_800; // 2026-11-25T10:00:00Z

@@ -5,11 +5,12 @@
 use std::sync::Arc;
 
 use muster_core::desk::{Core, Reply};
-use muster_core::store::{ChannelKey, GameStore, MemoryStore, Status};
+use muster_core::store::{ChannelKey, MemoryStore, Status};
 use muster_rules::AnyGame;
 
 use common::{request, say};
 use muster_core::kernel::replayable::Replayable;
+use muster_core::store::{Lists, Live};
 use muster_core::testing as common;
 
 fn texts(replies: &[Reply]) -> String {

@@ -6,13 +6,14 @@ use std::sync::Arc;
 
 use muster_core::clock::ManualClock;
 use muster_core::desk::{Core, Reply, Target};
-use muster_core::store::{ChannelKey, Ending, GameStore, MemoryStore};
+use muster_core::store::{ChannelKey, Ending, MemoryStore};
 
 const START: u64 = 1_795_600_800; // 2026-11-25T10:00:00Z
 const DAY: u64 = 86_400;
 
 use common::request;
 use muster_core::kernel::replayable::Replayable;
+use muster_core::store::{Lists, Live, Receipts};
 use muster_core::testing as common;
 
 fn text(replies: &[Reply]) -> String {

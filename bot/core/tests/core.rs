@@ -9,6 +9,7 @@ use muster_core::store::{ChannelKey, GameStore, MemoryStore, SledStore, Status};
 const WHOLE_GAME: &str = include_str!("../../../docs/examples/lanrick-whole-game.txt");
 
 use common::{request, say};
+use muster_core::store::{Lists, Live};
 use muster_core::testing as common;
 
 fn texts(replies: &[Reply]) -> String {

@@ -4,12 +4,13 @@
 use std::sync::Arc;
 
 use muster_core::desk::{Core, Reply};
-use muster_core::store::{ChannelKey, GameStore, MemoryStore};
+use muster_core::store::{ChannelKey, MemoryStore};
 use muster_rules::croquet::solve;
 use muster_rules::{AnyGame, GameId};
 
 use common::say;
 use muster_core::kernel::replayable::Replayable;
+use muster_core::store::{Lists, Live};
 use muster_core::testing as common;
 
 fn texts(replies: &[Reply]) -> String {

@@ -25,7 +25,7 @@ use std::sync::Arc;
 
 use muster_core::desk::{Core, Policy, Reply, Request, User};
 use muster_core::store::record::encode;
-use muster_core::store::{ChannelKey, Ending, GameRecord, GameStore, MemoryStore, Status};
+use muster_core::store::{ChannelKey, Ending, GameRecord, MemoryStore, Status};
 
 use common::privates;
 use muster_core::testing as common;
@@ -76,6 +76,7 @@ enum Outcome {
 use Outcome::{Allowed, Refused};
 use State::{Active, Challenge, DrawOffered, Finished, NoGame, TakebackAsked};
 use muster_core::kernel::replayable::Replayable;
+use muster_core::store::{Lists, Live};
 
 /// `{step}` is a legal step for the seat to move; `{id}` the id of the channel's game, or with
 /// the channel empty of the game that finished there.

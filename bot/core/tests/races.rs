@@ -16,6 +16,7 @@ const START: u64 = 1_795_600_800; // 2026-11-25T10:00:00Z
 
 use common::mentioning as request;
 use muster_core::kernel::replayable::Replayable;
+use muster_core::store::{Lists, Live, PassLists, PassNotes, PassReceipts, PassUpkeep, Wears};
 use muster_core::testing as common;
 
 /// The private text of `replies`, if they are a refusal.
@@ -336,13 +337,19 @@ impl Meanwhile {
     }
 }
 
-macro_rules! through {
-    ($($name:ident($($arg:ident: $ty:ty),*) -> $out:ty;)*) => {
-        $(fn $name(&self, $($arg: $ty),*) -> $out { self.inner.$name($($arg),*) })*
-    };
+/// Meanwhile changes only how a change is committed; it passes the rest to the store it wears.
+impl Wears for Meanwhile {
+    fn worn(&self) -> &dyn GameStore {
+        self.inner.as_ref()
+    }
 }
 
-impl GameStore for Meanwhile {
+impl PassLists for Meanwhile {}
+impl PassNotes for Meanwhile {}
+impl PassReceipts for Meanwhile {}
+impl PassUpkeep for Meanwhile {}
+
+impl Live for Meanwhile {
     fn commit(
         &self,
         key: &ChannelKey,
@@ -354,25 +361,11 @@ impl GameStore for Meanwhile {
         }
         self.inner.commit(key, change, receipts)
     }
-    through! {
-        next_id() -> Result<String, muster_core::store::StoreError>;
-        load(key: &ChannelKey) -> Result<Option<GameRecord>, muster_core::store::StoreError>;
-        set_aside(key: &ChannelKey) -> Result<(), muster_core::store::StoreError>;
-        live_games_of(platform: &str, player: &str) -> Result<Vec<GameRecord>, muster_core::store::StoreError>;
-        timed_games() -> Result<Vec<GameRecord>, muster_core::store::StoreError>;
-        bot_games() -> Result<Vec<GameRecord>, muster_core::store::StoreError>;
-        away_games() -> Result<Vec<GameRecord>, muster_core::store::StoreError>;
-        live_games(platform: &str) -> Result<Vec<GameRecord>, muster_core::store::StoreError>;
-        games_of(player: &str) -> Result<Vec<GameRecord>, muster_core::store::StoreError>;
-        archived(id: &str) -> Result<Option<GameRecord>, muster_core::store::StoreError>;
-        archive_ids() -> Result<Vec<String>, muster_core::store::StoreError>;
-        note(key: &ChannelKey, name: &str) -> Result<Option<String>, muster_core::store::StoreError>;
-        set_note(key: &ChannelKey, name: &str, value: Option<&str>) -> Result<(), muster_core::store::StoreError>;
-        swap_note(key: &ChannelKey, name: &str, expected: Option<&str>, value: Option<&str>) -> Result<bool, muster_core::store::StoreError>;
-        receipt(platform: &str, id: &str) -> Result<Option<String>, muster_core::store::StoreError>;
-        receipts(platform: &str) -> Result<Vec<(String, String)>, muster_core::store::StoreError>;
-        set_receipt(platform: &str, id: &str, body: Option<&str>) -> Result<(), muster_core::store::StoreError>;
-        live_count() -> Result<usize, muster_core::store::StoreError>;
+    fn next_id(&self) -> Result<String, muster_core::store::StoreError> {
+        self.inner.next_id()
+    }
+    fn load(&self, key: &ChannelKey) -> Result<Option<GameRecord>, muster_core::store::StoreError> {
+        self.inner.load(key)
     }
 }
 

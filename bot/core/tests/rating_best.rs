@@ -6,10 +6,11 @@
 use std::sync::Arc;
 
 use muster_core::desk::{Core, Reply};
-use muster_core::store::{ChannelKey, GameStore, MemoryStore};
+use muster_core::store::{ChannelKey, MemoryStore};
 use serde_json::Value;
 
 use common::request;
+use muster_core::store::Notes;
 use muster_core::testing as common;
 
 /// A Croquet game won by `winner` over `loser`, rated.

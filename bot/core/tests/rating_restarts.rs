@@ -6,9 +6,10 @@
 use std::sync::Arc;
 
 use muster_core::desk::Core;
-use muster_core::store::{ChannelKey, GameStore, MemoryStore};
+use muster_core::store::{ChannelKey, MemoryStore};
 
 use common::request;
+use muster_core::store::Notes;
 use muster_core::testing as common;
 
 /// A rated Croquet game between alice and bob, ended but not yet rated (the crash).

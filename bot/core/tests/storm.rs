@@ -9,7 +9,8 @@ use std::sync::Arc;
 
 use muster_core::desk::{Core, Reply, User};
 use muster_core::kernel::replayable::Replayable;
-use muster_core::store::{ChannelKey, GameRecord, GameStore, MemoryStore, Status};
+use muster_core::store::{ChannelKey, GameRecord, MemoryStore, Status};
+use muster_core::store::{Lists, Live};
 use muster_rules::search::Rng;
 
 /// One of `items`, chosen by `rng` (seeded, so that a failing storm repeats).

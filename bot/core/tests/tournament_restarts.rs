@@ -7,9 +7,10 @@
 use std::sync::Arc;
 
 use muster_core::desk::{Core, Opening, Place, Reply, Surface, Target};
-use muster_core::store::{ChannelKey, Ending, GameStore, MemoryStore, Status};
+use muster_core::store::{ChannelKey, Ending, MemoryStore, Status};
 
 use common::request;
+use muster_core::store::Live;
 use muster_core::testing as common;
 
 /// The platform of these tests, whose adapter opens each board's place itself (as threads and

@@ -87,6 +87,7 @@ pub fn claim(store: &dyn GameStore, id: u64, now: u64) -> Result<bool, StoreErro
 mod tests {
     use super::*;
     use muster_core::kernel::store::MemoryStore;
+    use muster_core::store::Notes;
 
     #[test]
     fn an_interaction_is_claimed_once_for_its_tokens_lifetime() {

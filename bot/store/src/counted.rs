@@ -4,7 +4,10 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::interface::{Change, ChannelKey, GameStore, ReceiptToKeep, StoreError};
+use super::interface::{
+    Change, ChannelKey, GameStore, Lists, Live, Notes, PassUpkeep, ReceiptToKeep, Receipts,
+    StoreError, Wears,
+};
 use super::record::GameRecord;
 
 /// What a store was asked, by kind.
@@ -53,15 +56,23 @@ fn count(c: &AtomicUsize) {
     c.fetch_add(1, Ordering::SeqCst);
 }
 
-impl GameStore for Counted {
+impl Wears for Counted {
+    fn worn(&self) -> &dyn GameStore {
+        &*self.inner
+    }
+}
+
+impl Live for Counted {
     fn next_id(&self) -> Result<String, StoreError> {
         count(&self.counts.other_writes);
         self.inner.next_id()
     }
+
     fn load(&self, key: &ChannelKey) -> Result<Option<GameRecord>, StoreError> {
         count(&self.counts.loads);
         self.inner.load(key)
     }
+
     fn commit(
         &self,
         key: &ChannelKey,
@@ -71,45 +82,65 @@ impl GameStore for Counted {
         count(&self.counts.commits);
         self.inner.commit(key, change, receipts)
     }
+}
+
+impl Lists for Counted {
     fn set_aside(&self, key: &ChannelKey) -> Result<(), StoreError> {
         count(&self.counts.other_writes);
         self.inner.set_aside(key)
     }
+
     fn live_games_of(&self, platform: &str, player: &str) -> Result<Vec<GameRecord>, StoreError> {
         count(&self.counts.other_reads);
         self.inner.live_games_of(platform, player)
     }
+
     fn timed_games(&self) -> Result<Vec<GameRecord>, StoreError> {
         count(&self.counts.other_reads);
         self.inner.timed_games()
     }
+
     fn bot_games(&self) -> Result<Vec<GameRecord>, StoreError> {
         count(&self.counts.other_reads);
         self.inner.bot_games()
     }
+
     fn live_games(&self, platform: &str) -> Result<Vec<GameRecord>, StoreError> {
         count(&self.counts.other_reads);
         self.inner.live_games(platform)
     }
+
     fn away_games(&self) -> Result<Vec<GameRecord>, StoreError> {
         self.inner.away_games()
     }
+
     fn games_of(&self, player: &str) -> Result<Vec<GameRecord>, StoreError> {
         count(&self.counts.other_reads);
         self.inner.games_of(player)
     }
+
     fn archived(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
         count(&self.counts.other_reads);
         self.inner.archived(id)
     }
+
     fn archive_ids(&self) -> Result<Vec<String>, StoreError> {
         count(&self.counts.other_reads);
         self.inner.archive_ids()
     }
+
+    fn live_count(&self) -> Result<usize, StoreError> {
+        count(&self.counts.other_reads);
+        self.inner.live_count()
+    }
+}
+
+impl Notes for Counted {
     fn note(&self, key: &ChannelKey, name: &str) -> Result<Option<String>, StoreError> {
         count(&self.counts.notes);
         self.inner.note(key, name)
     }
+
     fn set_note(
         &self,
         key: &ChannelKey,
@@ -119,6 +150,7 @@ impl GameStore for Counted {
         count(&self.counts.other_writes);
         self.inner.set_note(key, name, value)
     }
+
     fn swap_note(
         &self,
         key: &ChannelKey,
@@ -129,20 +161,23 @@ impl GameStore for Counted {
         count(&self.counts.other_writes);
         self.inner.swap_note(key, name, expected, value)
     }
+}
+
+impl Receipts for Counted {
     fn receipt(&self, platform: &str, id: &str) -> Result<Option<String>, StoreError> {
         count(&self.counts.other_reads);
         self.inner.receipt(platform, id)
     }
+
     fn receipts(&self, platform: &str) -> Result<Vec<(String, String)>, StoreError> {
         count(&self.counts.other_reads);
         self.inner.receipts(platform)
     }
+
     fn set_receipt(&self, platform: &str, id: &str, body: Option<&str>) -> Result<(), StoreError> {
         count(&self.counts.other_writes);
         self.inner.set_receipt(platform, id, body)
     }
-    fn live_count(&self) -> Result<usize, StoreError> {
-        count(&self.counts.other_reads);
-        self.inner.live_count()
-    }
 }
+
+impl PassUpkeep for Counted {}

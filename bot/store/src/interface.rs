@@ -91,8 +91,18 @@ pub enum Change {
 /// body)`. A game played in two places keeps a receipt on each platform in one write.
 pub type ReceiptToKeep<'a> = (&'a str, &'a str, &'a str);
 
-/// The games, by channel, and the archive of finished ones.
-pub trait GameStore: Send + Sync {
+/// The games, by channel, and the archive of finished ones, with the notes and receipts kept
+/// beside them: every part of the store, as a backend gives it. A backend implements the five
+/// parts ([`Live`], [`Lists`], [`Notes`], [`Receipts`], [`Upkeep`]) and is a `GameStore`; a
+/// store that wears another ([`Wears`]) implements the parts it changes and passes the others
+/// on ([`PassLists`], [`PassNotes`], [`PassReceipts`], [`PassUpkeep`]).
+pub trait GameStore: Live + Lists + Notes + Receipts + Upkeep {}
+
+impl<T: Live + Lists + Notes + Receipts + Upkeep> GameStore for T {}
+
+/// A channel's live game: read, and changed by compare-and-swap, with the receipts of the
+/// requests that changed it.
+pub trait Live: Send + Sync {
     /// A new unique game id.
     fn next_id(&self) -> Result<String, StoreError>;
     /// The channel's live game, if any.
@@ -137,6 +147,11 @@ pub trait GameStore: Send + Sync {
         };
         self.commit(key, Some(&change), &[])
     }
+}
+
+/// Games found by what they are rather than by their channel: the live games a scheduler, a
+/// restarted bot or a page looks for, and the archive of finished ones.
+pub trait Lists: Send + Sync {
     /// Sets an unreadable live record aside (kept for inspection), freeing the channel.
     fn set_aside(&self, key: &ChannelKey) -> Result<(), StoreError>;
     /// Live games that `player_id` plays from `platform` (unreadable ones left out), in no
@@ -162,6 +177,12 @@ pub trait GameStore: Send + Sync {
     fn archived(&self, id: &str) -> Result<Option<GameRecord>, StoreError>;
     /// The ids of every finished game, in no particular order.
     fn archive_ids(&self) -> Result<Vec<String>, StoreError>;
+    /// How many live games there are (being played or waiting for players).
+    fn live_count(&self) -> Result<usize, StoreError>;
+}
+
+/// The notes each part keeps about a channel (docs/architecture.md, "The store").
+pub trait Notes: Send + Sync {
     /// A note an adapter keeps about a channel, by name (such as which message shows the
     /// board, so its buttons can be removed when a newer board is posted).
     fn note(&self, key: &ChannelKey, name: &str) -> Result<Option<String>, StoreError>;
@@ -177,14 +198,21 @@ pub trait GameStore: Send + Sync {
         expected: Option<&str>,
         value: Option<&str>,
     ) -> Result<bool, StoreError>;
-    /// The receipt kept for the request `id` on `platform` (see [`GameStore::commit`]).
+}
+
+/// The receipts of requests answered, by platform and request id.
+pub trait Receipts: Send + Sync {
+    /// The receipt kept for the request `id` on `platform` (see [`Live::commit`]).
     fn receipt(&self, platform: &str, id: &str) -> Result<Option<String>, StoreError>;
     /// Every receipt kept on `platform`: `(id, body)`, in no particular order.
     fn receipts(&self, platform: &str) -> Result<Vec<(String, String)>, StoreError>;
     /// Sets (or with `None` forgets) the receipt of the request `id`; durable on return.
     fn set_receipt(&self, platform: &str, id: &str, body: Option<&str>) -> Result<(), StoreError>;
-    /// How many live games there are (being played or waiting for players).
-    fn live_count(&self) -> Result<usize, StoreError>;
+}
+
+/// What keeping the store needs besides the games: backups, copies between backends, and
+/// whether other instances share it.
+pub trait Upkeep: Send + Sync {
     /// Writes a consistent snapshot of the whole store to `out` in the backup format
     /// (docs/operations.md, "Backups"), while the store stays in use.
     fn snapshot(
@@ -200,7 +228,6 @@ pub trait GameStore: Send + Sync {
     fn shared(&self) -> bool {
         false
     }
-
     /// Tells `changes`, from now on, of the changes other instances on this store make (a
     /// store of one instance has none to tell; PostgreSQL's notifications do).
     fn listen(&self, changes: std::sync::Arc<super::changes::Changes>) {
@@ -218,3 +245,22 @@ pub trait GameStore: Send + Sync {
         Err(StoreError::Io("this store cannot be copied into".into()))
     }
 }
+
+/// A store that wears another (measures it, counts it, holds a request's writes for it): what
+/// it does not change, it passes to the store it wears.
+pub trait Wears: Send + Sync {
+    /// The store worn.
+    fn worn(&self) -> &dyn GameStore;
+}
+
+/// A store that wears another and passes its [`Lists`] on.
+pub trait PassLists: Wears {}
+
+/// A store that wears another and passes its [`Notes`] on.
+pub trait PassNotes: Wears {}
+
+/// A store that wears another and passes its [`Receipts`] on.
+pub trait PassReceipts: Wears {}
+
+/// A store that wears another and passes its [`Upkeep`] on.
+pub trait PassUpkeep: Wears {}

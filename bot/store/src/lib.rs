@@ -33,6 +33,7 @@ pub mod interface;
 pub mod lease;
 mod memory;
 pub mod named;
+mod pass;
 mod postgres;
 mod postgres_listen;
 mod postgres_schema;
@@ -42,7 +43,10 @@ pub mod text;
 pub mod time;
 
 pub use changes::{Changed, Changes};
-pub use interface::{Change, ChannelKey, GameStore, ReceiptToKeep, StoreError};
+pub use interface::{
+    Change, ChannelKey, GameStore, Lists, Live, Notes, PassLists, PassNotes, PassReceipts,
+    PassUpkeep, ReceiptToKeep, Receipts, StoreError, Upkeep, Wears,
+};
 pub use memory::MemoryStore;
 pub use named::{Copied, Named, migrate};
 pub use postgres::PgStore;

@@ -3,7 +3,9 @@
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-use super::interface::{Change, ChannelKey, GameStore, ReceiptToKeep, StoreError};
+use super::interface::{
+    Change, ChannelKey, Lists, Live, Notes, ReceiptToKeep, Receipts, StoreError, Upkeep,
+};
 use super::record::GameRecord;
 use super::record::{decode, encode};
 
@@ -38,7 +40,7 @@ fn read(bytes: &[u8]) -> Result<GameRecord, StoreError> {
     decode(bytes).map_err(StoreError::Corrupt)
 }
 
-impl GameStore for MemoryStore {
+impl Live for MemoryStore {
     fn next_id(&self) -> Result<String, StoreError> {
         let mut inner = self.lock();
         inner.next += 1;
@@ -91,7 +93,9 @@ impl GameStore for MemoryStore {
         }
         Ok(())
     }
+}
 
+impl Lists for MemoryStore {
     fn set_aside(&self, key: &ChannelKey) -> Result<(), StoreError> {
         let mut inner = self.lock();
         if let Some(bytes) = inner.live.remove(key) {
@@ -178,6 +182,12 @@ impl GameStore for MemoryStore {
         Ok(self.lock().archive.keys().cloned().collect())
     }
 
+    fn live_count(&self) -> Result<usize, StoreError> {
+        Ok(self.lock().live.len())
+    }
+}
+
+impl Notes for MemoryStore {
     fn note(&self, key: &ChannelKey, name: &str) -> Result<Option<String>, StoreError> {
         Ok(self.lock().notes.get(&(key.clone(), name.into())).cloned())
     }
@@ -215,7 +225,9 @@ impl GameStore for MemoryStore {
         };
         Ok(true)
     }
+}
 
+impl Receipts for MemoryStore {
     fn receipt(&self, platform: &str, id: &str) -> Result<Option<String>, StoreError> {
         let k = (platform.to_string(), id.to_string());
         Ok(self.lock().receipts.get(&k).cloned())
@@ -240,8 +252,6 @@ impl GameStore for MemoryStore {
         };
         Ok(())
     }
-
-    fn live_count(&self) -> Result<usize, StoreError> {
-        Ok(self.lock().live.len())
-    }
 }
+
+impl Upkeep for MemoryStore {}

@@ -19,7 +19,9 @@ use tokio_postgres::types::ToSql;
 
 use super::backup::Entry;
 use super::changes::Changes;
-use super::interface::{Change, ChannelKey, GameStore, ReceiptToKeep, StoreError};
+use super::interface::{
+    Change, ChannelKey, Lists, Live, Notes, ReceiptToKeep, Receipts, StoreError, Upkeep,
+};
 use super::postgres_listen;
 use super::postgres_schema::{self, Columns, counters_after, db};
 use super::record::GameRecord;
@@ -348,7 +350,7 @@ fn boxed<T: ToSql + Send + Sync + 'static>(value: T) -> Box<dyn ToSql + Send + S
     Box::new(value)
 }
 
-impl GameStore for PgStore {
+impl Live for PgStore {
     fn next_id(&self) -> Result<String, StoreError> {
         let rows = self.query("SELECT nextval('game_ids')", vec![])?;
         let n: i64 = rows.first().map(|r| r.get(0)).ok_or_else(|| io("no id"))?;
@@ -396,7 +398,9 @@ impl GameStore for PgStore {
             })
         })
     }
+}
 
+impl Lists for PgStore {
     fn set_aside(&self, key: &ChannelKey) -> Result<(), StoreError> {
         self.execute(
             "WITH moved AS (DELETE FROM live WHERE platform = $1 AND channel = $2
@@ -470,6 +474,13 @@ impl GameStore for PgStore {
         Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 
+    fn live_count(&self) -> Result<usize, StoreError> {
+        let rows = self.query("SELECT count(*) FROM live", vec![])?;
+        Ok(rows.first().map_or(0, |r| r.get::<_, i64>(0)) as usize)
+    }
+}
+
+impl Notes for PgStore {
     fn note(&self, key: &ChannelKey, name: &str) -> Result<Option<String>, StoreError> {
         let rows = self.query(
             "SELECT value FROM notes WHERE platform = $1 AND channel = $2 AND name = $3",
@@ -554,7 +565,9 @@ impl GameStore for PgStore {
         };
         Ok(changed == 1)
     }
+}
 
+impl Receipts for PgStore {
     fn receipt(&self, platform: &str, id: &str) -> Result<Option<String>, StoreError> {
         let rows = self.query(
             "SELECT body FROM receipts WHERE platform = $1 AND id = $2",
@@ -589,12 +602,9 @@ impl GameStore for PgStore {
         }
         .map(|_| ())
     }
+}
 
-    fn live_count(&self) -> Result<usize, StoreError> {
-        let rows = self.query("SELECT count(*) FROM live", vec![])?;
-        Ok(rows.first().map_or(0, |r| r.get::<_, i64>(0)) as usize)
-    }
-
+impl Upkeep for PgStore {
     fn shared(&self) -> bool {
         true
     }

@@ -13,7 +13,9 @@ use std::path::Path;
 use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
 
 use super::backup::Entry;
-use super::interface::{Change, ChannelKey, GameStore, ReceiptToKeep, StoreError};
+use super::interface::{
+    Change, ChannelKey, Lists, Live, Notes, ReceiptToKeep, Receipts, StoreError, Upkeep,
+};
 use super::record::GameRecord;
 use super::record::{SCHEMA, decode, encode, id_number};
 
@@ -141,7 +143,7 @@ impl SledStore {
     }
 }
 
-impl GameStore for SledStore {
+impl Live for SledStore {
     fn next_id(&self) -> Result<String, StoreError> {
         Ok(format!("g{}", self.fresh()?))
     }
@@ -214,7 +216,9 @@ impl GameStore for SledStore {
             Err(TransactionError::Storage(e)) => Err(io(e)),
         }
     }
+}
 
+impl Lists for SledStore {
     fn set_aside(&self, key: &ChannelKey) -> Result<(), StoreError> {
         let _writing = self.writing();
         if let Some(bytes) = self.live.remove(key.bytes()).map_err(io)? {
@@ -325,6 +329,31 @@ impl GameStore for SledStore {
         Ok(games)
     }
 
+    fn live_count(&self) -> Result<usize, StoreError> {
+        Ok(self.live.len())
+    }
+
+    fn archived(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
+        self.archive
+            .get(id.as_bytes())
+            .map_err(io)?
+            .map(|b| read(&b))
+            .transpose()
+    }
+
+    fn archive_ids(&self) -> Result<Vec<String>, StoreError> {
+        self.archive
+            .iter()
+            .keys()
+            .map(|k| {
+                k.map(|k| String::from_utf8_lossy(&k).into_owned())
+                    .map_err(io)
+            })
+            .collect()
+    }
+}
+
+impl Notes for SledStore {
     fn note(&self, key: &ChannelKey, name: &str) -> Result<Option<String>, StoreError> {
         let value = self.notes.get(note_key(key, name)).map_err(io)?;
         Ok(value.map(|v| String::from_utf8_lossy(&v).into_owned()))
@@ -367,7 +396,9 @@ impl GameStore for SledStore {
         self.flush()?;
         Ok(true)
     }
+}
 
+impl Receipts for SledStore {
     fn receipt(&self, platform: &str, id: &str) -> Result<Option<String>, StoreError> {
         let value = self.receipts.get(receipt_key(platform, id)).map_err(io)?;
         Ok(value.map(|v| String::from_utf8_lossy(&v).into_owned()))
@@ -394,11 +425,9 @@ impl GameStore for SledStore {
         .map_err(io)?;
         self.flush()
     }
+}
 
-    fn live_count(&self) -> Result<usize, StoreError> {
-        Ok(self.live.len())
-    }
-
+impl Upkeep for SledStore {
     fn snapshot(
         &self,
         created: &str,
@@ -459,25 +488,6 @@ impl GameStore for SledStore {
             .map_err(io)?;
         self.floor.store(floor, std::sync::atomic::Ordering::SeqCst);
         self.flush()
-    }
-
-    fn archived(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
-        self.archive
-            .get(id.as_bytes())
-            .map_err(io)?
-            .map(|b| read(&b))
-            .transpose()
-    }
-
-    fn archive_ids(&self) -> Result<Vec<String>, StoreError> {
-        self.archive
-            .iter()
-            .keys()
-            .map(|k| {
-                k.map(|k| String::from_utf8_lossy(&k).into_owned())
-                    .map_err(io)
-            })
-            .collect()
     }
 }
 

@@ -126,6 +126,7 @@ mod tests {
     use super::*;
     use crate::kernel::reply::Reply;
     use crate::kernel::store::MemoryStore;
+    use crate::kernel::store::Receipts;
 
     fn notice(id: &str, target: Target) -> Notice {
         Notice {

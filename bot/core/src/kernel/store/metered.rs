@@ -9,7 +9,9 @@ use std::time::Instant;
 
 use crate::telemetry::metrics::metrics;
 use muster_store::changes::{Changed, Changes};
-use muster_store::interface::{Change, ChannelKey, GameStore, ReceiptToKeep, StoreError};
+use muster_store::interface::{
+    Change, ChannelKey, GameStore, Lists, Live, Notes, ReceiptToKeep, Receipts, StoreError, Upkeep,
+};
 use muster_store::record::{GameRecord, Status};
 use muster_store::{backup, fault};
 
@@ -52,13 +54,15 @@ impl Metered {
     }
 }
 
-impl GameStore for Metered {
+impl Live for Metered {
     fn next_id(&self) -> Result<String, StoreError> {
         self.timed("next_id", |s| s.next_id())
     }
+
     fn load(&self, key: &ChannelKey) -> Result<Option<GameRecord>, StoreError> {
         self.timed("load", |s| s.load(key))
     }
+
     fn commit(
         &self,
         key: &ChannelKey,
@@ -80,12 +84,16 @@ impl GameStore for Metered {
         }
         Ok(())
     }
+}
+
+impl Lists for Metered {
     fn set_aside(&self, key: &ChannelKey) -> Result<(), StoreError> {
         fault::writing();
         self.timed("set_aside", |s| s.set_aside(key))?;
         fault::wrote();
         Ok(())
     }
+
     fn live_games_of(
         &self,
         platform: &str,
@@ -93,30 +101,45 @@ impl GameStore for Metered {
     ) -> Result<Vec<GameRecord>, StoreError> {
         self.timed("live_games_of", |s| s.live_games_of(platform, player_id))
     }
+
     fn timed_games(&self) -> Result<Vec<GameRecord>, StoreError> {
         self.timed("timed_games", |s| s.timed_games())
     }
+
     fn bot_games(&self) -> Result<Vec<GameRecord>, StoreError> {
         self.timed("bot_games", |s| s.bot_games())
     }
+
     fn live_games(&self, platform: &str) -> Result<Vec<GameRecord>, StoreError> {
         self.timed("live_games", |s| s.live_games(platform))
     }
+
     fn away_games(&self) -> Result<Vec<GameRecord>, StoreError> {
         self.timed("away_games", |s| s.away_games())
     }
+
     fn games_of(&self, player_id: &str) -> Result<Vec<GameRecord>, StoreError> {
         self.timed("games_of", |s| s.games_of(player_id))
     }
+
     fn archived(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
         self.timed("archived", |s| s.archived(id))
     }
+
     fn archive_ids(&self) -> Result<Vec<String>, StoreError> {
         self.timed("archive_ids", |s| s.archive_ids())
     }
+
+    fn live_count(&self) -> Result<usize, StoreError> {
+        self.inner.live_count()
+    }
+}
+
+impl Notes for Metered {
     fn note(&self, key: &ChannelKey, name: &str) -> Result<Option<String>, StoreError> {
         self.timed("note", |s| s.note(key, name))
     }
+
     fn set_note(
         &self,
         key: &ChannelKey,
@@ -129,6 +152,7 @@ impl GameStore for Metered {
         self.told(key, Some(name));
         Ok(())
     }
+
     fn swap_note(
         &self,
         key: &ChannelKey,
@@ -144,21 +168,26 @@ impl GameStore for Metered {
         }
         Ok(swapped)
     }
+}
+
+impl Receipts for Metered {
     fn receipt(&self, platform: &str, id: &str) -> Result<Option<String>, StoreError> {
         self.timed("receipt", |s| s.receipt(platform, id))
     }
+
     fn receipts(&self, platform: &str) -> Result<Vec<(String, String)>, StoreError> {
         self.timed("receipts", |s| s.receipts(platform))
     }
+
     fn set_receipt(&self, platform: &str, id: &str, body: Option<&str>) -> Result<(), StoreError> {
         fault::writing();
         self.timed("set_receipt", |s| s.set_receipt(platform, id, body))?;
         fault::wrote();
         Ok(())
     }
-    fn live_count(&self) -> Result<usize, StoreError> {
-        self.inner.live_count()
-    }
+}
+
+impl Upkeep for Metered {
     fn snapshot(
         &self,
         created: &str,
@@ -166,15 +195,19 @@ impl GameStore for Metered {
     ) -> Result<backup::Summary, String> {
         self.timed("snapshot", |s| s.snapshot(created, out))
     }
+
     fn listen(&self, changes: Arc<Changes>) {
         self.inner.listen(changes);
     }
+
     fn shared(&self) -> bool {
         self.inner.shared()
     }
+
     fn entries(&self) -> Result<Vec<backup::Entry>, StoreError> {
         self.timed("entries", |s| s.entries())
     }
+
     fn import(&self, entries: &[backup::Entry], replace: bool) -> Result<(), StoreError> {
         self.timed("import", |s| s.import(entries, replace))
     }

@@ -9,8 +9,9 @@ pub mod staged;
 
 pub use muster_store::{
     Away, Change, Changed, Changes, ChannelKey, Copied, Ending, EventTag, GameRecord, GameStore,
-    MemoryStore, Named, PgStore, Player, ReceiptToKeep, SCHEMA, SeatEntry, SledStore, Status,
-    StoreError, backup, changes, fault, interface, lease, migrate, named, record,
+    Lists, Live, MemoryStore, Named, Notes, PassLists, PassNotes, PassReceipts, PassUpkeep,
+    PgStore, Player, ReceiptToKeep, Receipts, SCHEMA, SeatEntry, SledStore, Status, StoreError,
+    Upkeep, Wears, backup, changes, fault, interface, lease, migrate, named, record,
 };
 #[cfg(feature = "test-support")]
 pub use muster_store::{contract, counted};

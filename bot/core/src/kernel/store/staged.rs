@@ -8,7 +8,10 @@ use std::sync::{Arc, Mutex};
 
 use muster_rules::AnyGame;
 
-use muster_store::interface::{Change, ChannelKey, GameStore, ReceiptToKeep, StoreError};
+use muster_store::interface::{
+    Change, ChannelKey, GameStore, Live, PassLists, PassNotes, PassReceipts, PassUpkeep,
+    ReceiptToKeep, StoreError, Wears,
+};
 use muster_store::record::GameRecord;
 
 /// A store whose game writes wait for [`Staged::commit`]; everything else goes straight through.
@@ -238,7 +241,13 @@ impl Staged {
     }
 }
 
-impl GameStore for Staged {
+impl Wears for Staged {
+    fn worn(&self) -> &dyn GameStore {
+        &*self.inner
+    }
+}
+
+impl Live for Staged {
     fn next_id(&self) -> Result<String, StoreError> {
         self.inner.next_id()
     }
@@ -273,85 +282,15 @@ impl GameStore for Staged {
         }
         self.stage(key, change.clone())
     }
-
-    fn set_aside(&self, key: &ChannelKey) -> Result<(), StoreError> {
-        self.inner.set_aside(key)
-    }
-
-    fn live_games_of(
-        &self,
-        platform: &str,
-        player_id: &str,
-    ) -> Result<Vec<GameRecord>, StoreError> {
-        self.inner.live_games_of(platform, player_id)
-    }
-
-    fn timed_games(&self) -> Result<Vec<GameRecord>, StoreError> {
-        self.inner.timed_games()
-    }
-
-    fn bot_games(&self) -> Result<Vec<GameRecord>, StoreError> {
-        self.inner.bot_games()
-    }
-
-    fn live_games(&self, platform: &str) -> Result<Vec<GameRecord>, StoreError> {
-        self.inner.live_games(platform)
-    }
-
-    fn away_games(&self) -> Result<Vec<GameRecord>, StoreError> {
-        self.inner.away_games()
-    }
-
-    fn games_of(&self, player_id: &str) -> Result<Vec<GameRecord>, StoreError> {
-        self.inner.games_of(player_id)
-    }
-
-    fn archived(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
-        self.inner.archived(id)
-    }
-
-    fn archive_ids(&self) -> Result<Vec<String>, StoreError> {
-        self.inner.archive_ids()
-    }
-
-    fn note(&self, key: &ChannelKey, name: &str) -> Result<Option<String>, StoreError> {
-        self.inner.note(key, name)
-    }
-
-    fn set_note(
-        &self,
-        key: &ChannelKey,
-        name: &str,
-        value: Option<&str>,
-    ) -> Result<(), StoreError> {
-        self.inner.set_note(key, name, value)
-    }
-
-    fn swap_note(
-        &self,
-        key: &ChannelKey,
-        name: &str,
-        expected: Option<&str>,
-        value: Option<&str>,
-    ) -> Result<bool, StoreError> {
-        self.inner.swap_note(key, name, expected, value)
-    }
-
-    fn receipt(&self, platform: &str, id: &str) -> Result<Option<String>, StoreError> {
-        self.inner.receipt(platform, id)
-    }
-
-    fn receipts(&self, platform: &str) -> Result<Vec<(String, String)>, StoreError> {
-        self.inner.receipts(platform)
-    }
-
-    fn set_receipt(&self, platform: &str, id: &str, body: Option<&str>) -> Result<(), StoreError> {
-        self.inner.set_receipt(platform, id, body)
-    }
-    fn live_count(&self) -> Result<usize, StoreError> {
-        self.inner.live_count()
-    }
 }
+
+impl PassLists for Staged {}
+
+impl PassNotes for Staged {}
+
+impl PassReceipts for Staged {}
+
+impl PassUpkeep for Staged {}
 
 #[cfg(test)]
 mod tests {
