@@ -24,7 +24,6 @@ const LONG_FILES: &[(&str, &str)] = &[(
 /// Functions allowed over 80 lines: (file, function, its length when listed). Each is to be cut
 /// along its own steps; a function may not grow past the length it was listed with.
 const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
-    ("rules/src/lanrick1880/mod.rs", "apply", 167),
     ("rules/src/lanko/notation.rs", "refusal", 159),
     ("rules/src/search/mod.rs", "best", 124),
     ("rules/src/lanrick/mod.rs", "apply", 122),
