@@ -35,7 +35,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("rules/src/croquet/mod.rs", "apply", 86),
     ("rules/src/lanrick/turns.rs", "search", 85),
     ("rules/src/lanko/notation.rs", "parse", 85),
-    ("rules/src/lanrick1880/mod.rs", "from_position", 83),
     ("bot/discord/src/outgoing.rs", "plan", 83),
     ("bot/matrix/src/direct.rs", "direct_room", 81),
 ];

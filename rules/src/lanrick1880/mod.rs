@@ -193,6 +193,68 @@ fn one_step(from: Square, to: Square) -> Option<Direction> {
         .find(|d| from.go(*d, 1) == Some(to))
 }
 
+/// A seat field of a position string: `w`, `b`, or `-` for none.
+fn seat_field(c: &str) -> Result<Option<Seat>, String> {
+    match c {
+        "w" => Ok(Some(Seat::WHITE)),
+        "b" => Ok(Some(Seat::BLACK)),
+        "-" => Ok(None),
+        o => Err(format!("`{o}` is not w, b or -")),
+    }
+}
+
+/// The mark field of a position string: a square, or `-` for none.
+fn mark_field(m: &str) -> Result<Option<Square>, String> {
+    match m {
+        "-" => Ok(None),
+        m => Ok(Some(
+            m.parse::<Square>()
+                .map_err(|()| format!("mark `{m}` is not a square"))?,
+        )),
+    }
+}
+
+/// The taken field of a position string: men taken by White and by Black, such as `1-0`.
+fn taken_field(t: &str) -> Result<[u8; 2], String> {
+    match t
+        .split_once('-')
+        .map(|(a, b)| (a.parse::<u8>(), b.parse::<u8>()))
+    {
+        Some((Ok(a), Ok(b))) if a <= 5 && b <= 5 => Ok([a, b]),
+        _ => Err(format!("taken `{t}` is not two counts such as 1-0")),
+    }
+}
+
+/// After the set-up, each player has five men less those the other has taken.
+fn check_men_count(phase: Phase, men: [Squares; 2], taken: [u8; 2]) -> Result<(), String> {
+    for (i, s) in [Seat::WHITE, Seat::BLACK].into_iter().enumerate() {
+        let expected = MEN - taken[1 - i] as u32;
+        if phase != Phase::Setup && men[i].count_ones() != expected {
+            return Err(format!(
+                "{} has {} men but should have {expected}",
+                s.colour(),
+                men[i].count_ones()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The result a position string gives: in the over phase, the winner named by the side field,
+/// or a draw for `=`.
+fn outcome_field(phase: Phase, side_field: &str, side: Seat) -> Option<Outcome> {
+    match (phase, side_field) {
+        (Phase::Over, "=") => Some(Outcome::Draw {
+            reason: EndReason::Repetition,
+        }),
+        (Phase::Over, _) => Some(Outcome::Winner {
+            team: Table::TWO_PLAYERS.team_of(side),
+            reason: EndReason::Goal,
+        }),
+        _ => None,
+    }
+}
+
 impl Lanrick1880 {
     common::accessors!();
 
@@ -444,62 +506,25 @@ impl Lanrick1880 {
         let mut errors = Vec::new();
         let men = read_board(f[0], &mut errors);
         let phase = Phase::from_name(f[1]).ok_or_else(|| format!("unknown phase `{}`", f[1]))?;
-        let seat = |c: &str| match c {
-            "w" => Ok(Some(Seat::WHITE)),
-            "b" => Ok(Some(Seat::BLACK)),
-            "-" => Ok(None),
-            o => Err(format!("`{o}` is not w, b or -")),
-        };
         let side = if phase == Phase::Over && f[2] == "=" {
             Seat::WHITE
         } else {
-            seat(f[2])?.ok_or("the side to move is w or b")?
+            seat_field(f[2])?.ok_or("the side to move is w or b")?
         };
-        let mark = match f[3] {
-            "-" => None,
-            m => Some(
-                m.parse::<Square>()
-                    .map_err(|()| format!("mark `{m}` is not a square"))?,
-            ),
-        };
-        let taken = match f[4]
-            .split_once('-')
-            .map(|(a, b)| (a.parse::<u8>(), b.parse::<u8>()))
-        {
-            Some((Ok(a), Ok(b))) if a <= 5 && b <= 5 => [a, b],
-            _ => return Err(format!("taken `{}` is not two counts such as 1-0", f[4])),
-        };
-        let shifter = seat(f[5])?;
+        let mark = mark_field(f[3])?;
+        let taken = taken_field(f[4])?;
+        let shifter = seat_field(f[5])?;
         if !errors.is_empty() {
             return Err(errors.join("; "));
         }
-        for (i, s) in [Seat::WHITE, Seat::BLACK].into_iter().enumerate() {
-            let expected = MEN - taken[1 - i] as u32;
-            if phase != Phase::Setup && men[i].count_ones() != expected {
-                return Err(format!(
-                    "{} has {} men but should have {expected}",
-                    s.colour(),
-                    men[i].count_ones()
-                ));
-            }
-        }
-        let outcome = match (phase, f[2]) {
-            (Phase::Over, "=") => Some(Outcome::Draw {
-                reason: EndReason::Repetition,
-            }),
-            (Phase::Over, _) => Some(Outcome::Winner {
-                team: Table::TWO_PLAYERS.team_of(side),
-                reason: EndReason::Goal,
-            }),
-            _ => None,
-        };
+        check_men_count(phase, men, taken)?;
         let mut game = Lanrick1880 {
             c: Common {
                 men,
                 mark,
                 taken,
                 side,
-                outcome,
+                outcome: outcome_field(phase, f[2], side),
                 seen: Vec::new(),
             },
             phase,
