@@ -343,67 +343,10 @@ pub fn check_turn(
         .join(" ");
     for (i, step) in steps.iter().enumerate() {
         if won {
-            return Err(format!(
-                "all your men were in the rendezvous after {}; the rendezvous is won at that \
-                 moment and the turn ends there (Rule 6): leave out {}",
-                steps[i - 1],
-                steps[i..]
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            ));
+            return Err(won_before(steps, i));
         }
-        let Some(idx) = men.iter().position(|m| m.at == step.from) else {
-            return Err(if opp & step.from.bit() != 0 {
-                format!(
-                    "{step}: the man on {} is {opponent}'s; move your own men",
-                    step.from
-                )
-            } else {
-                format!(
-                    "{step}: there is no man of yours on {} at that point of the turn",
-                    step.from
-                )
-            });
-        };
-        let Some((dir, n)) = line_between(step.from, step.to) else {
-            return Err(if step.from == step.to {
-                format!("{step} does not move the man; every step moves at least one square")
-            } else {
-                format!(
-                    "{step}: {} is not on a rank, file or diagonal through {}; men move like \
-                     chess queens (Rule 2)",
-                    step.to, step.from
-                )
-            });
-        };
+        let (idx, dir, n) = check_step(&men, own, opp, *step, opponent, rule)?;
         let man = men[idx];
-        if rule == ManRule::Once && man.axis.is_some() {
-            return Err(format!(
-                "{step}: the man that began this turn on {} has already moved; each man is moved at most once a turn (Carroll, June 1881)",
-                man.start
-            ));
-        }
-        if let Some(axis) = man.axis
-            && axis != dir.axis()
-        {
-            return Err(format!(
-                "{step}: the man that began this turn on {} has moved along {}; a man moved \
-                 more than once in a turn must keep to that line (Rule 4)",
-                man.start,
-                axis.describe(man.start)
-            ));
-        }
-        let occupied = own | opp;
-        if let Some(blocker) = squares(between(step.from, dir, n) & occupied).next() {
-            return Err(format!(
-                "{step} passes over the man on {blocker}; men may not pass over men (Rule 2)"
-            ));
-        }
-        if occupied & step.to.bit() != 0 {
-            return Err(format!("{step}: {} is occupied", step.to));
-        }
         used += n as u32;
         if used > budget as u32 {
             return Err(format!(
@@ -422,6 +365,83 @@ pub fn check_turn(
         return Err("a turn must move at least one square".into());
     }
     Ok(Checked { own, won })
+}
+
+/// Why the steps from `steps[i]` on are too many: the rendezvous was won by the one before.
+fn won_before(steps: &[Step], i: usize) -> String {
+    format!(
+        "all your men were in the rendezvous after {}; the rendezvous is won at that \
+         moment and the turn ends there (Rule 6): leave out {}",
+        steps[i - 1],
+        steps[i..]
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    )
+}
+
+/// Checks one step of a turn against the men as they stand at that point of it (Rules 2, 4):
+/// the index of the man it moves, its direction and its length, or what is wrong with it.
+fn check_step(
+    men: &[Man],
+    own: Squares,
+    opp: Squares,
+    step: Step,
+    opponent: &str,
+    rule: ManRule,
+) -> Result<(usize, Direction, u8), String> {
+    let Some(idx) = men.iter().position(|m| m.at == step.from) else {
+        return Err(if opp & step.from.bit() != 0 {
+            format!(
+                "{step}: the man on {} is {opponent}'s; move your own men",
+                step.from
+            )
+        } else {
+            format!(
+                "{step}: there is no man of yours on {} at that point of the turn",
+                step.from
+            )
+        });
+    };
+    let Some((dir, n)) = line_between(step.from, step.to) else {
+        return Err(if step.from == step.to {
+            format!("{step} does not move the man; every step moves at least one square")
+        } else {
+            format!(
+                "{step}: {} is not on a rank, file or diagonal through {}; men move like \
+                 chess queens (Rule 2)",
+                step.to, step.from
+            )
+        });
+    };
+    let man = men[idx];
+    if rule == ManRule::Once && man.axis.is_some() {
+        return Err(format!(
+            "{step}: the man that began this turn on {} has already moved; each man is moved at most once a turn (Carroll, June 1881)",
+            man.start
+        ));
+    }
+    if let Some(axis) = man.axis
+        && axis != dir.axis()
+    {
+        return Err(format!(
+            "{step}: the man that began this turn on {} has moved along {}; a man moved \
+             more than once in a turn must keep to that line (Rule 4)",
+            man.start,
+            axis.describe(man.start)
+        ));
+    }
+    let occupied = own | opp;
+    if let Some(blocker) = squares(between(step.from, dir, n) & occupied).next() {
+        return Err(format!(
+            "{step} passes over the man on {blocker}; men may not pass over men (Rule 2)"
+        ));
+    }
+    if occupied & step.to.bit() != 0 {
+        return Err(format!("{step}: {} is occupied", step.to));
+    }
+    Ok((idx, dir, n))
 }
 
 /// The steps that may follow `prefix` in a turn (in square order): each makes `prefix` plus
