@@ -31,7 +31,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("rules/src/lanko/moves.rs", "quiet_moves", 105),
     ("rules/src/lanrick/position.rs", "validate", 93),
     ("rules/src/croquet/mod.rs", "apply", 86),
-    ("rules/src/lanrick/turns.rs", "search", 85),
     ("rules/src/lanko/notation.rs", "parse", 85),
     ("bot/discord/src/outgoing.rs", "plan", 83),
     ("bot/matrix/src/direct.rs", "direct_room", 81),
