@@ -27,7 +27,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("rules/src/lanko/notation.rs", "refusal", 159),
     ("rules/src/search/mod.rs", "best", 124),
     ("rules/src/tournament/trf.rs", "read", 120),
-    ("rules/src/lanrick/position.rs", "from_position", 105),
     ("rules/src/lanko/moves.rs", "quiet_moves", 105),
     ("rules/src/lanrick/position.rs", "validate", 93),
     ("rules/src/croquet/mod.rs", "apply", 86),
