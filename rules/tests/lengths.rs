@@ -28,7 +28,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("rules/src/search/mod.rs", "best", 124),
     ("rules/src/tournament/trf.rs", "read", 120),
     ("rules/src/lanko/moves.rs", "quiet_moves", 105),
-    ("rules/src/lanrick/position.rs", "validate", 93),
     ("rules/src/croquet/mod.rs", "apply", 86),
     ("rules/src/lanko/notation.rs", "parse", 85),
     ("bot/discord/src/outgoing.rs", "plan", 83),

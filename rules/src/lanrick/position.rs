@@ -268,29 +268,47 @@ impl Lanrick {
         Ok(game)
     }
 
+    /// Checks that the position is one the rules can reach in its phase, adding each problem
+    /// found to `errors`.
     fn validate(&self, errors: &mut Vec<String>) {
-        let (w, b) = (self.c.men[0].count_ones(), self.c.men[1].count_ones());
-        let names = ["White", "Black"];
         if self.phase == Phase::Placement {
-            if self.occupied() & FIELD != 0 {
-                errors.push("during placement every man stands on the border".into());
-            }
-            let expected = if w == b { Seat::WHITE } else { Seat::BLACK };
-            if !(w == b || w == b + 1) || w >= MEN && b >= MEN {
-                errors.push(format!(
-                    "{w} white and {b} black men cannot be a placement position"
-                ));
-            } else if self.c.side != expected {
-                errors.push(format!(
-                    "with {w} white and {b} black men placed, it is {}'s turn to place",
-                    names[expected.index()]
-                ));
-            }
-            if self.c.taken != [0, 0] || self.c.mark.is_some() || self.last_loser.is_some() {
-                errors.push("nothing is taken, marked or lost during placement".into());
-            }
+            self.validate_placement(errors);
             return;
         }
+        self.validate_counts(errors);
+        if self.c.mark.is_none() || !errors.is_empty() {
+            return;
+        }
+        self.validate_rendezvous(errors);
+    }
+
+    /// During placement: men on the border only, the right player to place, nothing else yet.
+    fn validate_placement(&self, errors: &mut Vec<String>) {
+        let (w, b) = (self.c.men[0].count_ones(), self.c.men[1].count_ones());
+        let names = ["White", "Black"];
+        if self.occupied() & FIELD != 0 {
+            errors.push("during placement every man stands on the border".into());
+        }
+        let expected = if w == b { Seat::WHITE } else { Seat::BLACK };
+        if !(w == b || w == b + 1) || w >= MEN && b >= MEN {
+            errors.push(format!(
+                "{w} white and {b} black men cannot be a placement position"
+            ));
+        } else if self.c.side != expected {
+            errors.push(format!(
+                "with {w} white and {b} black men placed, it is {}'s turn to place",
+                names[expected.index()]
+            ));
+        }
+        if self.c.taken != [0, 0] || self.c.mark.is_some() || self.last_loser.is_some() {
+            errors.push("nothing is taken, marked or lost during placement".into());
+        }
+    }
+
+    /// After placement: the men left after the takings, and what the phase needs (mark, loser).
+    fn validate_counts(&self, errors: &mut Vec<String>) {
+        let (w, b) = (self.c.men[0].count_ones(), self.c.men[1].count_ones());
+        let names = ["White", "Black"];
         for (i, count) in [w, b].into_iter().enumerate() {
             let expected = MEN - self.c.taken[1 - i] as u32;
             if count != expected {
@@ -324,9 +342,10 @@ impl Lanrick {
         if self.phase == Phase::Mark && self.occupied() & FIELD != 0 {
             errors.push("the mark is set only when every man is on the border".into());
         }
-        if self.c.mark.is_none() || !errors.is_empty() {
-            return;
-        }
+    }
+
+    /// With a mark: who has won the rendezvous, and what the phase after it needs.
+    fn validate_rendezvous(&self, errors: &mut Vec<String>) {
         let winner_phase = matches!(self.phase, Phase::Capture | Phase::Wanderers);
         if winner_phase
             && (!self.all_in(self.c.side) || self.last_loser != Some(other(self.c.side)))
