@@ -22,16 +22,9 @@ const LONG_FILES: &[(&str, &str)] = &[(
 )];
 
 /// Functions allowed over 80 lines: (file, function, its length when listed). Each is to be cut
-/// along its own steps; a function may not grow past the length it was listed with.
-const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
-    ("rules/src/lanrick1880/mod.rs", "apply", 167),
-    ("rules/src/lanrick/mod.rs", "apply", 122),
-    ("rules/src/lanrick/turns.rs", "check_turn", 106),
-    ("rules/src/lanrick/position.rs", "from_position", 105),
-    ("rules/src/lanrick/position.rs", "validate", 93),
-    ("rules/src/lanrick/turns.rs", "search", 85),
-    ("rules/src/lanrick1880/mod.rs", "from_position", 83),
-];
+/// along its own steps; a function may not grow past the length it was listed with. None is
+/// listed now: every function of the product is within the limit.
+const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[];
 
 fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

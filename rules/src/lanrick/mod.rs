@@ -382,116 +382,16 @@ impl Lanrick {
         PlayError::Illegal(reason)
     }
 
+    /// Plays `mv` for the side to move, or says why it may not be played.
     fn apply(&mut self, mv: &LanrickMove) -> Result<Vec<LanrickEvent>, PlayError> {
-        let seat = self.c.side;
-        let rival = other(seat);
-        let occupied = self.occupied();
         let mut events = Vec::new();
         match (self.phase, mv) {
-            (Phase::Placement, LanrickMove::Place(sq)) => {
-                if !sq.is_border() {
-                    return Err(Self::illegal(format!(
-                        "{sq} is in the field: men are placed on the border, the 28 edge squares (Rule 5)"
-                    )));
-                }
-                if occupied & sq.bit() != 0 {
-                    return Err(Self::illegal(format!(
-                        "{sq} is already occupied; choose an empty border square"
-                    )));
-                }
-                self.c.men[seat.index()] |= sq.bit();
-                events.push(LanrickEvent::Placed { seat, square: *sq });
-                if self.c.men.iter().all(|m| m.count_ones() == MEN) {
-                    self.phase = Phase::Mark;
-                    self.c.side = Seat::WHITE;
-                } else {
-                    self.c.side = rival;
-                }
-            }
-            (Phase::Mark, LanrickMove::Mark(sq)) => {
-                self.check_mark(*sq)?;
-                self.c.mark = Some(*sq);
-                self.c.seen.clear();
-                self.phase = Phase::Play;
-                self.c.side = rival;
-                self.opening = true;
-                events.push(LanrickEvent::MarkSet { seat, square: *sq });
-                if self.all_in(rival) {
-                    self.win_rendezvous(rival, &mut events);
-                } else {
-                    self.count_position(&mut events);
-                    self.settle(&mut events);
-                }
-            }
-            (Phase::Play, LanrickMove::Turn(steps)) => {
-                let budget = self.budget().unwrap_or(0);
-                let zone = self.rendezvous().unwrap_or(0);
-                let checked = turns::check_turn(
-                    self.men(seat),
-                    self.men(rival),
-                    budget,
-                    zone,
-                    steps,
-                    name(rival),
-                    ManRule::SameLine,
-                )
-                .map_err(Self::illegal)?;
-                self.c.men[seat.index()] = checked.own;
-                self.opening = false;
-                events.extend(steps.iter().map(|s| LanrickEvent::Stepped {
-                    seat,
-                    from: s.from,
-                    to: s.to,
-                }));
-                if checked.won {
-                    self.win_rendezvous(seat, &mut events);
-                } else {
-                    self.c.side = rival;
-                    self.count_position(&mut events);
-                    self.settle(&mut events);
-                }
-            }
-            (Phase::Capture, LanrickMove::Take(sq)) => {
-                if let Some(why) = self.c.take_refusal(seat, *sq) {
-                    return Err(Self::illegal(why));
-                }
-                self.c.take(seat, *sq);
-                events.push(LanrickEvent::Took { seat, square: *sq });
-                if self.taken(seat) >= TO_WIN {
-                    self.finish(Outcome::Winner {
-                        team: team(seat),
-                        reason: EndReason::Goal,
-                    });
-                    events.push(LanrickEvent::GameWon { seat });
-                } else {
-                    self.phase = Phase::Wanderers;
-                    self.settle(&mut events);
-                }
-            }
+            (Phase::Placement, LanrickMove::Place(sq)) => self.place(*sq, &mut events)?,
+            (Phase::Mark, LanrickMove::Mark(sq)) => self.set_mark(*sq, &mut events)?,
+            (Phase::Play, LanrickMove::Turn(steps)) => self.play_turn(steps, &mut events)?,
+            (Phase::Capture, LanrickMove::Take(sq)) => self.take_man(*sq, &mut events)?,
             (Phase::Wanderers | Phase::Equalise | Phase::Return, LanrickMove::ToBorder(step)) => {
-                let owner = if self.phase == Phase::Wanderers {
-                    rival
-                } else {
-                    seat
-                };
-                self.check_to_border(*step, owner)?;
-                self.c.shift_man(owner, *step);
-                let reason = match self.phase {
-                    Phase::Wanderers => BorderReason::Wanderer,
-                    Phase::Equalise => BorderReason::Equalise,
-                    _ => BorderReason::Return,
-                };
-                events.push(LanrickEvent::ToBorder {
-                    seat,
-                    owner,
-                    from: step.from,
-                    to: step.to,
-                    reason,
-                });
-                if self.phase == Phase::Return {
-                    self.next_return(rival);
-                }
-                self.settle(&mut events);
+                self.move_to_border(*step, &mut events)?;
             }
             (Phase::Over, _) => return Err(PlayError::GameOver),
             (phase, _) => {
@@ -503,6 +403,142 @@ impl Lanrick {
             }
         }
         Ok(events)
+    }
+
+    /// Places a man on an empty border square (Rule 5); with all ten placed, White marks.
+    fn place(&mut self, sq: Square, events: &mut Vec<LanrickEvent>) -> Result<(), PlayError> {
+        let seat = self.c.side;
+        if !sq.is_border() {
+            return Err(Self::illegal(format!(
+                "{sq} is in the field: men are placed on the border, the 28 edge squares (Rule 5)"
+            )));
+        }
+        if self.occupied() & sq.bit() != 0 {
+            return Err(Self::illegal(format!(
+                "{sq} is already occupied; choose an empty border square"
+            )));
+        }
+        self.c.men[seat.index()] |= sq.bit();
+        events.push(LanrickEvent::Placed { seat, square: sq });
+        if self.c.men.iter().all(|m| m.count_ones() == MEN) {
+            self.phase = Phase::Mark;
+            self.c.side = Seat::WHITE;
+        } else {
+            self.c.side = other(seat);
+        }
+        Ok(())
+    }
+
+    /// Sets the mark (Rules 3, 5) and begins a round with the other's opening turn (Rule 4).
+    fn set_mark(&mut self, sq: Square, events: &mut Vec<LanrickEvent>) -> Result<(), PlayError> {
+        let seat = self.c.side;
+        let rival = other(seat);
+        self.check_mark(sq)?;
+        self.c.mark = Some(sq);
+        self.c.seen.clear();
+        self.phase = Phase::Play;
+        self.c.side = rival;
+        self.opening = true;
+        events.push(LanrickEvent::MarkSet { seat, square: sq });
+        if self.all_in(rival) {
+            self.win_rendezvous(rival, events);
+        } else {
+            self.count_position(events);
+            self.settle(events);
+        }
+        Ok(())
+    }
+
+    /// Plays a turn of steps (Rule 4), which may win the rendezvous (L3-5).
+    fn play_turn(
+        &mut self,
+        steps: &[Step],
+        events: &mut Vec<LanrickEvent>,
+    ) -> Result<(), PlayError> {
+        let seat = self.c.side;
+        let rival = other(seat);
+        let budget = self.budget().unwrap_or(0);
+        let zone = self.rendezvous().unwrap_or(0);
+        let checked = turns::check_turn(
+            self.men(seat),
+            self.men(rival),
+            budget,
+            zone,
+            steps,
+            name(rival),
+            ManRule::SameLine,
+        )
+        .map_err(Self::illegal)?;
+        self.c.men[seat.index()] = checked.own;
+        self.opening = false;
+        events.extend(steps.iter().map(|s| LanrickEvent::Stepped {
+            seat,
+            from: s.from,
+            to: s.to,
+        }));
+        if checked.won {
+            self.win_rendezvous(seat, events);
+        } else {
+            self.c.side = rival;
+            self.count_position(events);
+            self.settle(events);
+        }
+        Ok(())
+    }
+
+    /// The winner of the rendezvous takes the man on `sq` (Rule 6); the fourth wins (L3-11).
+    fn take_man(&mut self, sq: Square, events: &mut Vec<LanrickEvent>) -> Result<(), PlayError> {
+        let seat = self.c.side;
+        if let Some(why) = self.c.take_refusal(seat, sq) {
+            return Err(Self::illegal(why));
+        }
+        self.c.take(seat, sq);
+        events.push(LanrickEvent::Took { seat, square: sq });
+        if self.taken(seat) >= TO_WIN {
+            self.finish(Outcome::Winner {
+                team: team(seat),
+                reason: EndReason::Goal,
+            });
+            events.push(LanrickEvent::GameWon { seat });
+        } else {
+            self.phase = Phase::Wanderers;
+            self.settle(events);
+        }
+        Ok(())
+    }
+
+    /// Moves a man to the border: a wanderer (Rule 6), to equalise (Rule 7) or a return (Rule 8).
+    fn move_to_border(
+        &mut self,
+        step: Step,
+        events: &mut Vec<LanrickEvent>,
+    ) -> Result<(), PlayError> {
+        let seat = self.c.side;
+        let rival = other(seat);
+        let owner = if self.phase == Phase::Wanderers {
+            rival
+        } else {
+            seat
+        };
+        self.check_to_border(step, owner)?;
+        self.c.shift_man(owner, step);
+        let reason = match self.phase {
+            Phase::Wanderers => BorderReason::Wanderer,
+            Phase::Equalise => BorderReason::Equalise,
+            _ => BorderReason::Return,
+        };
+        events.push(LanrickEvent::ToBorder {
+            seat,
+            owner,
+            from: step.from,
+            to: step.to,
+            reason,
+        });
+        if self.phase == Phase::Return {
+            self.next_return(rival);
+        }
+        self.settle(events);
+        Ok(())
     }
 
     fn check_mark(&self, sq: Square) -> Result<(), PlayError> {

@@ -132,6 +132,88 @@ pub(crate) fn read_board(text: &str, errors: &mut Vec<String>) -> [Squares; 2] {
     men
 }
 
+/// The side field: `w` or `b`, or `=` for a drawn game.
+fn read_side(field: &str, phase: Phase, errors: &mut Vec<String>) -> Seat {
+    match (field, phase) {
+        ("w", _) => Seat::WHITE,
+        ("b", _) => Seat::BLACK,
+        ("=", Phase::Over) => Seat::WHITE,
+        (s, _) => {
+            errors.push(format!("side '{s}' is not w or b (or = for a drawn game)"));
+            Seat::WHITE
+        }
+    }
+}
+
+/// The result of a game in the over phase: the winner named by the side field, or a draw.
+fn read_outcome(field: &str, phase: Phase, side: Seat) -> Option<Outcome> {
+    if phase != Phase::Over {
+        return None;
+    }
+    Some(match field {
+        "=" => Outcome::Draw {
+            reason: EndReason::Repetition,
+        },
+        _ => Outcome::Winner {
+            team: Team::new(side.index()).unwrap_or(Team::WHITE),
+            reason: EndReason::Goal,
+        },
+    })
+}
+
+/// The mark field: a field square, or `-`.
+fn read_mark(field: &str, errors: &mut Vec<String>) -> Option<Square> {
+    match field {
+        "-" => None,
+        m => match m.parse::<Square>() {
+            Ok(sq) if FIELD & sq.bit() != 0 => Some(sq),
+            _ => {
+                errors.push(format!("mark '{m}' is not a field square (b2–g7) or '-'"));
+                None
+            }
+        },
+    }
+}
+
+/// The taken field: men taken by White and by Black, each 0–4.
+fn read_taken(field: &str, errors: &mut Vec<String>) -> [u8; 2] {
+    match field
+        .split_once('-')
+        .map(|(a, b)| (a.parse::<u8>(), b.parse::<u8>()))
+    {
+        Some((Ok(a), Ok(b))) if a <= TO_WIN && b <= TO_WIN => [a, b],
+        _ => {
+            errors.push(format!("taken '{field}' is not two counts 0–4 such as 1-0"));
+            [0, 0]
+        }
+    }
+}
+
+/// The opening field: `2` while the round's two-square first turn is to be played, else `-`.
+fn read_opening(field: &str, errors: &mut Vec<String>) -> bool {
+    match field {
+        "2" => true,
+        "-" => false,
+        o => {
+            errors.push(format!("opening '{o}' is not 2 or -"));
+            false
+        }
+    }
+}
+
+/// The loser field: who lost the last rendezvous, `w`, `b` or `-`.
+fn read_loser(field: &str, errors: &mut Vec<String>) -> Option<Seat> {
+    match field {
+        "w" => Some(Seat::WHITE),
+        "b" => Some(Seat::BLACK),
+        "-" => None,
+        l => {
+            errors.push(format!("loser '{l}' is not w, b or -"));
+            None
+        }
+    }
+}
+
 impl Lanrick {
     /// Reads a position string, checking that it describes a position the rules can reach in
     /// its phase; the error lists every problem found.
@@ -149,67 +231,12 @@ impl Lanrick {
             errors.push(format!("unknown phase '{}'", fields[1]));
             Phase::Placement
         });
-        let mut outcome = None;
-        let side = match (fields[2], phase) {
-            ("w", _) => Seat::WHITE,
-            ("b", _) => Seat::BLACK,
-            ("=", Phase::Over) => Seat::WHITE,
-            (s, _) => {
-                errors.push(format!("side '{s}' is not w or b (or = for a drawn game)"));
-                Seat::WHITE
-            }
-        };
-        if phase == Phase::Over {
-            outcome = Some(match fields[2] {
-                "=" => Outcome::Draw {
-                    reason: EndReason::Repetition,
-                },
-                _ => Outcome::Winner {
-                    team: Team::new(side.index()).unwrap_or(Team::WHITE),
-                    reason: EndReason::Goal,
-                },
-            });
-        }
-        let mark = match fields[3] {
-            "-" => None,
-            m => match m.parse::<Square>() {
-                Ok(sq) if FIELD & sq.bit() != 0 => Some(sq),
-                _ => {
-                    errors.push(format!("mark '{m}' is not a field square (b2–g7) or '-'"));
-                    None
-                }
-            },
-        };
-        let taken = match fields[4]
-            .split_once('-')
-            .map(|(a, b)| (a.parse::<u8>(), b.parse::<u8>()))
-        {
-            Some((Ok(a), Ok(b))) if a <= TO_WIN && b <= TO_WIN => [a, b],
-            _ => {
-                errors.push(format!(
-                    "taken '{}' is not two counts 0–4 such as 1-0",
-                    fields[4]
-                ));
-                [0, 0]
-            }
-        };
-        let opening = match fields[5] {
-            "2" => true,
-            "-" => false,
-            o => {
-                errors.push(format!("opening '{o}' is not 2 or -"));
-                false
-            }
-        };
-        let last_loser = match fields[6] {
-            "w" => Some(Seat::WHITE),
-            "b" => Some(Seat::BLACK),
-            "-" => None,
-            l => {
-                errors.push(format!("loser '{l}' is not w, b or -"));
-                None
-            }
-        };
+        let side = read_side(fields[2], phase, &mut errors);
+        let outcome = read_outcome(fields[2], phase, side);
+        let mark = read_mark(fields[3], &mut errors);
+        let taken = read_taken(fields[4], &mut errors);
+        let opening = read_opening(fields[5], &mut errors);
+        let last_loser = read_loser(fields[6], &mut errors);
         if !errors.is_empty() {
             return Err(PositionError(errors));
         }
@@ -241,29 +268,47 @@ impl Lanrick {
         Ok(game)
     }
 
+    /// Checks that the position is one the rules can reach in its phase, adding each problem
+    /// found to `errors`.
     fn validate(&self, errors: &mut Vec<String>) {
-        let (w, b) = (self.c.men[0].count_ones(), self.c.men[1].count_ones());
-        let names = ["White", "Black"];
         if self.phase == Phase::Placement {
-            if self.occupied() & FIELD != 0 {
-                errors.push("during placement every man stands on the border".into());
-            }
-            let expected = if w == b { Seat::WHITE } else { Seat::BLACK };
-            if !(w == b || w == b + 1) || w >= MEN && b >= MEN {
-                errors.push(format!(
-                    "{w} white and {b} black men cannot be a placement position"
-                ));
-            } else if self.c.side != expected {
-                errors.push(format!(
-                    "with {w} white and {b} black men placed, it is {}'s turn to place",
-                    names[expected.index()]
-                ));
-            }
-            if self.c.taken != [0, 0] || self.c.mark.is_some() || self.last_loser.is_some() {
-                errors.push("nothing is taken, marked or lost during placement".into());
-            }
+            self.validate_placement(errors);
             return;
         }
+        self.validate_counts(errors);
+        if self.c.mark.is_none() || !errors.is_empty() {
+            return;
+        }
+        self.validate_rendezvous(errors);
+    }
+
+    /// During placement: men on the border only, the right player to place, nothing else yet.
+    fn validate_placement(&self, errors: &mut Vec<String>) {
+        let (w, b) = (self.c.men[0].count_ones(), self.c.men[1].count_ones());
+        let names = ["White", "Black"];
+        if self.occupied() & FIELD != 0 {
+            errors.push("during placement every man stands on the border".into());
+        }
+        let expected = if w == b { Seat::WHITE } else { Seat::BLACK };
+        if !(w == b || w == b + 1) || w >= MEN && b >= MEN {
+            errors.push(format!(
+                "{w} white and {b} black men cannot be a placement position"
+            ));
+        } else if self.c.side != expected {
+            errors.push(format!(
+                "with {w} white and {b} black men placed, it is {}'s turn to place",
+                names[expected.index()]
+            ));
+        }
+        if self.c.taken != [0, 0] || self.c.mark.is_some() || self.last_loser.is_some() {
+            errors.push("nothing is taken, marked or lost during placement".into());
+        }
+    }
+
+    /// After placement: the men left after the takings, and what the phase needs (mark, loser).
+    fn validate_counts(&self, errors: &mut Vec<String>) {
+        let (w, b) = (self.c.men[0].count_ones(), self.c.men[1].count_ones());
+        let names = ["White", "Black"];
         for (i, count) in [w, b].into_iter().enumerate() {
             let expected = MEN - self.c.taken[1 - i] as u32;
             if count != expected {
@@ -297,9 +342,10 @@ impl Lanrick {
         if self.phase == Phase::Mark && self.occupied() & FIELD != 0 {
             errors.push("the mark is set only when every man is on the border".into());
         }
-        if self.c.mark.is_none() || !errors.is_empty() {
-            return;
-        }
+    }
+
+    /// With a mark: who has won the rendezvous, and what the phase after it needs.
+    fn validate_rendezvous(&self, errors: &mut Vec<String>) {
         let winner_phase = matches!(self.phase, Phase::Capture | Phase::Wanderers);
         if winner_phase
             && (!self.all_in(self.c.side) || self.last_loser != Some(other(self.c.side)))

@@ -129,80 +129,121 @@ pub fn search(
     rule: ManRule,
     mut visit: impl FnMut(Squares, &Path),
 ) {
-    let mut start = Node {
-        men: [Man {
-            at: Square::A1,
-            start: Square::A1,
-            axis: None,
-        }; MAX_STEPS],
-        n: 0,
-        own,
-        used: 0,
-        path: Path::EMPTY,
+    let limits = Limits {
+        opp,
+        budget,
+        zone,
+        rule,
     };
-    for sq in squares(own).take(MAX_STEPS) {
-        start.men[start.n] = Man {
-            at: sq,
-            start: sq,
-            axis: None,
-        };
-        start.n += 1;
-    }
+    let start = Node::start(own);
     let mut seen: HashSet<u64, Fast> = HashSet::default();
     seen.insert(start.key());
     let mut layer = vec![start];
     while !layer.is_empty() {
         let mut next: HashMap<u64, Node, Fast> = HashMap::default();
         for node in &layer {
-            let occupied = node.own | opp;
-            let left = budget.saturating_sub(node.used);
-            for i in 0..node.n {
-                let man = node.men[i];
-                if rule == ManRule::Once && man.axis.is_some() {
-                    continue;
-                }
-                let dirs: &[Direction] = match man.axis {
-                    None => &Direction::ALL,
-                    Some(axis) => &axis.directions(),
-                };
-                for &dir in dirs {
-                    for k in 1..=left {
-                        let Some(to) = man.at.go(dir, k) else { break };
-                        if occupied & to.bit() != 0 {
-                            break;
-                        }
-                        let mut child = *node;
-                        child.men[i] = Man {
-                            at: to,
-                            start: man.start,
-                            axis: Some(dir.axis()),
-                        };
-                        child.own = node.own ^ man.at.bit() ^ to.bit();
-                        child.used = node.used + k;
-                        child.path = node.path.with(Step { from: man.at, to });
-                        if zone.is_some_and(|z| child.own & !z == 0) {
-                            visit(child.own, &child.path);
-                            continue;
-                        }
-                        let key = child.key();
-                        if seen.contains(&key) {
-                            continue;
-                        }
-                        match next.get_mut(&key) {
-                            Some(old) if old.path <= child.path => {}
-                            Some(old) => *old = child,
-                            None => {
-                                next.insert(key, child);
-                            }
-                        }
-                    }
-                }
-            }
+            expand(node, &limits, &seen, &mut next, &mut visit);
         }
         layer = next.into_values().collect();
         for node in &layer {
             seen.insert(node.key());
             visit(node.own, &node.path);
+        }
+    }
+}
+
+/// What bounds a [`search`]: the adversary men, the budget, the rendezvous and the man rule.
+struct Limits {
+    opp: Squares,
+    budget: u8,
+    zone: Option<Squares>,
+    rule: ManRule,
+}
+
+impl Node {
+    /// The state before any step: each of the men of `own` (at most [`MAX_STEPS`]) unmoved.
+    fn start(own: Squares) -> Node {
+        let mut start = Node {
+            men: [Man {
+                at: Square::A1,
+                start: Square::A1,
+                axis: None,
+            }; MAX_STEPS],
+            n: 0,
+            own,
+            used: 0,
+            path: Path::EMPTY,
+        };
+        for sq in squares(own).take(MAX_STEPS) {
+            start.men[start.n] = Man {
+                at: sq,
+                start: sq,
+                axis: None,
+            };
+            start.n += 1;
+        }
+        start
+    }
+
+    /// The state after man `i` steps `k` squares in `dir` to `to`.
+    fn stepped(&self, i: usize, dir: Direction, k: u8, to: Square) -> Node {
+        let man = self.men[i];
+        let mut child = *self;
+        child.men[i] = Man {
+            at: to,
+            start: man.start,
+            axis: Some(dir.axis()),
+        };
+        child.own = self.own ^ man.at.bit() ^ to.bit();
+        child.used = self.used + k;
+        child.path = self.path.with(Step { from: man.at, to });
+        child
+    }
+}
+
+/// Every one-step successor of `node`: a turn that wins the rendezvous is visited at once
+/// (L3-5); any other new state goes into `next`, keeping the least path to it.
+fn expand(
+    node: &Node,
+    limits: &Limits,
+    seen: &HashSet<u64, Fast>,
+    next: &mut HashMap<u64, Node, Fast>,
+    visit: &mut impl FnMut(Squares, &Path),
+) {
+    let occupied = node.own | limits.opp;
+    let left = limits.budget.saturating_sub(node.used);
+    for i in 0..node.n {
+        let man = node.men[i];
+        if limits.rule == ManRule::Once && man.axis.is_some() {
+            continue;
+        }
+        let dirs: &[Direction] = match man.axis {
+            None => &Direction::ALL,
+            Some(axis) => &axis.directions(),
+        };
+        for &dir in dirs {
+            for k in 1..=left {
+                let Some(to) = man.at.go(dir, k) else { break };
+                if occupied & to.bit() != 0 {
+                    break;
+                }
+                let child = node.stepped(i, dir, k, to);
+                if limits.zone.is_some_and(|z| child.own & !z == 0) {
+                    visit(child.own, &child.path);
+                    continue;
+                }
+                let key = child.key();
+                if seen.contains(&key) {
+                    continue;
+                }
+                match next.get_mut(&key) {
+                    Some(old) if old.path <= child.path => {}
+                    Some(old) => *old = child,
+                    None => {
+                        next.insert(key, child);
+                    }
+                }
+            }
         }
     }
 }
@@ -343,67 +384,10 @@ pub fn check_turn(
         .join(" ");
     for (i, step) in steps.iter().enumerate() {
         if won {
-            return Err(format!(
-                "all your men were in the rendezvous after {}; the rendezvous is won at that \
-                 moment and the turn ends there (Rule 6): leave out {}",
-                steps[i - 1],
-                steps[i..]
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            ));
+            return Err(won_before(steps, i));
         }
-        let Some(idx) = men.iter().position(|m| m.at == step.from) else {
-            return Err(if opp & step.from.bit() != 0 {
-                format!(
-                    "{step}: the man on {} is {opponent}'s; move your own men",
-                    step.from
-                )
-            } else {
-                format!(
-                    "{step}: there is no man of yours on {} at that point of the turn",
-                    step.from
-                )
-            });
-        };
-        let Some((dir, n)) = line_between(step.from, step.to) else {
-            return Err(if step.from == step.to {
-                format!("{step} does not move the man; every step moves at least one square")
-            } else {
-                format!(
-                    "{step}: {} is not on a rank, file or diagonal through {}; men move like \
-                     chess queens (Rule 2)",
-                    step.to, step.from
-                )
-            });
-        };
+        let (idx, dir, n) = check_step(&men, own, opp, *step, opponent, rule)?;
         let man = men[idx];
-        if rule == ManRule::Once && man.axis.is_some() {
-            return Err(format!(
-                "{step}: the man that began this turn on {} has already moved; each man is moved at most once a turn (Carroll, June 1881)",
-                man.start
-            ));
-        }
-        if let Some(axis) = man.axis
-            && axis != dir.axis()
-        {
-            return Err(format!(
-                "{step}: the man that began this turn on {} has moved along {}; a man moved \
-                 more than once in a turn must keep to that line (Rule 4)",
-                man.start,
-                axis.describe(man.start)
-            ));
-        }
-        let occupied = own | opp;
-        if let Some(blocker) = squares(between(step.from, dir, n) & occupied).next() {
-            return Err(format!(
-                "{step} passes over the man on {blocker}; men may not pass over men (Rule 2)"
-            ));
-        }
-        if occupied & step.to.bit() != 0 {
-            return Err(format!("{step}: {} is occupied", step.to));
-        }
         used += n as u32;
         if used > budget as u32 {
             return Err(format!(
@@ -422,6 +406,83 @@ pub fn check_turn(
         return Err("a turn must move at least one square".into());
     }
     Ok(Checked { own, won })
+}
+
+/// Why the steps from `steps[i]` on are too many: the rendezvous was won by the one before.
+fn won_before(steps: &[Step], i: usize) -> String {
+    format!(
+        "all your men were in the rendezvous after {}; the rendezvous is won at that \
+         moment and the turn ends there (Rule 6): leave out {}",
+        steps[i - 1],
+        steps[i..]
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    )
+}
+
+/// Checks one step of a turn against the men as they stand at that point of it (Rules 2, 4):
+/// the index of the man it moves, its direction and its length, or what is wrong with it.
+fn check_step(
+    men: &[Man],
+    own: Squares,
+    opp: Squares,
+    step: Step,
+    opponent: &str,
+    rule: ManRule,
+) -> Result<(usize, Direction, u8), String> {
+    let Some(idx) = men.iter().position(|m| m.at == step.from) else {
+        return Err(if opp & step.from.bit() != 0 {
+            format!(
+                "{step}: the man on {} is {opponent}'s; move your own men",
+                step.from
+            )
+        } else {
+            format!(
+                "{step}: there is no man of yours on {} at that point of the turn",
+                step.from
+            )
+        });
+    };
+    let Some((dir, n)) = line_between(step.from, step.to) else {
+        return Err(if step.from == step.to {
+            format!("{step} does not move the man; every step moves at least one square")
+        } else {
+            format!(
+                "{step}: {} is not on a rank, file or diagonal through {}; men move like \
+                 chess queens (Rule 2)",
+                step.to, step.from
+            )
+        });
+    };
+    let man = men[idx];
+    if rule == ManRule::Once && man.axis.is_some() {
+        return Err(format!(
+            "{step}: the man that began this turn on {} has already moved; each man is moved at most once a turn (Carroll, June 1881)",
+            man.start
+        ));
+    }
+    if let Some(axis) = man.axis
+        && axis != dir.axis()
+    {
+        return Err(format!(
+            "{step}: the man that began this turn on {} has moved along {}; a man moved \
+             more than once in a turn must keep to that line (Rule 4)",
+            man.start,
+            axis.describe(man.start)
+        ));
+    }
+    let occupied = own | opp;
+    if let Some(blocker) = squares(between(step.from, dir, n) & occupied).next() {
+        return Err(format!(
+            "{step} passes over the man on {blocker}; men may not pass over men (Rule 2)"
+        ));
+    }
+    if occupied & step.to.bit() != 0 {
+        return Err(format!("{step}: {} is occupied", step.to));
+    }
+    Ok((idx, dir, n))
 }
 
 /// The steps that may follow `prefix` in a turn (in square order): each makes `prefix` plus
@@ -472,271 +533,4 @@ pub fn next_steps(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn sq(s: &str) -> Square {
-        s.parse().unwrap()
-    }
-
-    fn set(names: &[&str]) -> Squares {
-        names.iter().fold(0, |acc, n| acc | sq(n).bit())
-    }
-
-    fn steps(text: &str) -> Vec<Step> {
-        text.split(' ')
-            .map(|s| {
-                let (a, b) = s.split_once('-').unwrap();
-                Step {
-                    from: sq(a),
-                    to: sq(b),
-                }
-            })
-            .collect()
-    }
-
-    #[test]
-    fn a_man_may_go_back_along_his_line() {
-        // L3-3: `c1-c2 c2-c1` is a legal turn.
-        let own = set(&["c1"]);
-        let r = check_turn(
-            own,
-            0,
-            2,
-            sq("d4").zone(),
-            &steps("c1-c2 c2-c1"),
-            "Black",
-            ManRule::SameLine,
-        )
-        .unwrap();
-        assert_eq!(r, Checked { own, won: false });
-    }
-
-    #[test]
-    fn a_man_moved_twice_keeps_to_one_line() {
-        // Rule 4, L3-3
-        let err = check_turn(
-            set(&["c1"]),
-            0,
-            5,
-            sq("d4").zone(),
-            &steps("c1-c2 c2-d3"),
-            "Black",
-            ManRule::SameLine,
-        )
-        .unwrap_err();
-        assert!(err.contains("must keep to that line"), "{err}");
-    }
-
-    #[test]
-    fn under_the_once_rule_a_man_moves_once() {
-        // L0-3 (Carroll, June 1881): each man is touched at most once a turn.
-        let own = set(&["c1", "d1"]);
-        let err =
-            check_turn(own, 0, 5, 0, &steps("c1-c2 c2-c3"), "Black", ManRule::Once).unwrap_err();
-        assert!(
-            err.contains("each man is moved at most once a turn"),
-            "{err}"
-        );
-        assert!(check_turn(own, 0, 5, 0, &steps("c1-c3 d1-d2"), "Black", ManRule::Once).is_ok());
-        // Without second moves, going out and back is impossible: the start is not a result.
-        let turns = distinct_turns(set(&["a1"]), 0, 2, sq("d5").zone(), ManRule::Once);
-        assert_eq!(turns.len(), 6);
-    }
-
-    #[test]
-    fn the_mark_is_no_obstacle_but_men_are() {
-        // Rule 3, L3-2
-        let own = set(&["d1"]);
-        let r = check_turn(
-            own,
-            0,
-            4,
-            sq("d3").zone(),
-            &steps("d1-d5"),
-            "Black",
-            ManRule::SameLine,
-        )
-        .unwrap();
-        assert_eq!(r.own, set(&["d5"]));
-        let err = check_turn(
-            own,
-            set(&["d3"]),
-            4,
-            0,
-            &steps("d1-d5"),
-            "Black",
-            ManRule::SameLine,
-        )
-        .unwrap_err();
-        assert!(err.contains("passes over the man on d3"), "{err}");
-    }
-
-    #[test]
-    fn a_square_left_earlier_in_the_turn_may_be_entered() {
-        // L3-3: obstruction is checked step by step, in order.
-        let own = set(&["d1", "d2"]);
-        let ok = check_turn(
-            own,
-            0,
-            3,
-            0,
-            &steps("d2-e3 d1-d3"),
-            "Black",
-            ManRule::SameLine,
-        )
-        .unwrap();
-        assert_eq!(ok.own, set(&["e3", "d3"]));
-        let err = check_turn(
-            own,
-            0,
-            3,
-            0,
-            &steps("d1-d3 d2-e3"),
-            "Black",
-            ManRule::SameLine,
-        )
-        .unwrap_err();
-        assert!(err.contains("passes over the man on d2"), "{err}");
-    }
-
-    #[test]
-    fn budget_counts_every_square_of_every_step() {
-        // Rule 4, L3-3
-        let err = check_turn(
-            set(&["c1", "d1"]),
-            0,
-            2,
-            0,
-            &steps("c1-c3 d1-e2"),
-            "Black",
-            ManRule::SameLine,
-        )
-        .unwrap_err();
-        assert!(
-            err.contains("3 squares exceed this turn's budget of 2"),
-            "{err}"
-        );
-    }
-
-    #[test]
-    fn the_turn_ends_when_the_rendezvous_is_won() {
-        // L3-5
-        let zone = sq("d4").zone();
-        let own = set(&["c2", "e2"]);
-        let won = check_turn(
-            own,
-            0,
-            2,
-            zone,
-            &steps("c2-c3 e2-e3"),
-            "Black",
-            ManRule::SameLine,
-        )
-        .unwrap();
-        assert!(won.won);
-        let err = check_turn(
-            own,
-            0,
-            4,
-            zone,
-            &steps("c2-c3 e2-e3 e3-e4"),
-            "Black",
-            ManRule::SameLine,
-        )
-        .unwrap_err();
-        assert!(err.contains("leave out e3-e4"), "{err}");
-    }
-
-    #[test]
-    fn distinct_turns_merge_orders_of_the_same_steps() {
-        // Two men, budget 2: each may step once (or one man twice).
-        let own = set(&["a1", "h1"]);
-        let turns = distinct_turns(own, 0, 2, sq("d5").zone(), ManRule::SameLine);
-        let canon: Vec<String> = turns
-            .iter()
-            .map(|(_, p)| {
-                p.steps()
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .collect();
-        assert!(canon.contains(&"a1-a2 h1-h2".to_string()));
-        assert!(!canon.contains(&"h1-h2 a1-a2".to_string()));
-        // a1 alone: 3 lines × 2 squares = 6; h1 alone 6; both one square: 3 × 3 = 9;
-        // and the start position again by going there and back: 1.
-        assert_eq!(turns.len(), 6 + 6 + 9 + 1);
-    }
-
-    #[test]
-    fn marks_within_one_square_of_every_man_can_be_reached() {
-        // L3-9: with budget = men, every man must step one square into the rendezvous.
-        let own = set(&["a1", "c1"]);
-        let marks = reachable_marks(own, 0);
-        assert!(marks & sq("b3").bit() != 0);
-        assert!(marks & sq("c3").bit() != 0);
-        assert!(marks & sq("e3").bit() == 0);
-        let turn = winning_turn(own, 0, sq("b3")).unwrap();
-        assert_eq!(turn.len(), 2);
-        assert!(turn.iter().all(|s| sq("b3").zone() & s.to.bit() != 0));
-        assert!(winning_turn(own, set(&["a2", "b2"]), sq("b3")).is_none());
-    }
-
-    /// The marks found by the full search over every turn, for comparison.
-    fn marks_by_full_search(own: Squares, opp: Squares) -> Squares {
-        let outside = FIELD & !squares(own).fold(0, |acc, s| acc | s.zone());
-        let mut marks = 0;
-        search(
-            own,
-            opp,
-            own.count_ones() as u8,
-            None,
-            ManRule::SameLine,
-            |after, _| marks |= covering_marks(after),
-        );
-        marks & outside
-    }
-
-    #[test]
-    fn one_square_search_agrees_with_the_full_search() {
-        // L3-9: the one-square argument of `reachable_marks`, checked on many positions.
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        let border: Vec<Square> = squares(super::super::board::BORDER).collect();
-        let mut checked_some = 0;
-        for _ in 0..150 {
-            let (mut own, mut opp): (Squares, Squares) = (0, 0);
-            let n_own = 1 + next() % 5;
-            while own.count_ones() < n_own as u32 {
-                // Mostly border squares, as when a mark is set; some field squares too.
-                let sq = if next() % 4 == 0 {
-                    Square::from_index((next() % 64) as usize).unwrap()
-                } else {
-                    border[(next() % 28) as usize]
-                };
-                own |= sq.bit();
-            }
-            while opp.count_ones() < 5 {
-                opp |= border[(next() % 28) as usize].bit() & !own;
-            }
-            let fast = reachable_marks(own, opp);
-            assert_eq!(
-                fast,
-                marks_by_full_search(own, opp),
-                "own {own:x} opp {opp:x}"
-            );
-            checked_some += usize::from(fast != 0);
-        }
-        assert!(
-            checked_some > 10,
-            "the positions should include reachable marks"
-        );
-    }
-}
+mod tests;

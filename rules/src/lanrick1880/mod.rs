@@ -15,6 +15,7 @@
 //! ```
 
 mod notation;
+mod play;
 
 use serde::Serialize;
 use serde_json::json;
@@ -23,9 +24,7 @@ use crate::game::{EndReason, Game, NotationError, Outcome, PlayError};
 use crate::lanrick::common::{self, Common, list};
 use crate::lanrick::position::{board_field, read_board};
 use crate::lanrick::turns::{self, ManRule};
-use crate::lanrick::{
-    BORDER, Direction, FIELD, Square, Squares, Step, border_destinations, squares,
-};
+use crate::lanrick::{Direction, FIELD, Square, Squares, Step, squares};
 use crate::seat::{Seat, Table};
 
 /// Men each player has (Rule 1).
@@ -192,6 +191,68 @@ fn one_step(from: Square, to: Square) -> Option<Direction> {
     Direction::ALL
         .into_iter()
         .find(|d| from.go(*d, 1) == Some(to))
+}
+
+/// A seat field of a position string: `w`, `b`, or `-` for none.
+fn seat_field(c: &str) -> Result<Option<Seat>, String> {
+    match c {
+        "w" => Ok(Some(Seat::WHITE)),
+        "b" => Ok(Some(Seat::BLACK)),
+        "-" => Ok(None),
+        o => Err(format!("`{o}` is not w, b or -")),
+    }
+}
+
+/// The mark field of a position string: a square, or `-` for none.
+fn mark_field(m: &str) -> Result<Option<Square>, String> {
+    match m {
+        "-" => Ok(None),
+        m => Ok(Some(
+            m.parse::<Square>()
+                .map_err(|()| format!("mark `{m}` is not a square"))?,
+        )),
+    }
+}
+
+/// The taken field of a position string: men taken by White and by Black, such as `1-0`.
+fn taken_field(t: &str) -> Result<[u8; 2], String> {
+    match t
+        .split_once('-')
+        .map(|(a, b)| (a.parse::<u8>(), b.parse::<u8>()))
+    {
+        Some((Ok(a), Ok(b))) if a <= 5 && b <= 5 => Ok([a, b]),
+        _ => Err(format!("taken `{t}` is not two counts such as 1-0")),
+    }
+}
+
+/// After the set-up, each player has five men less those the other has taken.
+fn check_men_count(phase: Phase, men: [Squares; 2], taken: [u8; 2]) -> Result<(), String> {
+    for (i, s) in [Seat::WHITE, Seat::BLACK].into_iter().enumerate() {
+        let expected = MEN - taken[1 - i] as u32;
+        if phase != Phase::Setup && men[i].count_ones() != expected {
+            return Err(format!(
+                "{} has {} men but should have {expected}",
+                s.colour(),
+                men[i].count_ones()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The result a position string gives: in the over phase, the winner named by the side field,
+/// or a draw for `=`.
+fn outcome_field(phase: Phase, side_field: &str, side: Seat) -> Option<Outcome> {
+    match (phase, side_field) {
+        (Phase::Over, "=") => Some(Outcome::Draw {
+            reason: EndReason::Repetition,
+        }),
+        (Phase::Over, _) => Some(Outcome::Winner {
+            team: Table::TWO_PLAYERS.team_of(side),
+            reason: EndReason::Goal,
+        }),
+        _ => None,
+    }
 }
 
 impl Lanrick1880 {
@@ -386,174 +447,6 @@ impl Lanrick1880 {
         }
     }
 
-    fn apply(&mut self, mv: &Move) -> Result<Vec<Event>, PlayError> {
-        let seat = self.c.side;
-        let rival = seat.opponent();
-        let mut events = Vec::new();
-        match (self.phase, mv) {
-            (Phase::Setup, Move::Setup { white, black }) => {
-                for (who, men) in [("White", *white), ("Black", *black)] {
-                    if men.count_ones() != MEN {
-                        return Err(illegal(format!(
-                            "{who} has {} men; each player has five (Rule 1)",
-                            men.count_ones()
-                        )));
-                    }
-                    if men & !BORDER != 0 {
-                        return Err(illegal(format!(
-                            "{} is not a border square: all men start on the border (Rule 2)",
-                            list(men & !BORDER)
-                        )));
-                    }
-                }
-                if white & black != 0 {
-                    return Err(illegal(format!(
-                        "{} would hold two men",
-                        list(white & black)
-                    )));
-                }
-                self.c.men = [*white, *black];
-                self.phase = Phase::Choose;
-                self.c.side = Seat::BLACK;
-                events.push(Event::SetUp);
-            }
-            (Phase::Choose, Move::Choose(centre)) => {
-                if centre.is_border() {
-                    return Err(illegal(format!(
-                        "{centre} is on the border: the rendezvous's centre is b2 to g7, so the block fits on the board (Rule 3)"
-                    )));
-                }
-                if self.legal_centres() & centre.bit() == 0 {
-                    let mine = self.men(seat) & centre.zone();
-                    return Err(illegal(format!(
-                        "the rendezvous around {centre} would include your {}; it may not include the chooser's men (Rule 3)",
-                        men_on(mine)
-                    )));
-                }
-                self.c.mark = Some(*centre);
-                self.c.seen.clear();
-                self.phase = Phase::Play;
-                self.c.side = rival;
-                self.shifter = Some(rival);
-                events.push(Event::Chosen {
-                    seat,
-                    square: *centre,
-                });
-                // As soon as: the first player may already have every man in (our decision, as L3-5).
-                if self.all_in(rival) {
-                    self.win_rendezvous(rival, &mut events);
-                } else {
-                    self.count_position(&mut events);
-                    self.settle(&mut events);
-                }
-            }
-            (Phase::Play, Move::Shift(to)) => {
-                if let Some(why) = self.shift_refusal(*to) {
-                    return Err(illegal(why));
-                }
-                let from = self.c.mark.unwrap_or(*to);
-                let dir = one_step(from, *to).unwrap_or(Direction::N);
-                let carried_men = self.carried();
-                let mut carried = Vec::new();
-                for side in [Seat::WHITE, Seat::BLACK] {
-                    let moving = self.men(side) & carried_men;
-                    let moved = squares(moving)
-                        .filter_map(|s| s.go(dir, 1))
-                        .fold(0, |a, t| a | t.bit());
-                    self.c.men[side.index()] = (self.men(side) & !moving) | moved;
-                }
-                for s in squares(carried_men) {
-                    if let Some(t) = s.go(dir, 1) {
-                        carried.push((s, t));
-                    }
-                }
-                self.c.mark = Some(*to);
-                events.push(Event::Shifted {
-                    seat,
-                    from,
-                    to: *to,
-                    carried,
-                });
-                self.after_turn(&mut events);
-            }
-            (Phase::Play, Move::Turn(steps)) => {
-                let budget = self.budget().unwrap_or(0);
-                let zone = self.rendezvous().unwrap_or(0);
-                let checked = turns::check_turn(
-                    self.men(seat),
-                    self.men(rival),
-                    budget,
-                    zone,
-                    steps,
-                    rival.colour(),
-                    ManRule::Once,
-                )
-                .map_err(illegal)?;
-                self.c.men[seat.index()] = checked.own;
-                if self.shifter == Some(seat) {
-                    self.shifter = None;
-                }
-                events.extend(steps.iter().map(|s| Event::Stepped {
-                    seat,
-                    from: s.from,
-                    to: s.to,
-                }));
-                self.after_turn(&mut events);
-            }
-            (Phase::Capture, Move::Take(sq)) => {
-                if let Some(why) = self.c.take_refusal(seat, *sq) {
-                    return Err(illegal(why));
-                }
-                self.c.take(seat, *sq);
-                events.push(Event::Took { seat, square: *sq });
-                if self.men(rival) == 0 {
-                    self.finish(Outcome::Winner {
-                        team: Table::TWO_PLAYERS.team_of(seat),
-                        reason: EndReason::Goal,
-                    });
-                    events.push(Event::GameWon { seat });
-                } else {
-                    self.phase = Phase::Wanderers;
-                    self.settle(&mut events);
-                }
-            }
-            (Phase::Wanderers, Move::ToBorder(step)) => {
-                let wanderers = self.wanderers();
-                if wanderers & step.from.bit() == 0 {
-                    return Err(illegal(format!(
-                        "{step}: the men to move to the border are {}'s wanderers: {}",
-                        rival.colour(),
-                        list(wanderers)
-                    )));
-                }
-                let allowed = border_destinations(step.from, self.occupied());
-                if allowed & step.to.bit() == 0 {
-                    return Err(illegal(format!(
-                        "{step}: the wanderer on {} may go to {} (Rule 6)",
-                        step.from,
-                        list(allowed)
-                    )));
-                }
-                self.c.shift_man(rival, *step);
-                events.push(Event::ToBorder {
-                    seat,
-                    from: step.from,
-                    to: step.to,
-                });
-                self.settle(&mut events);
-            }
-            (Phase::Over, _) => return Err(PlayError::GameOver),
-            (phase, _) => {
-                return Err(illegal(format!(
-                    "this is not a move for the {} phase: {}",
-                    phase.name(),
-                    phase.asks()
-                )));
-            }
-        }
-        Ok(events)
-    }
-
     fn moves(&self) -> Vec<Move> {
         let seat = self.c.side;
         match self.phase {
@@ -613,62 +506,25 @@ impl Lanrick1880 {
         let mut errors = Vec::new();
         let men = read_board(f[0], &mut errors);
         let phase = Phase::from_name(f[1]).ok_or_else(|| format!("unknown phase `{}`", f[1]))?;
-        let seat = |c: &str| match c {
-            "w" => Ok(Some(Seat::WHITE)),
-            "b" => Ok(Some(Seat::BLACK)),
-            "-" => Ok(None),
-            o => Err(format!("`{o}` is not w, b or -")),
-        };
         let side = if phase == Phase::Over && f[2] == "=" {
             Seat::WHITE
         } else {
-            seat(f[2])?.ok_or("the side to move is w or b")?
+            seat_field(f[2])?.ok_or("the side to move is w or b")?
         };
-        let mark = match f[3] {
-            "-" => None,
-            m => Some(
-                m.parse::<Square>()
-                    .map_err(|()| format!("mark `{m}` is not a square"))?,
-            ),
-        };
-        let taken = match f[4]
-            .split_once('-')
-            .map(|(a, b)| (a.parse::<u8>(), b.parse::<u8>()))
-        {
-            Some((Ok(a), Ok(b))) if a <= 5 && b <= 5 => [a, b],
-            _ => return Err(format!("taken `{}` is not two counts such as 1-0", f[4])),
-        };
-        let shifter = seat(f[5])?;
+        let mark = mark_field(f[3])?;
+        let taken = taken_field(f[4])?;
+        let shifter = seat_field(f[5])?;
         if !errors.is_empty() {
             return Err(errors.join("; "));
         }
-        for (i, s) in [Seat::WHITE, Seat::BLACK].into_iter().enumerate() {
-            let expected = MEN - taken[1 - i] as u32;
-            if phase != Phase::Setup && men[i].count_ones() != expected {
-                return Err(format!(
-                    "{} has {} men but should have {expected}",
-                    s.colour(),
-                    men[i].count_ones()
-                ));
-            }
-        }
-        let outcome = match (phase, f[2]) {
-            (Phase::Over, "=") => Some(Outcome::Draw {
-                reason: EndReason::Repetition,
-            }),
-            (Phase::Over, _) => Some(Outcome::Winner {
-                team: Table::TWO_PLAYERS.team_of(side),
-                reason: EndReason::Goal,
-            }),
-            _ => None,
-        };
+        check_men_count(phase, men, taken)?;
         let mut game = Lanrick1880 {
             c: Common {
                 men,
                 mark,
                 taken,
                 side,
-                outcome,
+                outcome: outcome_field(phase, f[2], side),
                 seen: Vec::new(),
             },
             phase,
