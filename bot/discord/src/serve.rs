@@ -1,6 +1,8 @@
 //! The Discord adapter at work: the transport the settings choose (the gateway or the
 //! interactions endpoint), and the delivery of the core's notices beside it.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
 use muster_config::{Discord, Mode};
@@ -12,9 +14,19 @@ use super::surface::DiscordSurface;
 use super::{endpoint, gateway, notices};
 use muster_core::desk::Core;
 
+/// Runs the Discord adapter until it fails or the process is stopped (see [`serving`]).
+/// The adapter's future is boxed here, in its own crate, so that the binary awaiting it compiles
+/// none of the adapter's code again (docs/performance.md, "Building").
+pub fn serve(
+    base: Arc<Core>,
+    settings: Discord,
+) -> Pin<Box<dyn Future<Output = Result<(), String>> + Send>> {
+    Box::pin(serving(base, settings))
+}
+
 /// Runs the Discord adapter until it fails or the process is stopped: the transport the
 /// settings choose, and the delivery of the core's notices ([`notices`]) beside it.
-pub async fn serve(base: Arc<Core>, settings: Discord) -> Result<(), String> {
+async fn serving(base: Arc<Core>, settings: Discord) -> Result<(), String> {
     base.add_surface(Arc::new(DiscordSurface::serving(settings.games_channel)));
     let shared = Arc::new(Shared::with_core(&base, settings));
     let http = Arc::new(http(&shared.settings));

@@ -3,6 +3,8 @@
 //! each sync, and the notices' task beside it.
 
 use std::collections::{HashMap, HashSet};
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -59,8 +61,19 @@ fn sync_settings(token: Option<String>) -> SyncSettings {
     }
 }
 
+/// Runs the Matrix adapter until it fails or the process is asked to stop (see [`serving`]).
+/// The adapter's future is boxed here, in its own crate, so that the binary awaiting it compiles
+/// none of the adapter's code again (docs/performance.md, "Building").
+pub fn serve<'a>(
+    core: Arc<Core>,
+    data_dir: &'a std::path::Path,
+    settings: Matrix,
+) -> Pin<Box<dyn Future<Output = Result<(), String>> + Send + 'a>> {
+    Box::pin(serving(core, data_dir, settings))
+}
+
 /// Runs the Matrix adapter until it fails or the process is asked to stop.
-pub async fn serve(
+async fn serving(
     core: Arc<Core>,
     data_dir: &std::path::Path,
     settings: Matrix,

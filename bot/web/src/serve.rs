@@ -3,7 +3,9 @@
 //! code, `nosniff`, no referrer), and the pages' work done off the async threads.
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::Arc;
 
 use axum::Router;
@@ -379,8 +381,18 @@ pub async fn bind(listen: SocketAddr) -> Result<tokio::net::TcpListener, String>
         .map_err(|e| format!("the web pages cannot listen on {listen}: {e}"))
 }
 
+/// Serves the pages on `listener` until the process is asked to stop (see [`running`]).
+/// The pages' future is boxed here, in its own crate, so that the binary awaiting it compiles
+/// none of the pages' code again (docs/performance.md, "Building").
+pub fn run(
+    shared: Arc<Shared>,
+    listener: tokio::net::TcpListener,
+) -> Pin<Box<dyn Future<Output = ()> + Send>> {
+    Box::pin(running(shared, listener))
+}
+
 /// Serves the pages on `listener` until the process is asked to stop.
-pub async fn run(shared: Arc<Shared>, listener: tokio::net::TcpListener) {
+async fn running(shared: Arc<Shared>, listener: tokio::net::TcpListener) {
     tokio::spawn(super::live::run(Arc::clone(&shared)));
     if let Ok(at) = listener.local_addr() {
         tracing::info!(%at, base = ?shared.core.web_base(), "the web pages are served");
