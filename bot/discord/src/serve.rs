@@ -14,7 +14,8 @@ use super::surface::DiscordSurface;
 use super::{endpoint, gateway, notices};
 use muster_core::desk::Core;
 
-/// Runs the Discord adapter until it fails or the process is stopped (see [`serving`]).
+/// Runs the Discord adapter until it fails or the process is stopped: the transport the
+/// settings choose, and the delivery of the core's notices ([`notices`]) beside it.
 /// The adapter's future is boxed here, in its own crate, so that the binary awaiting it compiles
 /// none of the adapter's code again (docs/performance.md, "Building").
 pub fn serve(
@@ -24,8 +25,7 @@ pub fn serve(
     Box::pin(serving(base, settings))
 }
 
-/// Runs the Discord adapter until it fails or the process is stopped: the transport the
-/// settings choose, and the delivery of the core's notices ([`notices`]) beside it.
+/// What [`serve`] boxes.
 async fn serving(base: Arc<Core>, settings: Discord) -> Result<(), String> {
     base.add_surface(Arc::new(DiscordSurface::serving(settings.games_channel)));
     let shared = Arc::new(Shared::with_core(&base, settings));

@@ -61,7 +61,7 @@ fn sync_settings(token: Option<String>) -> SyncSettings {
     }
 }
 
-/// Runs the Matrix adapter until it fails or the process is asked to stop (see [`serving`]).
+/// Runs the Matrix adapter until it fails or the process is asked to stop.
 /// The adapter's future is boxed here, in its own crate, so that the binary awaiting it compiles
 /// none of the adapter's code again (docs/performance.md, "Building").
 pub fn serve<'a>(
@@ -72,7 +72,7 @@ pub fn serve<'a>(
     Box::pin(serving(core, data_dir, settings))
 }
 
-/// Runs the Matrix adapter until it fails or the process is asked to stop.
+/// What [`serve`] boxes.
 async fn serving(
     core: Arc<Core>,
     data_dir: &std::path::Path,

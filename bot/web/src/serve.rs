@@ -381,7 +381,7 @@ pub async fn bind(listen: SocketAddr) -> Result<tokio::net::TcpListener, String>
         .map_err(|e| format!("the web pages cannot listen on {listen}: {e}"))
 }
 
-/// Serves the pages on `listener` until the process is asked to stop (see [`running`]).
+/// Serves the pages on `listener` until the process is asked to stop.
 /// The pages' future is boxed here, in its own crate, so that the binary awaiting it compiles
 /// none of the pages' code again (docs/performance.md, "Building").
 pub fn run(
@@ -391,7 +391,7 @@ pub fn run(
     Box::pin(running(shared, listener))
 }
 
-/// Serves the pages on `listener` until the process is asked to stop.
+/// What [`run`] boxes.
 async fn running(shared: Arc<Shared>, listener: tokio::net::TcpListener) {
     tokio::spawn(super::live::run(Arc::clone(&shared)));
     if let Ok(at) = listener.local_addr() {
