@@ -1,8 +1,9 @@
 //! The core's house held against its code (docs/architecture.md, "The floors of the core"):
 //! every file of `bot/core/src` is on a floor; a file imports only its own floor and those below
 //! (on its own floor, only its own folder: clocks and ratings do not know each other); no files
-//! import each other in a circle, in the core or in any other crate of `bot/`; and no
-//! platform's name appears in the core. Which crate may use which Cargo itself keeps: the
+//! import each other in a circle, in the core or in any other crate of `bot/`; no platform's
+//! name appears in the core; and the crates above the core ask its desk, never one of its
+//! capabilities. Which crate may use which Cargo itself keeps: the
 //! adapters depend on the core, never on each other, and the core on no platform's library.
 //!
 //! Imports are read from the code itself: `use` declarations and the `crate::…`, `super::…` and
@@ -524,6 +525,38 @@ fn no_platform_is_named_below_the_adapters() {
         named.is_empty(),
         "a platform named below the adapters (say it through the platform's Surface):\n{}",
         named.join("\n")
+    );
+}
+
+/// The capabilities of the core, which the crates above reach only through the desk.
+const CAPABILITIES: [&str; 5] = ["players", "games", "clocks", "ratings", "events"];
+
+#[test]
+fn the_crates_above_the_core_ask_the_desk_not_a_capability() {
+    let bot = src().join("../..");
+    let mut asked = Vec::new();
+    for krate in ["discord", "matrix", "web", "host", "muster"] {
+        let base = bot.join(krate).join("src");
+        let mut all = Vec::new();
+        files(&base, &base, &mut all);
+        for file in &all {
+            let text = code(&std::fs::read_to_string(base.join(file)).expect("a source file"));
+            for (n, line) in text.lines().enumerate() {
+                let line = line.replace(' ', "");
+                if CAPABILITIES.iter().any(|c| {
+                    line.contains(&format!("muster_core::{c}::"))
+                        || line.contains(&format!("muster_core::{c};"))
+                        || (line.contains("muster_core::{") && line.contains(&format!("{c}::")))
+                }) {
+                    asked.push(format!("{krate}/src/{file}:{}", n + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        asked.is_empty(),
+        "a capability reached past the desk (ask `muster_core::desk` instead):\n{}",
+        asked.join("\n")
     );
 }
 

@@ -106,7 +106,7 @@ pub fn move_choices(
 
 /// Choices for an event's name: the community's events beginning with `typed`.
 pub fn event_choices(core: &Core, community: &str, typed: &str) -> Vec<AutocompleteChoice> {
-    muster_core::events::report::names(core, PLATFORM, community, &typed.to_ascii_lowercase())
+    core.event_names(PLATFORM, community, &typed.to_ascii_lowercase())
         .into_iter()
         .take(MAX_CHOICES)
         .map(|n| AutocompleteChoice::new(n.clone(), n))

@@ -8,7 +8,7 @@
 use icalendar::{Calendar, Component, Event as Entry, EventLike, Property};
 
 use super::Shared;
-use muster_core::events::Event;
+use muster_core::desk::{Event, words};
 use muster_core::kernel::pages::Page;
 use muster_core::kernel::replayable::Replayable;
 use muster_core::kernel::store::{ChannelKey, GameRecord, Status};
@@ -63,7 +63,7 @@ fn deadline(shared: &Shared, record: &GameRecord, host: &str) -> Option<Entry> {
     let at = record.deadline()?;
     let game = record.rebuild().ok()?;
     let seat = game.to_move()?;
-    let who = muster_core::games::words::who(record, &game, seat);
+    let who = words::who(record, &game, seat);
     let title = record.game_id().map_or(record.game.as_str(), |g| g.title());
     let names: Vec<String> = record
         .seats

@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::Shared;
 use super::cards::Preview;
 use super::html::{Head, name, page};
-use muster_core::events::{Event, System};
+use muster_core::desk::{Event, System};
 use muster_core::kernel::pages::Page;
 
 /// The event `page` shows, unless its place keeps off the web.
@@ -22,8 +22,7 @@ pub fn find(shared: &Shared, page: &Page) -> Option<Event> {
     else {
         return None;
     };
-    let event =
-        muster_core::events::reload(shared.core.store_arc().as_ref(), platform, community, name)?;
+    let event = shared.core.event(platform, community, name)?;
     shared
         .shows(&event.platform, &event.community, &event.channel)
         .then_some(event)
@@ -34,9 +33,9 @@ pub fn render(shared: &Shared, token: &str, event: &Event) -> Markup {
     let part = part(shared, event);
     let live = format!("/e/{token}/events");
     let version = super::hub::version(&part.0);
-    let trf = muster_core::events::field::trf_file(event).is_some();
+    let trf = shared.core.event_trf(event).is_some();
     let path = format!("/e/{token}");
-    let preview = preview(event);
+    let preview = preview(shared, event);
     let head = Head {
         title: format!("Tournament {}", event.name),
         heading: None,
@@ -67,8 +66,8 @@ const CARD_ROWS: usize = 5;
 
 /// What the event's link shows in a chat: its game and system, where it stands, and the top
 /// of its standings (or its entrants before the first round).
-pub fn preview(event: &Event) -> Preview {
-    let export = muster_core::events::report::export(event);
+pub fn preview(shared: &Shared, event: &Event) -> Preview {
+    let export = shared.core.event_export(event);
     let empty = Vec::new();
     let entrants = export["entrants"].as_array().unwrap_or(&empty);
     let standings = export["standings"].as_array().unwrap_or(&empty);
@@ -172,7 +171,7 @@ fn result(code: Option<&str>, forfeit: bool) -> String {
 
 /// The part of the page that changes as the event goes on (`#live`).
 pub fn part(shared: &Shared, event: &Event) -> Markup {
-    let export = muster_core::events::report::export(event);
+    let export = shared.core.event_export(event);
     let empty = Vec::new();
     let list = |key: &str| export[key].as_array().unwrap_or(&empty).clone();
     let entrants = list("entrants");

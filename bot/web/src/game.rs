@@ -9,7 +9,7 @@ use muster_rules::{AnyGame, Seat};
 use super::Shared;
 use super::cards::Preview;
 use super::html::{Head, name, named, page, time};
-use muster_core::games::{view, words};
+use muster_core::desk::words;
 use muster_core::kernel::pages::Page;
 use muster_core::kernel::replayable::Replayable;
 use muster_core::kernel::store::{GameRecord, Status};
@@ -316,7 +316,7 @@ fn facts(
                 dd { (c.to_string()) }
             }
             @if shown_record.status == Status::Active {
-                @if let Some(line) = view::clocks_line(shown_record, shown_game, read_at) {
+                @if let Some(line) = words::clocks_line(shown_record, shown_game, read_at) {
                     dt { (left) }
                     dd { (named(&line, &borrowed(&names(record)))) }
                 }

@@ -17,7 +17,7 @@ pub struct Index {
     /// The community's name.
     pub name: String,
     games: Vec<GameRecord>,
-    events: Vec<(String, muster_core::events::Listed)>,
+    events: Vec<(String, muster_core::desk::Listed)>,
     place: Option<(String, String, String)>,
 }
 
@@ -43,7 +43,7 @@ pub fn find(shared: &Shared, name: &str) -> Option<Index> {
                 games.push(r);
             }
         }
-        for e in muster_core::events::index(store, platform) {
+        for e in core.events_of(platform) {
             if ours(platform, &e.community, &e.channel) {
                 events.push((platform.to_string(), e));
             }

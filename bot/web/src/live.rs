@@ -13,11 +13,12 @@ use tokio::sync::broadcast;
 use super::Shared;
 use super::allowance::Place;
 use super::hub::{Update, Watch, version};
+use muster_core::desk::Core;
 use muster_core::kernel::pages::Page;
 use muster_core::kernel::store::Changed;
 
 /// Whether `changed` changes what `page` shows.
-fn touches(page: &Page, changed: &Changed) -> bool {
+fn touches(core: &Core, page: &Page, changed: &Changed) -> bool {
     match page {
         Page::Game {
             platform, channel, ..
@@ -26,15 +27,9 @@ fn touches(page: &Page, changed: &Changed) -> bool {
             platform,
             community,
             name,
-        } => {
-            changed.platform == *platform
-                && changed.channel == muster_core::events::HOME
-                && changed.note.as_deref() == Some(&muster_core::events::note_name(community, name))
-        }
+        } => core.changes_event(changed, platform, community, name),
         // A game rated changes the tables (and with them, a player's recent games).
-        Page::Player { .. } | Page::Leaders { .. } => {
-            changed.channel == muster_core::ratings::scope::HOME && changed.note.is_some()
-        }
+        Page::Player { .. } | Page::Leaders { .. } => core.changes_ratings(changed),
     }
 }
 
@@ -91,7 +86,7 @@ pub async fn run(shared: Arc<Shared>) {
             watched.retain(|_, w| w.sender.receiver_count() > 0);
             watched
                 .iter()
-                .filter(|(_, w)| touches(&w.page, &changed))
+                .filter(|(_, w)| touches(&shared.core, &w.page, &changed))
                 .map(|(t, w)| (t.clone(), w.page.clone()))
                 .collect()
         };

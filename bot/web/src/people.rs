@@ -8,10 +8,9 @@ use muster_rules::GameId;
 use super::Shared;
 use super::cards::Preview;
 use super::html::{Head, name, page, time};
+use muster_core::desk::{Core, Point, Scope};
 use muster_core::kernel::pages::Page;
 use muster_core::kernel::store::{GameRecord, GameStore, Status};
-use muster_core::ratings::scope::Scope;
-use muster_core::ratings::view::{self, Point};
 
 /// How many recent games a player's page lists.
 const RECENT: usize = 20;
@@ -48,9 +47,9 @@ pub fn player(shared: &Shared, page_of: &Page) -> Option<Found> {
     }
     let core = &shared.core;
     let store = core.store_arc().as_ref();
-    let scope = Scope::of(core, platform, community, channel);
+    let scope = core.rating_scope(platform, community, channel);
     let key = scope.key(store, platform, user);
-    let (name, ratings) = ratings_of(store, &scope, &key, core.now());
+    let (name, ratings) = ratings_of(core, &scope, &key);
     let recent = recent_games(store, platform, user);
     let name = name
         .or_else(|| {
@@ -77,22 +76,22 @@ type Rated = (GameId, String, u32, Vec<Point>);
 
 /// The player kept under `key`: his name as the ratings last saw it, and his rating in each
 /// game he has one in.
-fn ratings_of(
-    store: &dyn GameStore,
-    scope: &Scope,
-    key: &str,
-    now: u64,
-) -> (Option<String>, Vec<Rated>) {
+fn ratings_of(core: &Core, scope: &Scope, key: &str) -> (Option<String>, Vec<Rated>) {
     let mut name = None;
     let mut ratings = Vec::new();
     for game in GameId::ALL {
-        let all = view::ranked(store, scope, game, now);
+        let all = core.ranked(scope, game);
         let Some(me) = all.iter().find(|r| r.key == key) else {
             continue;
         };
         name.get_or_insert_with(|| me.standing.name.clone());
-        let history = view::history(store, scope, game, key);
-        ratings.push((game, view::shown(&me.now, game), me.standing.games, history));
+        let history = core.rating_history(scope, game, key);
+        ratings.push((
+            game,
+            core.rating_shown(&me.now, game),
+            me.standing.games,
+            history,
+        ));
     }
     (name, ratings)
 }
@@ -261,8 +260,8 @@ pub fn leaders(shared: &Shared, page_of: &Page) -> Option<Found> {
     }
     let game: GameId = game.parse().ok()?;
     let core = &shared.core;
-    let scope = Scope::of(core, platform, community, channel);
-    let all = view::ranked(core.store_arc().as_ref(), &scope, game, core.now());
+    let scope = core.rating_scope(platform, community, channel);
+    let all = core.ranked(&scope, game);
     let established: Vec<_> = all.iter().filter(|r| !r.provisional).collect();
     let provisional: Vec<_> = all.iter().filter(|r| r.provisional).collect();
     let title = format!("Leaderboard of {}", game.title());
@@ -272,7 +271,7 @@ pub fn leaders(shared: &Shared, page_of: &Page) -> Option<Found> {
         .enumerate()
         .map(|(i, r)| {
             let who = muster_core::kernel::text::clean_name(&r.standing.name);
-            format!("{}. {who} — {}", i + 1, view::shown(&r.now, game))
+            format!("{}. {who} — {}", i + 1, core.rating_shown(&r.now, game))
         })
         .collect();
     let status = format!(
@@ -306,7 +305,7 @@ pub fn leaders(shared: &Shared, page_of: &Page) -> Option<Found> {
                     thead { tr { th.n scope="col" { "Rank" } th scope="col" { "Name" } th.n scope="col" { "Rating" } th.n scope="col" { "Games" } } }
                     tbody {
                         @for (i, r) in established.iter().enumerate() {
-                            tr { td.n { (i + 1) } td { (name(&r.standing.name)) } td.n { (view::shown(&r.now, game)) } td.n { (r.standing.games) } }
+                            tr { td.n { (i + 1) } td { (name(&r.standing.name)) } td.n { (core.rating_shown(&r.now, game)) } td.n { (r.standing.games) } }
                         }
                     }
                 }
@@ -316,7 +315,7 @@ pub fn leaders(shared: &Shared, page_of: &Page) -> Option<Found> {
                 p { "Not ranked until enough games have been played." }
                 ul {
                     @for r in &provisional {
-                        li { (name(&r.standing.name)) " " (view::shown(&r.now, game)) ", " (r.standing.games) " game" @if r.standing.games != 1 { "s" } }
+                        li { (name(&r.standing.name)) " " (core.rating_shown(&r.now, game)) ", " (r.standing.games) " game" @if r.standing.games != 1 { "s" } }
                     }
                 }
             }

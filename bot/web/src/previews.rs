@@ -28,7 +28,7 @@ pub fn game_of(shared: &Shared, token: &str) -> Option<GameRecord> {
 }
 
 /// The event `token` names (unless it shows nothing).
-pub fn event_of(shared: &Shared, token: &str) -> Option<muster_core::events::Event> {
+pub fn event_of(shared: &Shared, token: &str) -> Option<muster_core::desk::Event> {
     page_of(shared, token, "e").and_then(|p| super::event::find(shared, &p))
 }
 
@@ -37,8 +37,12 @@ pub fn event_of(shared: &Shared, token: &str) -> Option<muster_core::events::Eve
 pub fn preview_of(shared: &Shared, kind: &str, key: &str) -> Option<(String, Preview)> {
     match kind {
         "g" => game_of(shared, key).map(|r| (super::game::title(&r), super::game::preview(&r))),
-        "e" => event_of(shared, key)
-            .map(|e| (format!("Tournament {}", e.name), super::event::preview(&e))),
+        "e" => event_of(shared, key).map(|e| {
+            (
+                format!("Tournament {}", e.name),
+                super::event::preview(shared, &e),
+            )
+        }),
         "p" | "l" => {
             let page = page_of(shared, key, kind)?;
             let found = if kind == "p" {

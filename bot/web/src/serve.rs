@@ -223,8 +223,8 @@ async fn event_json(State(shared): State<Arc<Shared>>, Token(token): Token) -> R
         let Some(event) = event_of(&shared, &token) else {
             return not_found();
         };
-        let body = serde_json::to_string_pretty(&muster_core::events::report::export(&event))
-            .unwrap_or_default();
+        let body =
+            serde_json::to_string_pretty(&shared.core.event_export(&event)).unwrap_or_default();
         file("application/json", &format!("{}.json", event.name), body)
     })
     .await
@@ -235,7 +235,7 @@ async fn event_trf(State(shared): State<Arc<Shared>>, Token(token): Token) -> Re
         let Some(event) = event_of(&shared, &token) else {
             return not_found();
         };
-        match muster_core::events::field::trf_file(&event) {
+        match shared.core.event_trf(&event) {
             Some(body) => file(
                 "text/plain; charset=utf-8",
                 &format!("{}.trf", event.name),

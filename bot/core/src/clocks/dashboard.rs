@@ -8,7 +8,7 @@
 use muster_rules::AnyGame;
 
 use crate::kernel::clock::duration;
-use crate::kernel::context::Core;
+use crate::kernel::context::Context;
 use crate::kernel::replayable::Replayable;
 use crate::kernel::reply::Reply;
 use crate::kernel::request::Request;
@@ -153,7 +153,7 @@ fn moves(n: usize) -> String {
 /// The dashboard of the asker, or of the player `name` (a name or id he is mentioned by); with
 /// his games under every account linked with his (docs/guide.md, "One player on two
 /// platforms").
-pub fn games(core: &Core, req: &Request, name: Option<String>) -> Vec<Reply> {
+pub fn games(core: &Context, req: &Request, name: Option<String>) -> Vec<Reply> {
     let (who, shown) = player_asked(req, name.as_deref());
     let mine = who == req.user.id;
     let accounts = links::accounts_of(core.base.as_ref(), &req.platform, &who);
@@ -252,7 +252,7 @@ fn unavailable(e: impl std::fmt::Display) -> Vec<Reply> {
 /// games before untimed ones), then the longest waiting; at most [`LIVE_SHOWN`], the rest
 /// counted. A game on another platform than the asker's is linked by its address there.
 fn live_lines(
-    core: &Core,
+    core: &Context,
     req: &Request,
     live: &[(String, GameRecord)],
     mine: bool,

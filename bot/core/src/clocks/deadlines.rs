@@ -16,7 +16,7 @@ use super::schedule::{FLAGGED, move_tag, mover, pending, reschedule, retry, sent
 use crate::games::away;
 use crate::games::timeouts::{finish_on_time, notice_id};
 use crate::games::words;
-use crate::kernel::context::Core;
+use crate::kernel::context::Context;
 use crate::kernel::kept;
 use crate::kernel::outbox::{Notice, Target};
 use crate::kernel::replayable::Replayable;
@@ -39,7 +39,7 @@ pub struct Fired {
 /// Does everything due by now, in order: timeouts (the game ended at its deadline),
 /// announcements of run-out clocks that wait for a claim, and reminders (coalesced per
 /// player). Leaves the messages in the outbox.
-pub fn fire_due(core: &Core) -> Fired {
+pub fn fire_due(core: &Context) -> Fired {
     let now = core.clock.now();
     let due = core.timers.take_due(now);
     let mut reminders: Vec<Due> = Vec::new();
@@ -91,7 +91,7 @@ enum Tended {
 }
 
 /// What is due in one channel at `now`; `Err` says why it could not be seen to.
-fn tend(core: &Core, key: &ChannelKey, record: &GameRecord, now: u64) -> Result<Tended, String> {
+fn tend(core: &Context, key: &ChannelKey, record: &GameRecord, now: u64) -> Result<Tended, String> {
     let Some(deadline) = record
         .deadline()
         .filter(|_| record.status == Status::Active)
@@ -126,7 +126,7 @@ fn tend(core: &Core, key: &ChannelKey, record: &GameRecord, now: u64) -> Result<
 /// (under an id of the game's move), then the note marks the clock as announced, then it is
 /// posted: a crash between two steps neither loses it nor says it twice (see `kernel::kept`).
 fn flag(
-    core: &Core,
+    core: &Context,
     key: &ChannelKey,
     record: &GameRecord,
     deadline: u64,
@@ -181,7 +181,7 @@ fn flag(
 }
 
 /// What is said when a clock that waits for a claim runs out.
-fn run_out_words(core: &Core, record: &GameRecord, deadline: u64) -> Replies {
+fn run_out_words(core: &Context, record: &GameRecord, deadline: u64) -> Replies {
     let Ok(game) = record.rebuild() else {
         return Vec::new();
     };
@@ -212,7 +212,7 @@ fn run_out_words(core: &Core, record: &GameRecord, deadline: u64) -> Replies {
 /// Ends the game on time at `deadline` (by compare-and-swap on the real store): the
 /// announcement, with the board, kept as a receipt until it is posted; and the ended game.
 fn time_out(
-    core: &Core,
+    core: &Context,
     key: &ChannelKey,
     record: &GameRecord,
     deadline: u64,

@@ -8,6 +8,7 @@
 pub mod command;
 pub mod dashboard;
 pub mod deadlines;
+pub mod follow;
 pub mod notify;
 pub mod reminders;
 pub mod schedule;
@@ -15,12 +16,12 @@ pub mod vacation;
 
 use command::ClockCommand;
 
-use crate::kernel::context::Core;
+use crate::kernel::context::Context;
 use crate::kernel::reply::Reply;
 use crate::kernel::request::Request;
 
 /// Runs a command of the clocks.
-pub fn run(core: &Core, req: &Request, command: ClockCommand) -> Vec<Reply> {
+pub fn run(core: &Context, req: &Request, command: ClockCommand) -> Vec<Reply> {
     match command {
         ClockCommand::Notify(changes) => notify::notify(core, req, changes),
         ClockCommand::Vacation(what) => vacation::vacation(core, req, what),

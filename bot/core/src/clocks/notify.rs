@@ -7,7 +7,7 @@ use super::command::NotifyCommand;
 use super::schedule::reschedule_player;
 use crate::kernel::clock::duration;
 use crate::kernel::clock::quiet::Quiet;
-use crate::kernel::context::Core;
+use crate::kernel::context::Context;
 use crate::kernel::reply::{Replies, private};
 use crate::kernel::request::Request;
 use crate::kernel::text::capitalised;
@@ -25,7 +25,7 @@ fn points_text(points: &[u64]) -> String {
 /// `notify …`: the settings changed (all together), then shown. A player whose accounts are
 /// linked has them changed under every account, so that his games on each platform are
 /// reminded alike; `notify on <platform>` sends every reminder to his account there.
-pub fn notify(core: &Core, req: &Request, changes: Vec<NotifyCommand>) -> Replies {
+pub fn notify(core: &Context, req: &Request, changes: Vec<NotifyCommand>) -> Replies {
     let store = core.base.as_ref();
     let accounts = links::accounts_of(store, &req.platform, &req.user.id);
     for change in &changes {
@@ -73,7 +73,7 @@ pub fn notify(core: &Core, req: &Request, changes: Vec<NotifyCommand>) -> Replie
 
 /// The player's reminder settings in words, with how his linked accounts share them and how
 /// to change them.
-fn settings_text(core: &Core, profile: &Profile, accounts: &[links::Account]) -> String {
+fn settings_text(core: &Context, profile: &Profile, accounts: &[links::Account]) -> String {
     let mode = match profile.notify {
         Mode::Mention => "a mention in the game's channel",
         Mode::Dm => "a direct message",

@@ -11,7 +11,7 @@ use std::sync::{LazyLock, Mutex};
 use super::schedule::{self, REMINDED, move_tag, mover, pending, sent_points};
 use crate::kernel::clock::agenda::hint;
 use crate::kernel::clock::duration;
-use crate::kernel::context::Core;
+use crate::kernel::context::Context;
 use crate::kernel::kept;
 use crate::kernel::outbox::{NOTICE, Notice, Target};
 use crate::kernel::receipt::Receipt;
@@ -109,7 +109,7 @@ struct Recipient {
 
 impl Recipient {
     /// The recipient of the reminders of `user`, to move on `platform`.
-    fn of(core: &Core, platform: &str, user: &User) -> Recipient {
+    fn of(core: &Context, platform: &str, user: &User) -> Recipient {
         let store = core.base.as_ref();
         let own = Recipient {
             platform: platform.to_string(),
@@ -156,7 +156,7 @@ impl Recipient {
 /// Sends the reminders that fell due at `now` (their points not yet marked), one message per
 /// player, each with his other games due a little later; how many notices were left in the
 /// outbox.
-pub(super) fn send(core: &Core, reminders: Vec<Due>, now: u64) -> usize {
+pub(super) fn send(core: &Context, reminders: Vec<Due>, now: u64) -> usize {
     let mut recipients: Vec<Recipient> = Vec::new();
     for d in &reminders {
         if let Some((_, u)) = mover(&d.record)
@@ -241,7 +241,7 @@ enum Reminded {
     Elsewhere,
 }
 
-fn remind(core: &Core, recipient: &Recipient, games: &[Due], now: u64) -> Reminded {
+fn remind(core: &Context, recipient: &Recipient, games: &[Due], now: u64) -> Reminded {
     let (platform, user) = (recipient.platform.as_str(), &recipient.user);
     let covers: Vec<String> = games.iter().map(Due::cover).collect();
     let mut parts: Vec<&str> = vec![&user.id];
@@ -304,7 +304,7 @@ fn settled() -> std::sync::MutexGuard<'static, HashSet<String>> {
 
 /// Makes the marks of every reminder kept on `platform` that this process has not yet seen to:
 /// a reminder kept before a crash, whose points were not yet marked, is known as sent.
-pub(super) fn settle(core: &Core, platform: &str) {
+pub(super) fn settle(core: &Context, platform: &str) {
     let now = core.clock.now();
     let prefix = format!("{NOTICE}{KIND}.");
     let kept = match core.base.receipts(platform) {
@@ -361,7 +361,7 @@ fn covered(cover: &str, platform: &str) -> Option<(ChannelKey, String, Vec<u64>)
 /// compare-and-swap, tried again if the note changed meanwhile); whether this call marked any
 /// (`false`: all were marked before, by another instance or an earlier run).
 fn mark(
-    core: &Core,
+    core: &Context,
     key: &ChannelKey,
     record: &GameRecord,
     points: &[u64],
@@ -392,7 +392,7 @@ fn mark(
 
 /// The player's other reminders due within [`COALESCE`] of now (not yet marked): found
 /// among the channels the agenda has due in that window, not by reading every game.
-fn soon_for(core: &Core, platform: &str, user: &User, now: u64, taken: &[Due]) -> Vec<Due> {
+fn soon_for(core: &Context, platform: &str, user: &User, now: u64, taken: &[Due]) -> Vec<Due> {
     let soon_keys = core
         .timers
         .agenda()
@@ -430,7 +430,7 @@ fn soon_for(core: &Core, platform: &str, user: &User, now: u64, taken: &[Due]) -
 
 /// A reminder for `recipient` about `games` (at least one), where his settings send it.
 fn reminder(
-    core: &Core,
+    core: &Context,
     recipient: &Recipient,
     games: &[Due],
     now: u64,
@@ -481,7 +481,7 @@ fn reminder(
 
 /// A reminder's words for a player of `platform` about `games` (sorted by deadline, at least
 /// one): one line, or a list of them.
-fn reminder_text(core: &Core, platform: &str, games: &[&Due], now: u64) -> String {
+fn reminder_text(core: &Context, platform: &str, games: &[&Due], now: u64) -> String {
     let surface = core.surface(platform);
     let line = |d: &Due| due_line(core, surface.as_ref(), platform, d, now);
     if games.len() == 1 {
@@ -498,7 +498,7 @@ fn reminder_text(core: &Core, platform: &str, games: &[&Due], now: u64) -> Strin
 
 /// One game's line of a reminder: the time left, where (on `platform`, through `surface`, or
 /// on another platform), the game and the opponents, and the deadline.
-fn due_line(core: &Core, surface: &dyn Surface, platform: &str, d: &Due, now: u64) -> String {
+fn due_line(core: &Context, surface: &dyn Surface, platform: &str, d: &Due, now: u64) -> String {
     let title = d.record.game_id().map_or("a game", |g| g.title());
     let me = mover(&d.record).map(|(_, u)| u.id);
     let mut others: Vec<&str> = Vec::new();

@@ -6,7 +6,7 @@
 
 use crate::games::bot;
 use crate::kernel::clock::agenda::hint;
-use crate::kernel::context::Core;
+use crate::kernel::context::Context;
 use crate::kernel::request::User;
 use crate::kernel::store::{ChannelKey, GameRecord, Status, StoreError};
 use crate::players::profile::{Mode, Profile, Profiles};
@@ -71,7 +71,7 @@ pub(super) fn pending(record: &GameRecord, profile: &Profile, sent: &[u64]) -> V
 
 /// The reminder points sent for `record`'s current move, from its channel's note.
 pub(super) fn sent(
-    core: &Core,
+    core: &Context,
     key: &ChannelKey,
     record: &GameRecord,
 ) -> Result<Vec<u64>, StoreError> {
@@ -84,7 +84,7 @@ pub(super) fn sent(
 /// (see `agenda::hint`). `fresh`: the record was just written by a move, so that no note can
 /// concern its current move yet.
 fn next_moment(
-    core: &Core,
+    core: &Context,
     key: &ChannelKey,
     record: &GameRecord,
     fresh: bool,
@@ -120,7 +120,7 @@ fn next_moment(
 }
 
 /// Brings the agenda up to date for `key`'s game, read from the store.
-pub fn reschedule(core: &Core, key: &ChannelKey) {
+pub fn reschedule(core: &Context, key: &ChannelKey) {
     let mut profiles = Profiles::new(core.base.as_ref());
     match core.base.load(key) {
         Ok(live) => reschedule_written(core, key, live.as_ref(), false, &mut profiles),
@@ -132,7 +132,7 @@ pub fn reschedule(core: &Core, key: &ChannelKey) {
 /// record, none once the game is over), without reading it again; `moved` when the command
 /// played a decision (no note can concern the new move yet).
 pub fn reschedule_written(
-    core: &Core,
+    core: &Context,
     key: &ChannelKey,
     live: Option<&GameRecord>,
     moved: bool,
@@ -157,7 +157,7 @@ pub fn reschedule_written(
 }
 
 /// Brings the agenda up to date for every game of a player (his settings changed).
-pub fn reschedule_player(core: &Core, platform: &str, user: &str) {
+pub fn reschedule_player(core: &Context, platform: &str, user: &str) {
     match core.base.live_games_of(platform, user) {
         Ok(games) => {
             for g in games.iter().filter(|g| g.clock.is_some()) {
@@ -174,7 +174,7 @@ pub fn reschedule_player(core: &Core, platform: &str, user: &str) {
 
 /// Puts `key` back on the agenda a little later, after a failure said in `why`: logged (and so
 /// counted in `muster_errors_total`) with its game, never dropped.
-pub(super) fn retry(core: &Core, key: &ChannelKey, record: Option<&GameRecord>, why: &str) {
+pub(super) fn retry(core: &Context, key: &ChannelKey, record: Option<&GameRecord>, why: &str) {
     let tries = core.timers.failed(key);
     let wait = FIRST_RETRY
         .saturating_mul(1 << tries.min(7))
@@ -192,7 +192,7 @@ pub(super) fn retry(core: &Core, key: &ChannelKey, record: Option<&GameRecord>, 
 
 /// Reads every timed game into the agenda (at start); how many have something due. `Err` when
 /// the games cannot be listed.
-pub fn load_agenda(core: &Core) -> Result<usize, StoreError> {
+pub fn load_agenda(core: &Context) -> Result<usize, StoreError> {
     let games = core.base.timed_games()?;
     let mut profiles = Profiles::new(core.base.as_ref());
     let mut n = 0;

@@ -7,7 +7,7 @@ use super::schedule::reschedule;
 use crate::games::away;
 use crate::kernel::clock::duration;
 use crate::kernel::clock::timing::Pause;
-use crate::kernel::context::Core;
+use crate::kernel::context::Context;
 use crate::kernel::kept;
 use crate::kernel::outbox::{Notice, Target};
 use crate::kernel::replayable::Replayable;
@@ -17,7 +17,7 @@ use crate::kernel::store::{Change, ChannelKey, GameRecord, Status, StoreError};
 use crate::players::profile::{Profile, profile, update, year};
 
 /// The time left of the allowance in the year of `now`.
-fn allowance_left(core: &Core, profile: &Profile, now: u64) -> u64 {
+fn allowance_left(core: &Context, profile: &Profile, now: u64) -> u64 {
     core.timers
         .policy
         .vacation_allowance()
@@ -25,7 +25,7 @@ fn allowance_left(core: &Core, profile: &Profile, now: u64) -> u64 {
 }
 
 /// `vacation …`.
-pub fn vacation(core: &Core, req: &Request, what: VacationCommand) -> Replies {
+pub fn vacation(core: &Context, req: &Request, what: VacationCommand) -> Replies {
     let now = core.clock.now();
     match what {
         VacationCommand::Show => show(core, req, now),
@@ -35,7 +35,7 @@ pub fn vacation(core: &Core, req: &Request, what: VacationCommand) -> Replies {
 }
 
 /// `vacation`: whether one runs, and what is left of the allowance.
-fn show(core: &Core, req: &Request, now: u64) -> Replies {
+fn show(core: &Context, req: &Request, now: u64) -> Replies {
     let store = core.base.as_ref();
     let p = &core.prefix;
     let when = |to: u64| core.surface(&req.platform).time(to, now);
@@ -58,7 +58,7 @@ fn show(core: &Core, req: &Request, now: u64) -> Replies {
 
 /// `vacation start [days]`: the player's clocks stand still from now, for `length` seconds (the
 /// allowance left when not said).
-fn start(core: &Core, req: &Request, now: u64, length: Option<u64>) -> Replies {
+fn start(core: &Context, req: &Request, now: u64, length: Option<u64>) -> Replies {
     let store = core.base.as_ref();
     let p = &core.prefix;
     let when = |to: u64| core.surface(&req.platform).time(to, now);
@@ -121,7 +121,7 @@ fn start(core: &Core, req: &Request, now: u64, length: Option<u64>) -> Replies {
 }
 
 /// `vacation end`: the player's clocks run again; the days not taken go back to the allowance.
-fn end(core: &Core, req: &Request, now: u64) -> Replies {
+fn end(core: &Context, req: &Request, now: u64) -> Replies {
     let store = core.base.as_ref();
     let result = update(store, &req.platform, &req.user.id, |p| {
         let Some(to) = p.away_until(now) else {
@@ -170,7 +170,7 @@ fn end(core: &Core, req: &Request, now: u64) -> Replies {
 /// Ends at `ended` the pauses of the vacation begun at `from` in every timed game of the
 /// requester where it lasts beyond, each game told in the write that changes it; the channels
 /// of the games being played.
-fn resume(core: &Core, req: &Request, from: u64, ended: u64) -> Vec<ChannelKey> {
+fn resume(core: &Context, req: &Request, from: u64, ended: u64) -> Vec<ChannelKey> {
     let user = req.user.id.clone();
     let told = format!(
         "{} is back from vacation: their clock runs again.",
@@ -192,7 +192,7 @@ fn resume(core: &Core, req: &Request, from: u64, ended: u64) -> Vec<ChannelKey> 
 /// Pauses the requester's clocks in every timed game of his from `from` to `until`, each game
 /// told in the write that pauses it; a game paused so already is left alone. The channels of
 /// the games being played.
-fn begin(core: &Core, req: &Request, (from, until): (u64, u64)) -> Vec<ChannelKey> {
+fn begin(core: &Context, req: &Request, (from, until): (u64, u64)) -> Vec<ChannelKey> {
     let when = core.surface(&req.platform).time(until, core.clock.now());
     let told = format!(
         "{} is on vacation until {when}: their clock stands still in this game meanwhile.",
@@ -218,7 +218,7 @@ fn begin(core: &Core, req: &Request, (from, until): (u64, u64)) -> Vec<ChannelKe
 /// says `told` in each game changed, kept in the same write (under an id of `about` and the
 /// game), so that a crash neither loses nor repeats it; the channels of the games being played.
 fn pause_games(
-    core: &Core,
+    core: &Context,
     req: &Request,
     (told, about): (&str, &[&str]),
     change: impl Fn(&mut Vec<Pause>) -> bool,
@@ -245,7 +245,7 @@ fn pause_games(
 /// Changes the pauses of one game by `change` and says `told` in it, as [`pause_games`] does
 /// for each; whether the game is being played and was changed (and so told).
 fn pause_game(
-    core: &Core,
+    core: &Context,
     req: &Request,
     (told, about): (&str, &[&str]),
     change: &impl Fn(&mut Vec<Pause>) -> bool,
@@ -314,7 +314,7 @@ struct VacationTold {
 /// The notices that tell the game `record` (in the channel `key`) `told`, under an id of
 /// `about` and the game.
 fn vacation_told(
-    core: &Core,
+    core: &Context,
     req: &Request,
     (told, about): (&str, &[&str]),
     record: &GameRecord,

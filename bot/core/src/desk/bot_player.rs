@@ -7,8 +7,8 @@
 //! bot move. The console makes the queued decisions after each command; `muster serve` on one
 //! worker thread of its own, so that searches never take more than one core from the players.
 
+use super::front::Core;
 use crate::games::bot;
-use crate::kernel::context::Core;
 use crate::kernel::outbox::{NOTICE, Notice, Target};
 use crate::kernel::replayable::Replayable;
 use crate::kernel::reply::Reply;

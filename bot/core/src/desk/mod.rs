@@ -8,8 +8,11 @@
 //!
 //! This module is the desk's face: it names what adapters use, from wherever it lives.
 
+pub mod asks;
 pub mod bot_player;
 pub mod command;
+pub mod follow;
+pub mod front;
 pub mod help;
 pub mod once;
 pub mod router;
@@ -22,10 +25,25 @@ pub use muster_rules::GameId;
 pub use router::Found;
 
 pub use crate::kernel::board::{Board, Chart, ChartKind, ChartMatch};
-pub use crate::kernel::context::Core;
+pub use crate::kernel::context::Context;
 pub use crate::kernel::draw::Drawn;
 pub use crate::kernel::outbox::{Notice, PlatformTime, Target, TimePolicy, Timers};
 pub use crate::kernel::receipt::{Handled, Receipt};
 pub use crate::kernel::reply::{Button, Reply};
 pub use crate::kernel::request::{Policy, Request, Suggestion, THREAD, User};
 pub use crate::kernel::surface::{Opening, Place, Surface};
+pub use front::Core;
+
+// What the pages and completion read through the desk ([`asks`]), named from the capabilities
+// that keep it.
+pub use crate::events::{Event, Listed, System};
+pub use crate::ratings::Standing;
+pub use crate::ratings::maths::Rating;
+pub use crate::ratings::scope::Scope;
+pub use crate::ratings::view::{Point, Ranked};
+
+/// A game in words, as the chat says it; the pages say it alike.
+pub mod words {
+    pub use crate::games::view::clocks_line;
+    pub use crate::games::words::{result, seat_title, who};
+}

@@ -5,8 +5,8 @@
 //! receipts it has not finished sending and sends the rest. Messages no request asked for (a
 //! timeout, the bot's move) are kept the same way, as notices, until they are posted.
 
+use super::front::Core;
 use super::router::Found;
-use crate::kernel::context::Core;
 use crate::kernel::outbox::{NOTICE, Notice};
 use crate::kernel::receipt::{Handled, Receipt};
 use crate::kernel::request::Request;

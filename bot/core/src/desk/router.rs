@@ -10,11 +10,13 @@ use std::sync::Arc;
 use muster_rules::{AnyGame, GameId};
 
 use super::command::{self, Command};
+use super::follow::{self, Said};
+use super::front::Core;
 use super::help;
 use crate::clocks;
 use crate::events;
-use crate::games::{self, away, bot, command::GameCommand, view};
-use crate::kernel::context::Core;
+use crate::games::follow::Stored;
+use crate::games::{self, command::GameCommand, view};
 use crate::kernel::receipt::Receipt;
 use crate::kernel::replayable::Replayable;
 use crate::kernel::reply::{Reply, not_saved};
@@ -120,7 +122,7 @@ impl Core {
             return None;
         }
         let key = ChannelKey::new(platform, channel);
-        let (home, record) = self.game_here(&key).ok()??;
+        let (home, record) = games::here(self, &key).ok()??;
         if record.status != Status::Active {
             return None;
         }
@@ -272,16 +274,17 @@ impl Core {
                 && for_the_game(parsed)
                 && staged.before(&key).is_none_or(|now| now.id != seen.id)
             {
-                replies = self.ended_meanwhile(&seen.id);
+                replies = games::ended_meanwhile(self, &seen.id);
             }
-            // A game this command ends: its rating and replay are said in the same write.
-            let foreseen = staged
+            // A game this command ends: what follows it (its rating, its replay) is said in
+            // the same write.
+            let said = staged
                 .ending()
-                .map(|ended| self.ending_words(&mut replies, &ended))
+                .map(|ended| follow::words_at_the_end(self, &ended, &mut replies))
                 .unwrap_or_default();
             appearance::style_boards(&mut profiles, &mut replies, Some(&req.user.id));
-            // A game played in two places: the other place is told in the same write.
-            let told = away::mirror(self, req, &staged, &mut replies);
+            // Another place told in the same write (a game played on two platforms).
+            let told = follow::told_with_the_change(self, req, &staged, &mut replies);
             let mut receipt = Receipt::new(req, place, self.clock.now(), &replies);
             let body = id.map(|_| receipt.encode());
             let result = staged.commit(
@@ -295,11 +298,11 @@ impl Core {
             if let Err(e) = result {
                 return self.not_stored(req, kept, receipt, staged, &e);
             }
-            if let Some(notice) = told {
+            for notice in told {
                 self.timers.post(notice);
             }
             if staged.touched() {
-                self.follow(req, id, &mut receipt, &staged, (&mut profiles, &foreseen));
+                self.follow(req, id, &mut receipt, &staged, (&mut profiles, &said));
             }
             return Ran {
                 receipt,
@@ -307,23 +310,6 @@ impl Core {
                 failed: false,
             };
         }
-    }
-
-    /// The answer to a command for a game that ended while it was being handled (it lost its
-    /// race to the game's end: a resignation, a clock run out): what the game came to.
-    fn ended_meanwhile(&self, game: &str) -> Vec<Reply> {
-        let result = match self.store.archived(game) {
-            Ok(Some(record)) => match record.rebuild() {
-                Ok(played) => format!(" ({})", games::words::result(&record, &played)),
-                Err(_) => String::new(),
-            },
-            _ => String::new(),
-        };
-        vec![Reply::Private(format!(
-            "Game {game} ended while your command was being handled{result}; nothing of yours \
-             was applied. `{p}export {game}` gives the record.",
-            p = self.prefix
-        ))]
     }
 
     /// A request whose change could not be stored: its sender is told, and nothing was applied.
@@ -362,16 +348,16 @@ impl Core {
         }
     }
 
-    /// What follows a stored change: the agenda brought up to date from the record as written,
-    /// the bot queued if it is to decide, and a finished game rated (`foreseen`: the words of
-    /// its rating said with the change) and its event told.
+    /// What follows a stored change, every capability's follow-ups in turn (the agenda, the
+    /// bot's turn, a place to open); then, for a game it ended, what follows its end (`said`:
+    /// the words said of it in the write), and the receipt corrected if those words changed.
     fn follow(
         &self,
         req: &Request,
         id: Option<&str>,
         receipt: &mut Receipt,
         staged: &Staged,
-        (profiles, foreseen): (&mut Profiles<'_>, &[Reply]),
+        (profiles, said): (&mut Profiles<'_>, &Said),
     ) {
         let Some(written) = staged.written() else {
             return;
@@ -380,72 +366,25 @@ impl Core {
         let moved = staged
             .before(&key)
             .is_none_or(|b| b.id != written.id || b.moves != written.moves.len());
-        let live = (written.status != Status::Finished).then_some(&written);
-        clocks::schedule::reschedule_written(self, &key, live, moved, profiles);
-        if let Some(opening) = away::opening(&written) {
-            // Asked again while it is not open: the adapter finds a place it opened before.
-            self.timers.post(opening);
-        }
         let played = staged.played(&written);
-        // The bot decides after this command has been answered.
-        if bot::to_decide(&written, played.as_ref()).is_some() {
-            self.queue_bot(key.clone());
-        }
-        if let Some(ended) = staged.ended() {
-            self.ended(req, id, receipt, &ended, foreseen);
-        }
-    }
-
-    /// The words a command that ends `ended` adds to its answer, said in the write that ends
-    /// it: the ratings' changes as they will be (a crash before they are stored loses no word;
-    /// the restart stores them), and the replay unless the answer has one. Returns the
-    /// ratings' words.
-    fn ending_words(&self, replies: &mut Vec<Reply>, ended: &GameRecord) -> Vec<Reply> {
-        let foreseen = ratings::foresee(self, ended);
-        replies.extend(foreseen.iter().cloned());
-        let replayed = replies
-            .iter()
-            .any(|r| matches!(r, Reply::Board(b) if b.is_replay()));
-        if games::play::worth_replaying(ended) && !replayed {
-            replies.push(games::play::replay_board(self, ended));
-        }
-        foreseen
-    }
-
-    /// A game the command ended: rated (the answer's words corrected if another game was rated
-    /// between foreseeing and storing), and its event told.
-    fn ended(
-        &self,
-        req: &Request,
-        id: Option<&str>,
-        receipt: &mut Receipt,
-        ended: &GameRecord,
-        foreseen: &[Reply],
-    ) {
-        let taken = ratings::take(self, ended);
-        let at = (!foreseen.is_empty())
-            .then(|| {
-                receipt
-                    .replies
-                    .windows(foreseen.len())
-                    .position(|w| w == foreseen)
-            })
-            .flatten();
-        if !taken.is_empty()
-            && taken != foreseen
-            && let Some(at) = at
+        let mut stored = Stored {
+            key,
+            written: &written,
+            moved,
+            played: played.as_ref(),
+            profiles,
+        };
+        follow::after_the_change(self, &mut stored);
+        let Some(ended) = staged.ended() else {
+            return;
+        };
+        if follow::at_the_end(self, &ended, said, &mut receipt.replies)
+            && let Some(id) = id
+            && let Err(e) = self
+                .store
+                .set_receipt(&req.platform, id, Some(&receipt.encode()))
         {
-            receipt.replies.splice(at..at + foreseen.len(), taken);
-            if let Some(id) = id
-                && let Err(e) = self
-                    .store
-                    .set_receipt(&req.platform, id, Some(&receipt.encode()))
-            {
-                tracing::warn!(game = %ended.id, "the rating of a game could not be corrected in its answer: {e}");
-            }
-        }
-        if let Some(tag) = &ended.tournament {
-            events::play::game_over(self, tag, &ended.platform);
+            tracing::warn!(game = %ended.id, "the rating of a game could not be corrected in its answer: {e}");
         }
     }
 
@@ -483,7 +422,7 @@ impl Core {
     /// the other place of a game played on two platforms, that game, read at its home.
     fn game_command(&self, req: &Request, command: GameCommand) -> Vec<Reply> {
         let here = ChannelKey::new(&req.platform, &req.channel);
-        let (key, record) = match self.game_here(&here) {
+        let (key, record) = match games::here(self, &here) {
             Ok(Some((key, record))) => (key, Some(record)),
             Ok(None) => (here, None),
             Err(StoreError::Corrupt(why)) => return self.damaged(&here, &command, &why),
@@ -510,17 +449,8 @@ impl Core {
     /// The game of the request's channel, if it has one.
     fn current_game(&self, req: &Request) -> Option<GameId> {
         let key = ChannelKey::new(&req.platform, &req.channel);
-        let (_, record) = self.game_here(&key).ok()??;
+        let (_, record) = games::here(self, &key).ok()??;
         record.game_id().ok()
-    }
-
-    /// The live game said in `key` and the key it lives under: the channel's own, or in the
-    /// other place of a game played on two platforms, the game at its home.
-    fn game_here(&self, key: &ChannelKey) -> Result<Option<(ChannelKey, GameRecord)>, StoreError> {
-        match self.store.load(key)? {
-            Some(record) => Ok(Some((key.clone(), record))),
-            None => away::game_of(self.store.as_ref(), key),
-        }
     }
 
     /// A command in a channel whose record cannot be read: only `abort` helps, setting it aside.

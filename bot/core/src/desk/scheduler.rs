@@ -6,8 +6,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::front::Core;
 use crate::kernel::clock::{Clock, ManualClock};
-use crate::kernel::context::Core;
 
 /// The longest single sleep: the agenda is looked at again at least this often, so that a
 /// clock set forward by the system is noticed.

@@ -2,10 +2,10 @@
 //! they end rated and reported to their events), the agenda read at start, ratings and events
 //! caught up after a restart, and an event's place opened by an adapter taken in.
 
+use super::front::Core;
 use crate::clocks::{deadlines, schedule};
 use crate::events;
 use crate::games;
-use crate::kernel::context::Core;
 use crate::kernel::outbox::{Notice, Target};
 use crate::kernel::reply::Reply;
 use crate::kernel::store::GameRecord;
@@ -20,10 +20,7 @@ impl Core {
     pub fn fire_due(&self) -> usize {
         let fired = deadlines::fire_due(self);
         for ended in &fired.ended {
-            ratings::later::rate(self, ended);
-            if let Some(tag) = &ended.tournament {
-                events::play::game_over(self, tag, &ended.platform);
-            }
+            super::follow::ended_on_time(self, ended);
         }
         fired.posted
     }

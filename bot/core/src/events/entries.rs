@@ -4,7 +4,7 @@
 
 use super::command::is_slug;
 use super::{Entrant, Event, State, System, change, play};
-use crate::kernel::context::Core;
+use crate::kernel::context::Context;
 use crate::kernel::reply::Reply;
 use crate::kernel::request::{Request, User};
 use crate::kernel::store::Player;
@@ -23,7 +23,7 @@ pub(super) struct Origin {
 
 /// Whom the organiser's `tournament add` enters into the event `name`: a player, or a pair.
 pub(super) fn added(
-    core: &Core,
+    core: &Context,
     req: &Request,
     event: &Event,
     name: &str,
@@ -79,7 +79,7 @@ pub(super) fn partner(
 /// from another platform (`origin`), as players of that platform, the event then announced in
 /// the channel there too.
 pub(super) fn enter(
-    core: &Core,
+    core: &Context,
     req: &Request,
     event: &Event,
     (first, second): (User, Option<User>),
@@ -190,7 +190,7 @@ fn admit(e: &mut Event, players: &[Player], asker: &str, now: u64) -> Result<(),
 /// Withdraws the entrant `user` plays for: before the start the entry is struck out; later he
 /// is not paired again (his game under way is played out).
 pub(super) fn withdraw(
-    core: &Core,
+    core: &Context,
     req: &Request,
     event: &Event,
     user: &str,

@@ -7,7 +7,7 @@ use super::{
     Board, Entrant, Event, Listed, SCHEMA, Score, State, System, change, charts, index, load, play,
     report, save,
 };
-use crate::kernel::context::Core;
+use crate::kernel::context::Context;
 use crate::kernel::reply::Reply;
 use crate::kernel::request::Request;
 use crate::kernel::store::{ChannelKey, GameStore, Player};
@@ -15,7 +15,7 @@ use crate::kernel::store::{ChannelKey, GameStore, Player};
 type Replies = Vec<Reply>;
 
 /// Handles `tournament …`.
-pub fn run(core: &Core, req: &Request, command: TournamentCommand) -> Vec<Reply> {
+pub fn run(core: &Context, req: &Request, command: TournamentCommand) -> Vec<Reply> {
     let result = match &command.action {
         Action::New(e) => open_event(core, req, e.clone()),
         Action::List => Ok(report::list(core, req)),
@@ -25,7 +25,7 @@ pub fn run(core: &Core, req: &Request, command: TournamentCommand) -> Vec<Reply>
 }
 
 /// `tournament new …`: the event opened, its name claimed in its community.
-pub(super) fn open_event(core: &Core, req: &Request, e: NewEvent) -> Result<Replies, String> {
+pub(super) fn open_event(core: &Context, req: &Request, e: NewEvent) -> Result<Replies, String> {
     let store = core.base.as_ref();
     check_new(store, req, &e)?;
     let event = new_event(core, req, &e);
@@ -76,7 +76,7 @@ fn check_new(store: &dyn GameStore, req: &Request, e: &NewEvent) -> Result<(), S
 
 /// The new event's record, open, its organiser the asker, its clock the one asked for or the
 /// place's.
-fn new_event(core: &Core, req: &Request, e: &NewEvent) -> Event {
+fn new_event(core: &Context, req: &Request, e: &NewEvent) -> Event {
     let policy = &core.timers.policy;
     let clock = e
         .clock
@@ -105,7 +105,7 @@ fn new_event(core: &Core, req: &Request, e: &NewEvent) -> Event {
 }
 
 /// The announcement of an opened event: what it is, and how to enter and start it.
-fn opened(core: &Core, req: &Request, e: &NewEvent, event: &Event) -> String {
+fn opened(core: &Context, req: &Request, e: &NewEvent, event: &Event) -> String {
     let p = &core.prefix;
     let rounds = match (e.system, e.rounds) {
         (System::Swiss, Some(n)) => format!(", {n} rounds"),
@@ -138,7 +138,11 @@ fn opened(core: &Core, req: &Request, e: &NewEvent, event: &Event) -> String {
 
 /// Finds the event a command is about: its name as the first word, else the event of this
 /// channel (or of this game's board). Returns the name and the other words.
-fn resolve(core: &Core, req: &Request, args: &[String]) -> Result<(String, Vec<String>), String> {
+fn resolve(
+    core: &Context,
+    req: &Request,
+    args: &[String],
+) -> Result<(String, Vec<String>), String> {
     let community = req.policy.community.clone();
     let store = core.base.as_ref();
     if let Some(first) = args.first() {
@@ -190,7 +194,7 @@ fn resolve(core: &Core, req: &Request, args: &[String]) -> Result<(String, Vec<S
 /// A tournament command about one event: one of this platform's, or one a community across
 /// platforms holds on another platform.
 pub(super) fn on_event(
-    core: &Core,
+    core: &Context,
     req: &Request,
     command: &TournamentCommand,
 ) -> Result<Replies, String> {
@@ -204,7 +208,7 @@ pub(super) fn on_event(
 /// the community across platforms that this place belongs to holds one on another: as if
 /// said there, with where it came from.
 fn elsewhere(
-    core: &Core,
+    core: &Context,
     req: &Request,
     args: &[String],
 ) -> Result<Option<(Request, Origin)>, String> {
@@ -239,7 +243,7 @@ fn elsewhere(
 
 /// [`on_event`] on this platform (`origin`: where a command from another came from).
 fn on_event_at(
-    core: &Core,
+    core: &Context,
     req: &Request,
     command: &TournamentCommand,
     origin: Option<&Origin>,
@@ -261,7 +265,7 @@ fn on_event_at(
 /// Refuses `action` on the event `name` to whom it is not for (the organisers' commands to
 /// others), and any change to an event that is over.
 fn allowed(
-    core: &Core,
+    core: &Context,
     req: &Request,
     action: &Action,
     event: &Event,
@@ -296,7 +300,7 @@ fn allowed(
 
 /// Does `action` to the event `name` with the command's other words `rest`.
 fn act(
-    core: &Core,
+    core: &Context,
     req: &Request,
     (action, origin): (&Action, Option<&Origin>),
     event: &Event,
@@ -360,7 +364,7 @@ fn standings(event: &Event) -> Replies {
     out
 }
 
-fn pairings(core: &Core, event: &Event, rest: &[String]) -> Result<Replies, String> {
+fn pairings(core: &Context, event: &Event, rest: &[String]) -> Result<Replies, String> {
     if event.played.is_empty() {
         return Err(format!(
             "{} has not started: no round is paired yet.",
@@ -392,7 +396,7 @@ fn pairings(core: &Core, event: &Event, rest: &[String]) -> Result<Replies, Stri
 }
 
 /// The current ratings of the event's game in its community, by its entrants' player ids.
-fn ratings_of(core: &Core, event: &Event) -> std::collections::HashMap<String, f64> {
+fn ratings_of(core: &Context, event: &Event) -> std::collections::HashMap<String, f64> {
     let Ok(game) = event.game.parse::<muster_rules::GameId>() else {
         return Default::default();
     };
@@ -422,7 +426,7 @@ fn rating_of(ratings: &std::collections::HashMap<String, f64>, e: &Entrant) -> O
     values.map(|v| v.iter().sum::<f64>() / v.len() as f64)
 }
 
-fn start(core: &Core, req: &Request, event: &Event) -> Result<Replies, String> {
+fn start(core: &Context, req: &Request, event: &Event) -> Result<Replies, String> {
     if event.state != State::Open {
         return Err(format!("{} has already started.", event.name));
     }
@@ -491,7 +495,7 @@ fn start(core: &Core, req: &Request, event: &Event) -> Result<Replies, String> {
 /// `tournament result <board> 1-0|0-1|1/2-1/2|forfeit <white|black|player>`: the organiser's
 /// result for a board of the current round; a game still being played there is closed.
 fn adjudicate(
-    core: &Core,
+    core: &Context,
     req: &Request,
     event: &Event,
     rest: &[String],
@@ -623,7 +627,7 @@ fn write_given(e: &mut Event, given: &Given) -> Result<Option<(String, String)>,
 }
 
 fn set_state(
-    core: &Core,
+    core: &Context,
     req: &Request,
     event: &Event,
     action: &Action,

@@ -18,6 +18,7 @@ pub mod charts;
 pub mod command;
 pub mod entries;
 pub mod field;
+pub mod follow;
 pub mod manage;
 pub mod places;
 pub mod play;
@@ -352,7 +353,10 @@ pub struct Told {
 impl Event {
     /// The link to the event's page, as a reply (while the web is served and its place shows
     /// pages).
-    pub fn link(&self, core: &crate::kernel::context::Core) -> Option<crate::kernel::reply::Reply> {
+    pub fn link(
+        &self,
+        core: &crate::kernel::context::Context,
+    ) -> Option<crate::kernel::reply::Reply> {
         let page = crate::kernel::pages::Page::Event {
             platform: self.platform.clone(),
             community: self.community.clone(),
@@ -369,7 +373,7 @@ impl Event {
     /// served and its place shows it.
     pub fn calendar_link(
         &self,
-        core: &crate::kernel::context::Core,
+        core: &crate::kernel::context::Context,
     ) -> Option<crate::kernel::reply::Reply> {
         let crate::kernel::reply::Reply::Link { url, .. } = self.link(core)? else {
             return None;

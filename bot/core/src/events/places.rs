@@ -15,7 +15,7 @@ use crate::games::away;
 use crate::games::play::next_up;
 use crate::games::table::pause_the_away;
 use crate::games::{seating, words};
-use crate::kernel::context::Core;
+use crate::kernel::context::Context;
 use crate::kernel::kept;
 use crate::kernel::outbox::{Notice, Target};
 use crate::kernel::replayable::Replayable;
@@ -32,7 +32,7 @@ use crate::players::profile::Profiles;
 /// and its number, so that one kept before a crash is not kept again), takes them out of the
 /// record, and leaves those kept now in the outbox. What cannot be done now is done when the
 /// event is next tended.
-pub fn flush(core: &Core, event: &Event) {
+pub fn flush(core: &Context, event: &Event) {
     if event.tell.is_empty() {
         return;
     }
@@ -86,7 +86,7 @@ pub fn flush(core: &Core, event: &Event) {
 
 /// Leaves a message of the event's for its platform's adapter (one whose loss in a crash
 /// costs nothing: a request for a place, a refusal).
-pub fn say(core: &Core, event: &Event, target: Target, replies: Vec<Reply>) {
+pub fn say(core: &Context, event: &Event, target: Target, replies: Vec<Reply>) {
     core.timers.post(Notice {
         platform: event.platform.clone(),
         target,
@@ -101,7 +101,7 @@ pub fn say(core: &Core, event: &Event, target: Target, replies: Vec<Reply>) {
 /// place is open, and announces the round once every board has its place. A platform whose
 /// places are named at once (the console) has them used at once; another opens them (a
 /// thread, a room) and answers with [`opened`].
-pub fn open_places(core: &Core, event: &Event, ask: bool) {
+pub fn open_places(core: &Context, event: &Event, ask: bool) {
     let Some(round) = event.played.last() else {
         return;
     };
@@ -131,7 +131,7 @@ pub fn open_places(core: &Core, event: &Event, ask: bool) {
 }
 
 /// The place of `opening` is open as `channel`: recorded, and the board's game started.
-pub fn opened(core: &Core, opening: &Opening, channel: &str) {
+pub fn opened(core: &Context, opening: &Opening, channel: &str) {
     let store = core.base.as_ref();
     let (r, b) = (opening.round, opening.board);
     let done = change(
@@ -173,7 +173,7 @@ pub fn opened(core: &Core, opening: &Opening, channel: &str) {
 }
 
 /// Creates the board's current game in `channel` unless it exists, and announces it there.
-fn start_game(core: &Core, event: &Event, r: usize, b: usize, channel: &str) {
+fn start_game(core: &Context, event: &Event, r: usize, b: usize, channel: &str) {
     let board = &event.played[r - 1].boards[b - 1];
     let Some(game) = board.last() else { return };
     let key = ChannelKey::new(&event.platform, channel);
@@ -254,7 +254,7 @@ fn start_game(core: &Core, event: &Event, r: usize, b: usize, channel: &str) {
 
 /// Announces the current round in the event's channel once every board has its place (marked
 /// in the record first, so it is said once).
-fn announce_round(core: &Core, event: &Event) {
+fn announce_round(core: &Context, event: &Event) {
     let Some(round) = event.played.last() else {
         return;
     };
@@ -306,7 +306,7 @@ fn announce_round(core: &Core, event: &Event) {
 /// (a ping where the platform has them). On another platform the boards' places are the
 /// event's, which its players do not play in: they are left out, and each player there is told
 /// that his game's place opens for him.
-fn round_words(core: &Core, event: &Event, r: usize, platform: &str) -> Vec<Reply> {
+fn round_words(core: &Context, event: &Event, r: usize, platform: &str) -> Vec<Reply> {
     let home = platform == event.platform;
     let surface = core.surface(platform);
     let mut replies = vec![Reply::Text(report::pairings_text(
@@ -349,7 +349,7 @@ fn round_words(core: &Core, event: &Event, r: usize, platform: &str) -> Vec<Repl
 
 /// The words that open a board's game in its place.
 fn game_opening(
-    core: &Core,
+    core: &Context,
     event: &Event,
     record: &GameRecord,
     rules: &AnyGame,
@@ -410,7 +410,7 @@ fn game_opening(
 
 /// A board's game as a new record: both sides seated and accepted, the event's clock running.
 fn new_record(
-    core: &Core,
+    core: &Context,
     event: &Event,
     game: &Played,
     black: usize,
@@ -549,7 +549,7 @@ fn opening(event: &Event, round: usize, board: usize) -> Opening {
 /// Closes the game `id` if it is still being played in the board's place `channel`, and says
 /// there that the organiser gave its result (`score`, by `forfeit`).
 pub(super) fn close_game(
-    core: &Core,
+    core: &Context,
     event: &Event,
     channel: String,
     id: &str,

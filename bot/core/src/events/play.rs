@@ -14,7 +14,7 @@ use muster_rules::tournament::{Pairing, Round, knockout, round_robin};
 use super::places::{flush, open_places};
 use super::{Board, Event, KNOCKOUT_GAMES, Played, RoundRecord, Score, State, System, change};
 use super::{winners, withdrawn};
-use crate::kernel::context::Core;
+use crate::kernel::context::Context;
 use crate::kernel::replayable::Replayable;
 use crate::kernel::reply::Reply;
 use crate::kernel::store::{Ending, EventTag, GameRecord, Status};
@@ -64,12 +64,12 @@ struct Tended {
 }
 
 /// Brings the event up to date and posts what follows to the outbox.
-pub fn tend(core: &Core, platform: &str, community: &str, name: &str) {
+pub fn tend(core: &Context, platform: &str, community: &str, name: &str) {
     tend_event(core, platform, community, name, false);
 }
 
 /// [`tend`]; `resuming` (at start) asks again for the places of boards that have none.
-pub fn tend_event(core: &Core, platform: &str, community: &str, name: &str, resuming: bool) {
+pub fn tend_event(core: &Context, platform: &str, community: &str, name: &str, resuming: bool) {
     let store = core.base.as_ref();
     let done = change(store, platform, community, name, |event| {
         let mut t = Tended::default();
@@ -113,7 +113,7 @@ pub fn tend_event(core: &Core, platform: &str, community: &str, name: &str, resu
 }
 
 /// Reads the results of the current round's games from their records.
-fn learn(core: &Core, event: &mut Event, t: &mut Tended) {
+fn learn(core: &Context, event: &mut Event, t: &mut Tended) {
     let r = event.played.len();
     let event_name = event.name.clone();
     let names: Vec<String> = event.entrants.iter().map(|e| e.name()).collect();
@@ -166,7 +166,7 @@ fn learn(core: &Core, event: &mut Event, t: &mut Tended) {
 
 /// Starts knockout replays, and pairs the next round (or ends the event) once every board of
 /// the current one is decided.
-fn advance(core: &Core, event: &mut Event, t: &mut Tended) -> Result<(), String> {
+fn advance(core: &Context, event: &mut Event, t: &mut Tended) -> Result<(), String> {
     let knockout = event.knockout();
     let r = event.played.len();
     if let Some(round) = event.played.last_mut() {
@@ -292,7 +292,7 @@ fn boards_of(round: &Round) -> Vec<Board> {
 /// Gives each board its first game: an id for the game to come, or — where an entrant has
 /// withdrawn — the result by forfeit at once.
 pub fn with_games(
-    core: &Core,
+    core: &Context,
     event: &Event,
     mut round: RoundRecord,
 ) -> Result<RoundRecord, String> {
@@ -372,13 +372,13 @@ fn results_words(event: &Event, t: &Tended) -> Vec<Reply> {
 /// A tournament game in `key` ended (its record archived): the event takes the result and
 /// pairs the next round when this was the last game of the round. Messages go to the
 /// outbox.
-pub fn game_over(core: &Core, tag: &EventTag, platform: &str) {
+pub fn game_over(core: &Context, tag: &EventTag, platform: &str) {
     tend(core, platform, &tag.community, &tag.event);
 }
 
 /// Brings every running event of `platform` up to date (at start, after a restart): results
 /// of games that ended meanwhile, rounds to pair, places to open, announcements owed.
-pub fn resume(core: &Core, platform: &str) {
+pub fn resume(core: &Context, platform: &str) {
     for l in super::index(core.base.as_ref(), platform) {
         if l.live {
             tend_event(core, platform, &l.community, &l.name, true);

@@ -5,7 +5,7 @@ use muster_rules::tournament::standings::{self, Line, RoundResult};
 use serde_json::{Value, json};
 
 use super::{Event, RoundRecord, Score, State, System, index};
-use crate::kernel::context::Core;
+use crate::kernel::context::Context;
 use crate::kernel::reply::Reply;
 use crate::kernel::request::Request;
 use crate::kernel::surface::Surface;
@@ -421,7 +421,7 @@ pub fn pairings_text(event: &Event, r: usize, surface: Option<&dyn Surface>) -> 
 }
 
 /// `tournament list`: the community's events.
-pub fn list(core: &Core, req: &Request) -> Vec<Reply> {
+pub fn list(core: &Context, req: &Request) -> Vec<Reply> {
     let community = req.policy.community.clone();
     let surface = core.surface(&req.platform);
     let listed: Vec<String> = index(core.base.as_ref(), &req.platform)
@@ -607,7 +607,7 @@ fn standings_json(event: &Event, names: &[&str]) -> Vec<Value> {
 }
 
 /// The event names of `req`'s community beginning with `typed`, for completion.
-pub fn names(core: &Core, platform: &str, community: &str, typed: &str) -> Vec<String> {
+pub fn names(core: &Context, platform: &str, community: &str, typed: &str) -> Vec<String> {
     index(core.base.as_ref(), platform)
         .into_iter()
         .filter(|l| l.community == community && l.name.starts_with(typed))

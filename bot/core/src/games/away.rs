@@ -7,7 +7,7 @@
 //! down. Times are shown the plain way (UTC, with the time left) in both places, and a player
 //! of the other platform is named rather than mentioned.
 
-use crate::kernel::context::Core;
+use crate::kernel::context::Context;
 use crate::kernel::kept;
 use crate::kernel::outbox::{Notice, Target};
 use crate::kernel::replayable::Replayable;
@@ -27,7 +27,7 @@ const NOTE: &str = "away";
 /// linked player's name), with its platform, checked: not the challenger's own linked account,
 /// and one its platform can reach. `Ok(None)` when `token` names no account elsewhere.
 pub fn challenged(
-    core: &Core,
+    core: &Context,
     req: &Request,
     token: &str,
 ) -> Result<Option<(String, User)>, Replies> {
@@ -60,7 +60,7 @@ pub fn challenged(
 /// The account of another platform served here that `token` names by its shape (`@alice:
 /// example.org`; the command's words come without the `@`), with that platform; `None` when
 /// no other platform claims it.
-fn elsewhere(core: &Core, req: &Request, token: &str) -> Option<(String, User)> {
+fn elsewhere(core: &Context, req: &Request, token: &str) -> Option<(String, User)> {
     let mut surfaces = core.surfaces();
     surfaces.sort_by(|a, b| a.platform().cmp(b.platform()));
     let at = format!("@{}", token.trim_start_matches('@'));
@@ -77,7 +77,7 @@ fn elsewhere(core: &Core, req: &Request, token: &str) -> Option<(String, User)> 
 /// The account on another platform of the linked player called `token` (docs/guide.md, "One
 /// player on two platforms"): how a player of a platform whose ids cannot be typed is named
 /// from another. `Err` when two linked players have that name.
-fn linked(core: &Core, req: &Request, token: &str) -> Result<Option<(String, User)>, String> {
+fn linked(core: &Context, req: &Request, token: &str) -> Result<Option<(String, User)>, String> {
     let found: Vec<(String, User)> = links::named(core.base.as_ref(), token)
         .into_iter()
         .filter_map(|accounts| {
@@ -136,7 +136,7 @@ pub fn opening(record: &GameRecord) -> Option<Notice> {
 
 /// The adapter opened the other place of `home`'s game as `channel`: it is noted there, the
 /// record learns it, and the place is told of the game (once: in the record's write).
-pub fn opened(core: &Core, home: &Home, platform: &str, channel: &str) {
+pub fn opened(core: &Context, home: &Home, platform: &str, channel: &str) {
     let store = core.base.as_ref();
     let place = ChannelKey::new(platform, channel);
     let note = format!("{}\u{1f}{}\u{1f}{}", home.platform, home.channel, home.game);
@@ -160,7 +160,7 @@ pub fn opened(core: &Core, home: &Home, platform: &str, channel: &str) {
 /// Writes `channel` into the live record of `home` (if it is still that game's and has no
 /// other place yet), with the place's opening words kept in the same write; then posts them.
 fn record_place(
-    core: &Core,
+    core: &Context,
     key: &ChannelKey,
     home: &Home,
     platform: &str,
@@ -204,7 +204,7 @@ fn record_place(
 
 /// The other place of `home`'s game could not be opened on `platform` (`why`): a game not
 /// begun is called off (nothing else could be done with it), and its channel told, once.
-pub fn failed(core: &Core, home: &Home, platform: &str, why: &str) {
+pub fn failed(core: &Context, home: &Home, platform: &str, why: &str) {
     let key = ChannelKey::new(&home.platform, &home.channel);
     for _ in 0..3 {
         let record = match core.base.load(&key) {
@@ -264,7 +264,7 @@ pub fn failed(core: &Core, home: &Home, platform: &str, why: &str) {
 
 /// What the other place is told when it opens: the game, where its home is, for a game still
 /// waiting the challenge to its players, and for one under way its board and whose turn it is.
-fn first_words(core: &Core, record: &GameRecord) -> Vec<Reply> {
+fn first_words(core: &Context, record: &GameRecord) -> Vec<Reply> {
     let home = core.surface(&record.platform);
     let link = home.address(record.community.as_deref(), &record.channel);
     let table: Vec<&str> = players(record).iter().map(|p| p.name.as_str()).collect();
@@ -364,7 +364,7 @@ pub fn localised(replies: Vec<Reply>, record: &GameRecord, platform: &str) -> Ve
 /// for that place, returned to be posted once the change is stored. The requester's own
 /// replies are localised for his place.
 pub fn mirror(
-    core: &Core,
+    core: &Context,
     req: &Request,
     staged: &Staged,
     replies: &mut Vec<Reply>,
@@ -385,7 +385,7 @@ pub fn mirror(
 /// behalf of `by`): the notice and the receipt's body. `None` for a game played in one place,
 /// one whose other place is not open yet, or nothing public to tell.
 pub fn other_place(
-    core: &Core,
+    core: &Context,
     record: &GameRecord,
     from: &str,
     replies: &[Reply],
@@ -443,7 +443,7 @@ fn players(record: &GameRecord) -> Vec<&Player> {
 /// already, `Ok(None)` then) on behalf of a player of its platform: for what is told outside a
 /// command (a run-out clock, a rating taken later).
 pub fn keep_other_place(
-    core: &Core,
+    core: &Context,
     record: &GameRecord,
     (from, replies): (&str, &[Reply]),
     id: &str,

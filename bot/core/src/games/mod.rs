@@ -6,6 +6,7 @@
 pub mod away;
 pub mod bot;
 pub mod command;
+pub mod follow;
 pub mod lanko_words;
 pub mod offers;
 pub mod play;
@@ -17,15 +18,45 @@ pub mod words;
 
 use command::GameCommand;
 
-use crate::kernel::context::Core;
+use crate::kernel::context::Context;
+use crate::kernel::replayable::Replayable;
 use crate::kernel::reply::{Replies, Reply, private};
 use crate::kernel::request::Request;
-use crate::kernel::store::{ChannelKey, GameRecord, Status};
+use crate::kernel::store::{ChannelKey, GameRecord, Status, StoreError};
+
+/// The live game said in `key` and the key it lives under: the channel's own, or in the other
+/// place of a game played on two platforms, the game at its home.
+pub fn here(
+    core: &Context,
+    key: &ChannelKey,
+) -> Result<Option<(ChannelKey, GameRecord)>, StoreError> {
+    match core.store.load(key)? {
+        Some(record) => Ok(Some((key.clone(), record))),
+        None => away::game_of(core.store.as_ref(), key),
+    }
+}
+
+/// The answer to a command for `game`, which ended while the command was being handled (it
+/// lost its race to the game's end: a resignation, a clock run out): what the game came to.
+pub fn ended_meanwhile(core: &Context, game: &str) -> Replies {
+    let result = match core.store.archived(game) {
+        Ok(Some(record)) => match record.rebuild() {
+            Ok(played) => format!(" ({})", words::result(&record, &played)),
+            Err(_) => String::new(),
+        },
+        _ => String::new(),
+    };
+    private(format!(
+        "Game {game} ended while your command was being handled{result}; nothing of yours \
+         was applied. `{p}export {game}` gives the record.",
+        p = core.prefix
+    ))
+}
 
 /// Runs a command that concerns the channel's game (`record` is its live record, if any, read
 /// once by the desk): the record is replayed once, and the game as played words the replies.
 pub fn run(
-    core: &Core,
+    core: &Context,
     req: &Request,
     key: &ChannelKey,
     record: Option<GameRecord>,
@@ -81,7 +112,7 @@ pub fn run(
 }
 
 /// A record that does not replay, set aside (`abort` in its channel), freeing the channel.
-fn set_aside(core: &Core, key: &ChannelKey) -> Replies {
+fn set_aside(core: &Context, key: &ChannelKey) -> Replies {
     match core.store.set_aside(key) {
         Ok(()) => vec![Reply::Text(
             "The game record that did not replay was set aside (an operator can still inspect it). \

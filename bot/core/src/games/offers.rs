@@ -6,7 +6,7 @@ use super::bot;
 use super::command::Answer;
 use super::play::{finish, next_up, player_seat, save};
 use super::words;
-use crate::kernel::context::Core;
+use crate::kernel::context::Context;
 use crate::kernel::replayable::Replayable;
 use crate::kernel::reply::{Button, Replies, Reply, private};
 use crate::kernel::request::{Request, User};
@@ -30,7 +30,7 @@ fn same_side(game: &AnyGame, a: usize, b: usize) -> bool {
 }
 
 pub fn draw(
-    core: &Core,
+    core: &Context,
     req: &Request,
     key: &ChannelKey,
     mut record: GameRecord,
@@ -113,7 +113,7 @@ pub fn draw(
 /// `takeback`: ask to take the last move back, or answer the other side's request; against the
 /// bot, taken back at once to the asker's last decision.
 pub fn takeback(
-    core: &Core,
+    core: &Context,
     req: &Request,
     key: &ChannelKey,
     mut record: GameRecord,
@@ -152,7 +152,7 @@ pub fn takeback(
 
 /// The takeback agreed: the last move goes, with the passes played after it for seats that had
 /// no choice.
-fn take_back(core: &Core, req: &Request, key: &ChannelKey, mut record: GameRecord) -> Replies {
+fn take_back(core: &Context, req: &Request, key: &ChannelKey, mut record: GameRecord) -> Replies {
     let Some(mut undone) = record.moves.pop() else {
         return private("There is no move to take back.");
     };
@@ -180,7 +180,12 @@ fn take_back(core: &Core, req: &Request, key: &ChannelKey, mut record: GameRecor
 
 /// Against the bot, which agrees at once: back to the asker's (`seat`) last decision, taking
 /// the bot's replies back with it.
-fn bot_takes_back(core: &Core, key: &ChannelKey, mut record: GameRecord, seat: usize) -> Replies {
+fn bot_takes_back(
+    core: &Context,
+    key: &ChannelKey,
+    mut record: GameRecord,
+    seat: usize,
+) -> Replies {
     // Who was to decide after each number of decisions.
     let start = record.game_id().ok().map(AnyGame::new);
     let mut to_move = vec![start.and_then(|g| g.to_move())];
@@ -212,7 +217,7 @@ fn bot_takes_back(core: &Core, key: &ChannelKey, mut record: GameRecord, seat: u
 
 /// Stores a game with moves taken back: what was `said`, the board and who decides now.
 fn taken_back(
-    core: &Core,
+    core: &Context,
     key: &ChannelKey,
     record: GameRecord,
     game: &AnyGame,
@@ -236,7 +241,7 @@ fn taken_back(
 
 /// Asks the other side to agree to take the last move back.
 fn ask_takeback(
-    core: &Core,
+    core: &Context,
     req: &Request,
     key: &ChannelKey,
     mut record: GameRecord,
@@ -283,7 +288,7 @@ pub fn has_bot(record: &GameRecord) -> bool {
     })
 }
 
-pub fn hint(core: &Core, req: &Request, record: &GameRecord, game: &AnyGame) -> Replies {
+pub fn hint(core: &Context, req: &Request, record: &GameRecord, game: &AnyGame) -> Replies {
     if record.tournament.is_some() {
         return private("There are no hints in tournament games: they would be help from outside.");
     }

@@ -7,7 +7,7 @@ use super::bot;
 use super::view::clock_words;
 use super::words::{self, who};
 use crate::kernel::board::Board;
-use crate::kernel::context::Core;
+use crate::kernel::context::Context;
 use crate::kernel::replayable::Replayable;
 use crate::kernel::reply::{Button, Replies, Reply, not_saved, private};
 use crate::kernel::request::{Request, User};
@@ -17,7 +17,7 @@ use crate::kernel::store::{ChannelKey, Ending, GameRecord, Status};
 /// into the request's one change; `game` is the game as the record leaves it, kept with the
 /// change so that what follows it replays nothing. A lost race gives the user a reply instead.
 pub fn save(
-    core: &Core,
+    core: &Context,
     key: &ChannelKey,
     mut record: GameRecord,
     game: &AnyGame,
@@ -104,7 +104,7 @@ pub fn said(record: &GameRecord, game: &AnyGame, events: &[AnyEvent]) -> Replies
 }
 
 /// Checks that `req.user` is at the table of an active game.
-pub fn player_seat(core: &Core, req: &Request, record: &GameRecord) -> Result<usize, Replies> {
+pub fn player_seat(core: &Context, req: &Request, record: &GameRecord) -> Result<usize, Replies> {
     if record.status == Status::Open {
         return Err(private(format!(
             "The game has not started: seats are still open or challenges unanswered (`{}board`).",
@@ -117,7 +117,7 @@ pub fn player_seat(core: &Core, req: &Request, record: &GameRecord) -> Result<us
 }
 
 pub fn play(
-    core: &Core,
+    core: &Context,
     req: &Request,
     key: &ChannelKey,
     mut record: GameRecord,
@@ -171,7 +171,7 @@ pub fn play(
 }
 
 /// `Game over: alice (White) wins. `!export g12` gives the record.`
-fn game_over(core: &Core, record: &GameRecord, game: &AnyGame) -> Reply {
+fn game_over(core: &Context, record: &GameRecord, game: &AnyGame) -> Reply {
     Reply::Text(format!(
         "Game over: {} `{}export {}` gives the record.",
         words::result(record, game),
@@ -181,7 +181,7 @@ fn game_over(core: &Core, record: &GameRecord, game: &AnyGame) -> Reply {
 }
 
 pub fn finish(
-    core: &Core,
+    core: &Context,
     key: &ChannelKey,
     mut record: GameRecord,
     game: &AnyGame,
@@ -209,13 +209,13 @@ pub fn worth_replaying(record: &GameRecord) -> bool {
 }
 
 /// The replay of a finished game, within what its platform takes.
-pub fn replay_board(core: &Core, record: &GameRecord) -> Reply {
+pub fn replay_board(core: &Context, record: &GameRecord) -> Reply {
     let cap = core.surface_of(record).upload_limit();
     Reply::Board(Box::new(Board::replay(record, cap)))
 }
 
 pub fn resign(
-    core: &Core,
+    core: &Context,
     req: &Request,
     key: &ChannelKey,
     record: GameRecord,
@@ -244,7 +244,7 @@ pub fn resign(
 }
 
 /// Who decides next, addressed to them, with what to do.
-pub fn next_up(core: &Core, record: &GameRecord, game: &AnyGame) -> Vec<Reply> {
+pub fn next_up(core: &Context, record: &GameRecord, game: &AnyGame) -> Vec<Reply> {
     let Some(seat) = game.to_move() else {
         return Vec::new();
     };

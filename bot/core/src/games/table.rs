@@ -9,7 +9,7 @@ use super::words::{self, who};
 use super::{away, bot, seating};
 use crate::kernel::clock::control::Control;
 use crate::kernel::clock::timing::Pause;
-use crate::kernel::context::Core;
+use crate::kernel::context::Context;
 use crate::kernel::reply::{Button, Replies, Reply, not_saved, private};
 use crate::kernel::request::{Request, THREAD, User, resolve_user};
 use crate::kernel::store::{
@@ -21,7 +21,7 @@ use crate::players::profile::Profiles;
 /// `new`: a game in this channel, the asker seated, the players named challenged (or the bot
 /// seated), the other seats open.
 pub fn new(
-    core: &Core,
+    core: &Context,
     req: &Request,
     key: &ChannelKey,
     existing: Option<&GameRecord>,
@@ -71,7 +71,7 @@ pub fn new(
 }
 
 /// The new game's time control: the one asked for, else the place's, with its claim set.
-fn new_clock(core: &Core, req: &Request, want: &NewGame) -> Option<Control> {
+fn new_clock(core: &Context, req: &Request, want: &NewGame) -> Option<Control> {
     let policy = &core.timers.policy;
     want.clock
         .unwrap_or_else(|| policy.clock_for(&req.platform, &req.channel))
@@ -112,7 +112,7 @@ fn challenged_away(record: &GameRecord, invited: &[User], want: &NewGame) -> Opt
 }
 
 /// The challenge to one player here: a mention, and the buttons to accept or decline.
-fn challenge(core: &Core, req: &Request, want: &NewGame, user: User) -> [Reply; 2] {
+fn challenge(core: &Context, req: &Request, want: &NewGame, user: User) -> [Reply; 2] {
     [
         Reply::Mention {
             user,
@@ -158,7 +158,7 @@ fn not_here(req: &Request, want: &NewGame) -> Option<Replies> {
 
 /// The answer to `new` in a channel that has a game: one game per channel, and where the
 /// platform can, a button to start it in a new thread.
-fn occupied(core: &Core, req: &Request, r: &GameRecord) -> Replies {
+fn occupied(core: &Context, req: &Request, r: &GameRecord) -> Replies {
     let state = if r.status == Status::Open {
         "waiting for players"
     } else {
@@ -231,7 +231,7 @@ fn hands(game: &AnyGame, want: &NewGame) -> Result<(Vec<Vec<Seat>>, usize), Repl
 
 /// Seats the asker, the bot where it is named, and the players challenged (here, or on another
 /// platform by an account's id).
-fn seat(core: &Core, req: &Request, game: &AnyGame, want: &NewGame) -> Result<Seated, Replies> {
+fn seat(core: &Context, req: &Request, game: &AnyGame, want: &NewGame) -> Result<Seated, Replies> {
     let (hands, my_hand) = hands(game, want)?;
     let mut seats = seating::empty_table(game, &hands);
     let sit = |seats: &mut Vec<SeatEntry>, hand: &[Seat], player: Player, accepted: bool| {
@@ -309,7 +309,7 @@ fn seat(core: &Core, req: &Request, game: &AnyGame, want: &NewGame) -> Result<Se
 
 /// The new game's record, created in the channel.
 fn open_record(
-    core: &Core,
+    core: &Context,
     req: &Request,
     key: &ChannelKey,
     want: &NewGame,
@@ -385,7 +385,7 @@ fn table_text(record: &GameRecord, game: &AnyGame, hands: &[Vec<Seat>]) -> Strin
 }
 
 /// Players away when a timed game begins have their clocks stand still until they return.
-pub fn pause_the_away(core: &Core, record: &mut GameRecord, now: u64) {
+pub fn pause_the_away(core: &Context, record: &mut GameRecord, now: u64) {
     if record.clock.is_none() {
         return;
     }
@@ -404,7 +404,7 @@ pub fn pause_the_away(core: &Core, record: &mut GameRecord, now: u64) {
 
 /// Starts the game if every seat is taken and accepted; the replies announce it.
 fn start_if_ready(
-    core: &Core,
+    core: &Context,
     key: &ChannelKey,
     mut record: GameRecord,
     game: &AnyGame,
@@ -461,7 +461,7 @@ fn start_if_ready(
 }
 
 pub fn join(
-    core: &Core,
+    core: &Context,
     req: &Request,
     key: &ChannelKey,
     mut record: GameRecord,
@@ -516,7 +516,7 @@ pub fn join(
 }
 
 pub fn accept(
-    core: &Core,
+    core: &Context,
     req: &Request,
     key: &ChannelKey,
     mut record: GameRecord,
@@ -540,7 +540,7 @@ pub fn accept(
 }
 
 pub fn decline(
-    core: &Core,
+    core: &Context,
     req: &Request,
     key: &ChannelKey,
     mut record: GameRecord,
@@ -572,7 +572,7 @@ pub fn decline(
 }
 
 pub fn abort(
-    core: &Core,
+    core: &Context,
     req: &Request,
     key: &ChannelKey,
     mut record: GameRecord,

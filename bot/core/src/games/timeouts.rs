@@ -8,7 +8,7 @@ use super::away;
 use super::play::{player_seat, replay_board, worth_replaying};
 use super::words;
 use crate::kernel::clock::{duration, rfc3339};
-use crate::kernel::context::Core;
+use crate::kernel::context::Context;
 use crate::kernel::outbox::NOTICE;
 use crate::kernel::receipt::Receipt;
 use crate::kernel::replayable::Replayable;
@@ -28,7 +28,7 @@ pub fn notice_id(game: &str) -> String {
 /// posted does not lose it) and the finished record.
 #[allow(clippy::too_many_arguments)]
 pub fn finish_on_time(
-    core: &Core,
+    core: &Context,
     store: &dyn GameStore,
     key: &ChannelKey,
     mut record: GameRecord,
@@ -92,7 +92,7 @@ pub fn finish_on_time(
 /// What is said when the clock of `seat` (`who`) ran out in `record` (finished, `game` as it
 /// ended): the result, the final board and the replay, as the player who ran out of time likes
 /// them.
-fn ran_out(core: &Core, record: &GameRecord, game: &AnyGame, seat: usize, who: &str) -> Replies {
+fn ran_out(core: &Context, record: &GameRecord, game: &AnyGame, seat: usize, who: &str) -> Replies {
     let control = record.clock.map(|c| c.to_string()).unwrap_or_default();
     let how = if matches!(record.ending, Some(Ending::Forfeit { .. })) {
         " without having moved: the game is forfeited"
@@ -119,7 +119,7 @@ fn ran_out(core: &Core, record: &GameRecord, game: &AnyGame, seat: usize, who: &
 
 /// In the command path: a timed game whose clock ran out before this command came is ended
 /// on time first (unless it waits for a claim); the command is then not applied.
-pub fn overdue(core: &Core, key: &ChannelKey, record: &GameRecord) -> Option<Replies> {
+pub fn overdue(core: &Context, key: &ChannelKey, record: &GameRecord) -> Option<Replies> {
     let deadline = record.deadline()?;
     let now = core.clock.now();
     if deadline > now || record.clock.is_some_and(|c| c.claim()) {
@@ -153,7 +153,7 @@ pub fn overdue(core: &Core, key: &ChannelKey, record: &GameRecord) -> Option<Rep
 
 /// `claim`: the win, when the opponent's clock ran out in a game whose timeouts are claimed.
 pub fn claim(
-    core: &Core,
+    core: &Context,
     req: &Request,
     key: &ChannelKey,
     record: GameRecord,

@@ -7,7 +7,7 @@ use muster_rules::{AnyGame, Seat};
 use super::words::{self, who};
 use crate::kernel::board::Board;
 use crate::kernel::clock::duration;
-use crate::kernel::context::Core;
+use crate::kernel::context::Context;
 use crate::kernel::replayable::Replayable;
 use crate::kernel::reply::{Replies, Reply, private};
 use crate::kernel::request::{Request, Suggestion, User};
@@ -16,7 +16,7 @@ use crate::kernel::text::excerpt;
 use crate::players::appearance::own_board;
 
 /// `board`: the board as the asker likes to see it, and what is to be decided, for him alone.
-pub fn board(core: &Core, req: &Request, record: &GameRecord, game: &AnyGame) -> Replies {
+pub fn board(core: &Context, req: &Request, record: &GameRecord, game: &AnyGame) -> Replies {
     let board = own_board(core, &req.user.id, record, game);
     let mut out = vec![Reply::Board(Box::new(board))];
     match record.status {
@@ -116,7 +116,7 @@ pub fn export(record: &GameRecord, game: &AnyGame) -> Replies {
 
 /// `export <id>`: this channel's game by its id (as `export` without one gives it), a game the
 /// asker plays in elsewhere (while it runs, its result `*`), or a finished game.
-pub fn export_by_id(core: &Core, req: &Request, live: Option<&GameRecord>, id: &str) -> Replies {
+pub fn export_by_id(core: &Context, req: &Request, live: Option<&GameRecord>, id: &str) -> Replies {
     match live.filter(|r| r.id == id) {
         Some(live) => export_replayed(live),
         None => match seen(core, req, id) {
@@ -136,7 +136,7 @@ fn export_replayed(record: &GameRecord) -> Replies {
 
 /// `replay <id>`: this channel's game by its id, a game the asker plays in elsewhere, or a
 /// finished game.
-pub fn replay_by_id(core: &Core, req: &Request, live: Option<&GameRecord>, id: &str) -> Replies {
+pub fn replay_by_id(core: &Context, req: &Request, live: Option<&GameRecord>, id: &str) -> Replies {
     match live.filter(|r| r.id == id) {
         Some(live) => replay(core, live),
         None => match seen(core, req, id) {
@@ -149,7 +149,7 @@ pub fn replay_by_id(core: &Core, req: &Request, live: Option<&GameRecord>, id: &
 /// The game `id` as the asker may see it from anywhere: a finished game, or a live one he plays
 /// in on this platform (a live game of others is seen only in its own channel, which may be
 /// private). `Err` is the refusal to give.
-fn seen(core: &Core, req: &Request, id: &str) -> Result<GameRecord, Replies> {
+fn seen(core: &Context, req: &Request, id: &str) -> Result<GameRecord, Replies> {
     let unavailable = |e| private(format!("The game store is not available ({e})."));
     if let Some(r) = core.store.archived(id).map_err(unavailable)? {
         return Ok(r);
@@ -167,7 +167,7 @@ fn seen(core: &Core, req: &Request, id: &str) -> Result<GameRecord, Replies> {
 }
 
 /// A game's replay, for `replay`: the game so far, or a finished one.
-pub fn replay(core: &Core, record: &GameRecord) -> Replies {
+pub fn replay(core: &Context, record: &GameRecord) -> Replies {
     if record.moves.is_empty() {
         return private(format!(
             "Game {} has no move yet: there is nothing to replay.",
@@ -197,7 +197,7 @@ pub fn replay(core: &Core, record: &GameRecord) -> Replies {
     ]
 }
 
-pub fn replay_last(core: &Core, req: &Request) -> Replies {
+pub fn replay_last(core: &Context, req: &Request) -> Replies {
     match core.store.games_of(&req.user.id) {
         Ok(games) => match games.first() {
             Some(r) => replay(core, r),
@@ -207,7 +207,7 @@ pub fn replay_last(core: &Core, req: &Request) -> Replies {
     }
 }
 
-pub fn export_last(core: &Core, req: &Request) -> Replies {
+pub fn export_last(core: &Context, req: &Request) -> Replies {
     match core.store.games_of(&req.user.id) {
         Ok(games) => match games.first() {
             Some(r) => export_replayed(r),
@@ -219,7 +219,7 @@ pub fn export_last(core: &Core, req: &Request) -> Replies {
 
 /// The clocks of a timed game in a line, with the running clock's deadline and, when its
 /// player is on vacation (his stretch is among the record's pauses), why it stands still.
-pub fn clock_words(core: &Core, record: &GameRecord, game: &AnyGame) -> Option<String> {
+pub fn clock_words(core: &Context, record: &GameRecord, game: &AnyGame) -> Option<String> {
     let now = core.clock.now();
     let line = clocks_line(record, game, now)?;
     let surface = core.surface_of(record);
@@ -267,7 +267,7 @@ pub fn clocks_line(record: &GameRecord, game: &AnyGame, at: u64) -> Option<Strin
 /// legal moves of the channel's game that match, or one entry saying why there are none
 /// (whose value is what was typed, so choosing it changes nothing).
 pub fn suggest(
-    core: &Core,
+    core: &Context,
     key: &ChannelKey,
     user: &User,
     typed: &str,
@@ -319,7 +319,7 @@ pub fn suggest(
 }
 
 /// The answer to a game's command in a channel without a game.
-pub fn no_game(core: &Core) -> Replies {
+pub fn no_game(core: &Context) -> Replies {
     private(format!(
         "There is no game in this channel. Start one with `{}new lanrick @opponent`.",
         core.prefix

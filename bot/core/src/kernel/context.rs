@@ -1,8 +1,9 @@
 //! The core's context: the handles every capability works with — the store (a request's staged
 //! view while it is decided, and the real one), the clock, the outbox and agenda, the bot's
-//! queue, the command prefix and the platforms' surfaces. [`Core`] is made once by the command
-//! line and shared by every adapter; each request works on a scratch copy over its own staged
-//! store ([`Core::staged_over`]).
+//! queue, the command prefix and the platforms' surfaces. The front desk (`desk::Core`) is made
+//! once by the command line over one context, shared by every adapter; each request works on a
+//! scratch copy over its own staged store ([`Context::staged_over`]). Capabilities are handed
+//! the context, never the desk.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Condvar, Mutex, RwLock};
@@ -16,8 +17,9 @@ use super::store::{ChannelKey, GameRecord, GameStore, Staged};
 use super::surface::{Both, Plain, Surface};
 use crate::kernel::replayable::Replayable;
 
-/// The command core, shared by every adapter.
-pub struct Core {
+/// What every capability works with: the stores, the clock, the outbox and agenda, the bot's
+/// queue, the prefix, the surfaces, the communities and the web's address.
+pub struct Context {
     /// The store commands work on (a request's staged view while it is decided).
     pub(crate) store: Arc<dyn GameStore>,
     /// The real store, for what is written outside a request's one change (timeouts fired by
@@ -40,15 +42,19 @@ pub struct Core {
     pub(crate) staged: Option<Arc<Staged>>,
 }
 
-impl Core {
+impl Context {
     /// A core over `store`, with `prefix` for text commands (`!`), on the system's clock.
-    pub fn new(store: Arc<dyn GameStore>, prefix: &str) -> Core {
-        Core::with_clock(store, prefix, Arc::new(SystemClock))
+    pub(crate) fn new(store: Arc<dyn GameStore>, prefix: &str) -> Context {
+        Context::with_clock(store, prefix, Arc::new(SystemClock))
     }
 
     /// A core over `store`, with `prefix` for text commands, reading the time from `clock`.
-    pub fn with_clock(store: Arc<dyn GameStore>, prefix: &str, clock: Arc<dyn Clock>) -> Core {
-        Core {
+    pub(crate) fn with_clock(
+        store: Arc<dyn GameStore>,
+        prefix: &str,
+        clock: Arc<dyn Clock>,
+    ) -> Context {
+        Context {
             base: Arc::clone(&store),
             store,
             prefix: prefix.to_string(),
@@ -63,8 +69,8 @@ impl Core {
     }
 
     /// This core keeping time by `policy` (default controls, vacation allowance).
-    pub fn with_time_policy(self, policy: TimePolicy) -> Core {
-        Core {
+    pub(crate) fn with_time_policy(self, policy: TimePolicy) -> Context {
+        Context {
             timers: Arc::new(Timers::new(policy)),
             ..self
         }
@@ -96,8 +102,8 @@ impl Core {
     }
 
     /// A core like this one with another command prefix (a room's own).
-    pub fn with_prefix(&self, prefix: &str) -> Core {
-        Core {
+    pub(crate) fn with_prefix(&self, prefix: &str) -> Context {
+        Context {
             store: Arc::clone(&self.store),
             base: Arc::clone(&self.base),
             prefix: prefix.to_string(),
@@ -112,8 +118,8 @@ impl Core {
     }
 
     /// A scratch copy of this core for one request, working over `staged`.
-    pub(crate) fn staged_over(&self, staged: &Arc<Staged>) -> Core {
-        Core {
+    pub(crate) fn staged_over(&self, staged: &Arc<Staged>) -> Context {
+        Context {
             store: Arc::clone(staged) as Arc<dyn GameStore>,
             base: Arc::clone(&self.base),
             prefix: self.prefix.clone(),
@@ -146,8 +152,8 @@ impl Core {
         surfaces.insert(surface.platform().to_string(), surface);
     }
 
-    /// This core with `surface` (see [`Core::add_surface`]).
-    pub fn with_surface(self, surface: Arc<dyn Surface>) -> Core {
+    /// This core with `surface` (see [`Context::add_surface`]).
+    pub(crate) fn with_surface(self, surface: Arc<dyn Surface>) -> Context {
         self.add_surface(surface);
         self
     }

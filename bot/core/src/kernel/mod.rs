@@ -7,7 +7,8 @@
 //! a notice is written down before it is posted, so that it goes once; [`surface`] is how
 //! each platform shows what the core says; [`community`] the communities that span platforms;
 //! [`pages`] the web pages' tokens;
-//! [`context`] is the [`Core`] that holds them all.
+//! [`context`] is the [`Context`](context::Context) that holds them all, which the front desk
+//! wraps and hands to the capabilities.
 //!
 //! Nothing in the kernel knows a capability (games, clocks, events, ratings, players), the front
 //! desk or an adapter.

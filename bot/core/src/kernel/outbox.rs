@@ -21,7 +21,7 @@ pub enum Target {
     /// A user, directly (a direct message, a direct room, the console's own line).
     Direct(User),
     /// Not a message: a tournament board needs a place (a thread, a room, a console channel);
-    /// the adapter opens it and answers with [`Core::place_opened`].
+    /// the adapter opens it and answers with the desk's `place_opened`.
     Open(Box<Opening>),
 }
 
@@ -38,7 +38,7 @@ pub struct Notice {
     /// messages is reminded in the game's channel).
     pub fallback: Option<Box<Notice>>,
     /// The id of the receipt the notice is kept under until it is sent (see
-    /// [`Core::notice_sent`]): a timeout's announcement is stored with the game's end, so that
+    /// the desk's `notice_sent`): a timeout's announcement is stored with the game's end, so that
     /// a crash before it is posted does not lose it.
     pub receipt: Option<String>,
 }

@@ -1,7 +1,7 @@
 //! What differs between the chat platforms, as the core needs to know it: how an instant is
 //! shown, how a channel is linked and a player mentioned, how large a file may be, and where an
 //! event's game is played. Each adapter implements [`Surface`] and gives it to the core
-//! (`Core::add_surface`); the core words every reply through the surface of the platform it is
+//! (`Context::add_surface`); the core words every reply through the surface of the platform it is
 //! for, and names no platform itself. A platform without a surface of its own is shown the
 //! plain way ([`Plain`]): UTC times, `#channel`, `@name`.
 
@@ -94,7 +94,7 @@ pub enum Place {
     Opened,
 }
 
-/// The surface of a game played on two platforms (`Core::surface_of`): the plain way, read
+/// The surface of a game played on two platforms (`Context::surface_of`): the plain way, read
 /// alike in both places, with the smaller of their file limits.
 pub struct Both {
     /// The platform of the game's record.

@@ -9,7 +9,7 @@ use muster_rules::AnyGame;
 
 use super::profile::{Appearance, Profiles, Side, update};
 use crate::kernel::board::Board;
-use crate::kernel::context::Core;
+use crate::kernel::context::Context;
 use crate::kernel::replayable::Replayable;
 use crate::kernel::reply::{Replies, Reply};
 use crate::kernel::request::Request;
@@ -101,7 +101,7 @@ fn described(a: &Appearance) -> String {
 }
 
 /// `board <settings>`: the asker's settings changed, all together; what they are now.
-pub fn change(core: &Core, req: &Request, changes: &[BoardSetting]) -> Replies {
+pub fn change(core: &Context, req: &Request, changes: &[BoardSetting]) -> Replies {
     let result = update(core.base.as_ref(), &req.platform, &req.user.id, |p| {
         for change in changes {
             let a = &mut p.board;
@@ -196,7 +196,7 @@ pub fn style_boards(profiles: &mut Profiles<'_>, replies: &mut [Reply], asker: O
 }
 
 /// The board of `record` (as `game` stands after it) as `user` likes to see it, for him alone.
-pub fn own_board(core: &Core, user: &str, record: &GameRecord, game: &AnyGame) -> Board {
+pub fn own_board(core: &Context, user: &str, record: &GameRecord, game: &AnyGame) -> Board {
     let a = Profiles::new(core.base.as_ref())
         .of(record.platform_of(user), user)
         .board;

@@ -14,7 +14,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::kernel::context::Core;
+use crate::kernel::context::Context;
 use crate::kernel::outbox::{Notice, Target};
 use crate::kernel::reply::{Replies, Reply, private};
 use crate::kernel::request::Request;
@@ -276,7 +276,7 @@ fn count_change(store: &dyn GameStore) {
 const GENERATION: &str = "generation";
 
 /// Runs `link`, `unlink` or `whoami` for the requester.
-pub fn run(core: &Core, req: &Request, command: LinkCommand) -> Replies {
+pub fn run(core: &Context, req: &Request, command: LinkCommand) -> Replies {
     let done = match command {
         LinkCommand::Issue => issue(core, req),
         LinkCommand::Redeem(code) => redeem(core, req, &code),
@@ -308,7 +308,7 @@ fn said(text: impl Into<String>) -> Refusal {
 }
 
 /// The platforms this deployment serves other than `mine`, sorted.
-fn others(core: &Core, mine: &str) -> Vec<String> {
+fn others(core: &Context, mine: &str) -> Vec<String> {
     let mut others: Vec<String> = core
         .surfaces()
         .iter()
@@ -320,7 +320,7 @@ fn others(core: &Core, mine: &str) -> Vec<String> {
 }
 
 /// `link`: a fresh code for the requester, shown to him alone.
-fn issue(core: &Core, req: &Request) -> Result<Replies, Refusal> {
+fn issue(core: &Context, req: &Request) -> Result<Replies, Refusal> {
     let store = core.base.as_ref();
     let me = Account::of(req);
     let others = others(core, &req.platform);
@@ -419,7 +419,7 @@ fn normal(typed: &str) -> Option<String> {
 const ASK: &str = "ask for a new one with `link` on your other platform";
 
 /// `link CODE`: the requester's account joins the one that asked for the code.
-fn redeem(core: &Core, req: &Request, typed: &str) -> Result<Replies, Refusal> {
+fn redeem(core: &Context, req: &Request, typed: &str) -> Result<Replies, Refusal> {
     let store = core.base.as_ref();
     let me = Account::of(req);
     let now = core.clock.now();
@@ -559,7 +559,7 @@ fn join(store: &dyn GameStore, accounts: &[Account]) -> Result<String, Refusal> 
 }
 
 /// `unlink`: the requester's accounts are separate again.
-fn unlink(core: &Core, req: &Request) -> Result<Replies, Refusal> {
+fn unlink(core: &Context, req: &Request) -> Result<Replies, Refusal> {
     let store = core.base.as_ref();
     let me = Account::of(req);
     let Some(player) = store.note(&home(), &format!("account:{}", me.key()))? else {
@@ -585,7 +585,7 @@ fn unlink(core: &Core, req: &Request) -> Result<Replies, Refusal> {
 
 /// `whoami`: the requester's account, and those linked with it (whose names are indexed again,
 /// should a stop have come before).
-fn whoami(core: &Core, req: &Request) -> Replies {
+fn whoami(core: &Context, req: &Request) -> Replies {
     let store = core.base.as_ref();
     let accounts = accounts_of(store, &req.platform, &req.user.id);
     if accounts.len() > 1

@@ -7,7 +7,7 @@ use super::maths::{self, System};
 use super::scope::Scope;
 use super::{Entry, Standing, entry, system_of, table};
 use crate::kernel::board::{Board, Chart, ChartKind};
-use crate::kernel::context::Core;
+use crate::kernel::context::Context;
 use crate::kernel::pages::Page;
 use crate::kernel::reply::{LinkKind, Reply};
 use crate::kernel::request::{Request, resolve_user};
@@ -72,7 +72,7 @@ pub fn parse(word: &str, args: &[&str]) -> Result<RatingsCommand, String> {
 }
 
 /// Runs a ratings command.
-pub(crate) fn run(core: &Core, req: &Request, command: RatingsCommand) -> Vec<Reply> {
+pub(crate) fn run(core: &Context, req: &Request, command: RatingsCommand) -> Vec<Reply> {
     match command {
         RatingsCommand::Rating { player, game } => rating(core, req, player, game),
         RatingsCommand::Leaderboard(game) => leaderboard(core, req, game),
@@ -105,7 +105,12 @@ fn line(s: &Standing, system: System, now: u64) -> String {
     )
 }
 
-fn rating(core: &Core, req: &Request, player: Option<String>, game: Option<GameId>) -> Vec<Reply> {
+fn rating(
+    core: &Context,
+    req: &Request,
+    player: Option<String>,
+    game: Option<GameId>,
+) -> Vec<Reply> {
     let who = match &player {
         Some(token) => resolve_user(req, token),
         None => req.user.clone(),
@@ -158,7 +163,7 @@ fn rating(core: &Core, req: &Request, player: Option<String>, game: Option<GameI
 }
 
 /// The link to `page`, linked from `req`'s place.
-fn link(core: &Core, req: &Request, page: &Page, kind: LinkKind) -> Option<Reply> {
+fn link(core: &Context, req: &Request, page: &Page, kind: LinkKind) -> Option<Reply> {
     let place = (
         req.platform.as_str(),
         req.policy.community.as_str(),
@@ -170,7 +175,7 @@ fn link(core: &Core, req: &Request, page: &Page, kind: LinkKind) -> Option<Reply
 
 /// The table's players in order: established ones by rating, then the provisional ones.
 fn ranked(
-    core: &Core,
+    core: &Context,
     req: &Request,
     game: GameId,
 ) -> Vec<(String, Standing, maths::Rating, bool)> {
@@ -202,7 +207,7 @@ fn ranked(
 /// not in its table, so it promises no mark for them.
 const LEADERBOARD_FOOTER: &str = "Established ratings only; provisional ones are not ranked";
 
-fn leaderboard(core: &Core, req: &Request, game: GameId) -> Vec<Reply> {
+fn leaderboard(core: &Context, req: &Request, game: GameId) -> Vec<Reply> {
     let system = system_of(game);
     let all = ranked(core, req, game);
     let established: Vec<_> = all.iter().filter(|x| !x.3).collect();
@@ -299,7 +304,7 @@ fn rating_json(r: &maths::Rating) -> Value {
 
 /// `ratings export`: the community's rated games and ratings, of one game or all, as a JSON
 /// file (docs/ratings.md).
-fn export(core: &Core, req: &Request, game: Option<GameId>) -> Vec<Reply> {
+fn export(core: &Context, req: &Request, game: Option<GameId>) -> Vec<Reply> {
     let now = core.clock.now();
     let games: Vec<GameId> = game.map_or_else(|| GameId::ALL.to_vec(), |g| vec![g]);
     let (mut rated, players) = gathered(core, req, games, now);
@@ -340,7 +345,12 @@ fn export(core: &Core, req: &Request, game: Option<GameId>) -> Vec<Reply> {
 
 /// The rated games of `games` in the request's community, and each of their players as the
 /// export lists him, read table by table.
-fn gathered(core: &Core, req: &Request, games: Vec<GameId>, now: u64) -> (Vec<Entry>, Vec<Value>) {
+fn gathered(
+    core: &Context,
+    req: &Request,
+    games: Vec<GameId>,
+    now: u64,
+) -> (Vec<Entry>, Vec<Value>) {
     let store = core.base.as_ref();
     let scope = Scope::of_request(core, req);
     let mut rated = Vec::new();

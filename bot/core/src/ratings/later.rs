@@ -3,7 +3,7 @@
 
 use super::{foresee, home, mark_name, take};
 use crate::games::away;
-use crate::kernel::context::Core;
+use crate::kernel::context::Context;
 use crate::kernel::kept;
 use crate::kernel::outbox::{Notice, Target};
 use crate::kernel::request::User;
@@ -13,7 +13,7 @@ use crate::kernel::store::GameRecord;
 /// its channel, said once: kept before the table is written, then posted (see `kernel::kept`),
 /// under the id of the timeout's announcement and `.rating`, so that a restart that finds both
 /// owed posts them in that order.
-pub fn rate(core: &Core, record: &GameRecord) {
+pub fn rate(core: &Context, record: &GameRecord) {
     let foreseen = foresee(core, record);
     let mut notice = Notice {
         platform: record.platform.clone(),
@@ -95,7 +95,7 @@ pub fn rate(core: &Core, record: &GameRecord) {
 
 /// Takes the finished games of `platform` that no table has taken yet (a crash came between
 /// a game's end and its rating), in order of ending. How many were looked at.
-pub fn resume(core: &Core, platform: &str) -> usize {
+pub fn resume(core: &Context, platform: &str) -> usize {
     let store = core.base.as_ref();
     let ids = match store.archive_ids() {
         Ok(ids) => ids,

@@ -10,6 +10,7 @@
 //! among the archived games without a mark.
 
 pub mod commands;
+pub mod follow;
 pub mod later;
 pub mod maths;
 pub mod scope;
@@ -21,7 +22,7 @@ use muster_rules::{AnyGame, GameId, Outcome, Seat};
 use serde::{Deserialize, Serialize};
 
 use crate::games::bot;
-use crate::kernel::context::Core;
+use crate::kernel::context::Context;
 
 use crate::kernel::replayable::Replayable;
 use crate::kernel::reply::Reply;
@@ -480,7 +481,7 @@ fn rated_sides(
 /// Takes a finished game into its table, once. Returns the changes to announce (empty when it
 /// is not rated or was taken before). A game that cannot be taken now (the store failed) is
 /// logged with its id, and taken at the next start.
-pub fn take(core: &Core, record: &GameRecord) -> Vec<Reply> {
+pub fn take(core: &Context, record: &GameRecord) -> Vec<Reply> {
     let scope = Scope::of_record(core, record);
     match take_once(core.base.as_ref(), &scope, record) {
         Ok(Taken::Rated(entry, system)) => vec![Reply::Text(changes(&entry, system))],
@@ -500,7 +501,7 @@ pub fn take(core: &Core, record: &GameRecord) -> Vec<Reply> {
 /// game says in the write that ends it, and what the notice of a game ended on time is kept
 /// with, so that a crash before the take loses no word of it. Nothing when it was taken before
 /// or cannot be worked out now (the take then says it, or the restart takes it quietly).
-pub fn foresee(core: &Core, record: &GameRecord) -> Vec<Reply> {
+pub fn foresee(core: &Context, record: &GameRecord) -> Vec<Reply> {
     let store = core.base.as_ref();
     let platform = &record.platform;
     if !matches!(

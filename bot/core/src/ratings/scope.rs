@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use crate::kernel::community::Community;
-use crate::kernel::context::Core;
+use crate::kernel::context::Context;
 use crate::kernel::request::Request;
 use crate::kernel::store::{ChannelKey, GameRecord, GameStore};
 use crate::players::links;
@@ -36,7 +36,7 @@ impl Scope {
     }
 
     /// The table of games played in `channel` of `platform`'s `community`.
-    pub fn of(core: &Core, platform: &str, community: &str, channel: &str) -> Scope {
+    pub fn of(core: &Context, platform: &str, community: &str, channel: &str) -> Scope {
         match core.communities().of(platform, community, channel) {
             Some(c) => Scope {
                 home: ChannelKey::new("", HOME),
@@ -48,13 +48,13 @@ impl Scope {
     }
 
     /// The table `record`'s game counts for.
-    pub fn of_record(core: &Core, record: &GameRecord) -> Scope {
+    pub fn of_record(core: &Context, record: &GameRecord) -> Scope {
         let community = record.community.as_deref().unwrap_or_default();
         Scope::of(core, &record.platform, community, &record.channel)
     }
 
     /// The table of the place `req` comes from.
-    pub fn of_request(core: &Core, req: &Request) -> Scope {
+    pub fn of_request(core: &Context, req: &Request) -> Scope {
         Scope::of(core, &req.platform, &req.policy.community, &req.channel)
     }
 
