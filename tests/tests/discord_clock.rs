@@ -15,11 +15,28 @@ use serde_json::{Value, json};
 /// When the suites' games begin: the bot's manual clock starts here.
 const START: &str = "2026-11-25T10:00:00Z";
 
-/// `muster serve` on a manual clock at [`START`] against `standin`, in `mode`.
-async fn start(standin: &StandIn, name: &str, mode: Mode) -> (Bot, std::path::PathBuf) {
+/// What each test starts from: a Discord stand-in, `muster serve` on a manual clock at
+/// [`START`] against it in `mode` (with its data directory), and the two players.
+struct World {
+    standin: StandIn,
+    bot: Bot,
+    dir: std::path::PathBuf,
+    alice: Person,
+    bob: Person,
+}
+
+/// A new [`World`] for the test `name`, in `mode`.
+async fn world(name: &str, mode: Mode) -> World {
+    let standin = StandIn::start(bot::APP).await;
     let dir = data_dir("discord-clock", &format!("{name}-{mode:?}"));
-    let bot = bot::start_at(standin, &muster_binary!(), &dir, mode, &[], START).await;
-    (bot, dir)
+    let bot = bot::start_at(&standin, &muster_binary!(), &dir, mode, &[], START).await;
+    World {
+        standin,
+        bot,
+        dir,
+        alice: Person::new("alice"),
+        bob: Person::new("bob"),
+    }
 }
 
 /// The bot's own messages in the game's channel (not answers to interactions), oldest first.
@@ -52,9 +69,13 @@ const DEADLINE: u64 = 1_795_860_000;
 fn a_reminder_mentions_the_player_then_the_timeout_ends_the_game_with_the_board() {
     runtime().block_on(async {
         for mode in [Mode::Gateway, Mode::Http] {
-            let standin = StandIn::start(bot::APP).await;
-            let (bot, dir) = start(&standin, "timeout", mode).await;
-            let (alice, bob) = (Person::new("alice"), Person::new("bob"));
+            let World {
+                standin,
+                bot,
+                dir,
+                alice,
+                bob,
+            } = world("timeout", mode).await;
             timed_game(
                 &standin,
                 &bot,
@@ -186,9 +207,13 @@ fn a_reminder_mentions_the_player_then_the_timeout_ends_the_game_with_the_board(
 #[test]
 fn with_notify_dm_the_reminder_comes_as_a_direct_message_and_not_in_the_channel() {
     runtime().block_on(async {
-        let standin = StandIn::start(bot::APP).await;
-        let (bot, dir) = start(&standin, "dm", Mode::Http).await;
-        let (alice, bob) = (Person::new("alice"), Person::new("bob"));
+        let World {
+            standin,
+            bot,
+            dir,
+            alice,
+            bob,
+        } = world("dm", Mode::Http).await;
         // Her settings are hers alone: every answer about them is private.
         let out = slash(
             &standin,
@@ -270,9 +295,13 @@ fn with_notify_dm_the_reminder_comes_as_a_direct_message_and_not_in_the_channel(
 #[test]
 fn notify_vacation_and_claim_answer_privately_and_notify_takes_several_settings_at_once() {
     runtime().block_on(async {
-        let standin = StandIn::start(bot::APP).await;
-        let (bot, dir) = start(&standin, "settings", Mode::Gateway).await;
-        let (alice, bob) = (Person::new("alice"), Person::new("bob"));
+        let World {
+            standin,
+            bot,
+            dir,
+            alice,
+            bob,
+        } = world("settings", Mode::Gateway).await;
         let private = |out: &[muster_tests::discord::Recorded]| {
             let answer = callback(out);
             assert!(ephemeral(&answer), "{}", text(&answer));
@@ -373,9 +402,13 @@ fn notify_vacation_and_claim_answer_privately_and_notify_takes_several_settings_
 #[test]
 fn a_refused_direct_message_and_a_rate_limit_lose_nothing_else() {
     runtime().block_on(async {
-        let standin = StandIn::start(bot::APP).await;
-        let (bot, dir) = start(&standin, "refused", Mode::Gateway).await;
-        let (alice, bob) = (Person::new("alice"), Person::new("bob"));
+        let World {
+            standin,
+            bot,
+            dir,
+            alice,
+            bob,
+        } = world("refused", Mode::Gateway).await;
         slash(
             &standin,
             &bot,
@@ -438,9 +471,13 @@ fn a_refused_direct_message_and_a_rate_limit_lose_nothing_else() {
 #[test]
 fn a_timeout_announced_while_discord_is_down_is_posted_once_when_it_is_back() {
     runtime().block_on(async {
-        let standin = StandIn::start(bot::APP).await;
-        let (bot, dir) = start(&standin, "outage", Mode::Gateway).await;
-        let (alice, bob) = (Person::new("alice"), Person::new("bob"));
+        let World {
+            standin,
+            bot,
+            dir,
+            alice,
+            bob,
+        } = world("outage", Mode::Gateway).await;
         timed_game(
             &standin,
             &bot,

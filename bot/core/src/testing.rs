@@ -2,7 +2,7 @@
 //! to its end, places opened, replies read. Built only with the `test-support` feature, which
 //! only the suites enable; the product carries none of it.
 
-use crate::desk::{Core, Reply, Request, Target, User};
+use crate::desk::{Core, Policy, Reply, Request, Target, User};
 use crate::kernel::store::{ChannelKey, Ending, GameRecord, GameStore, Status};
 use crate::kernel::surface::Surface;
 
@@ -25,6 +25,64 @@ pub fn account(who: &str) -> (String, User) {
         name: name.into(),
     };
     (platform.to_string(), user)
+}
+
+/// A command by the account `who` (`name@platform`, see [`account`]) in `channel`, with no
+/// mentions; on `chat`, whose ids are Discord's, said in the server `g1`.
+pub fn by(who: &str, channel: &str, text: &str) -> Request {
+    let (platform, user) = account(who);
+    let community = if platform == "chat" { "g1" } else { "" };
+    Request {
+        platform,
+        channel: channel.into(),
+        user,
+        text: text.into(),
+        mentions: Vec::new(),
+        policy: Policy {
+            community: community.into(),
+            ..Policy::default()
+        },
+    }
+}
+
+/// [`by`], naming people as `@name`, who are its mentions: accounts on the same platform.
+pub fn mentioning_as(who: &str, channel: &str, text: &str) -> Request {
+    let req = by(who, channel, text);
+    let mentions = text
+        .split_whitespace()
+        .filter_map(|w| w.strip_prefix('@'))
+        .map(|n| account(&format!("{n}@{}", req.platform)).1)
+        .collect();
+    Request { mentions, ..req }
+}
+
+/// [`by`], answered by the core.
+pub fn ask_as(core: &Core, who: &str, channel: &str, text: &str) -> Vec<Reply> {
+    core.handle(&by(who, channel, text))
+}
+
+/// [`by`], answered by the core: what its reader sees ([`words`]).
+pub fn say_as(core: &Core, who: &str, channel: &str, text: &str) -> String {
+    words(&ask_as(core, who, channel, text))
+}
+
+/// [`mentioning_as`], answered by the core: what its reader sees ([`words`]).
+pub fn say_mentioning_as(core: &Core, who: &str, channel: &str, text: &str) -> String {
+    words(&core.handle(&mentioning_as(who, channel, text)))
+}
+
+/// A console command by `user` in `channel` naming people as `@name` ([`mentioning`]),
+/// answered by the core.
+pub fn tell(core: &Core, user: &str, channel: &str, text: &str) -> Vec<Reply> {
+    core.handle(&mentioning(user, channel, text))
+}
+
+/// [`say`], then every place the command asked for opened ([`open_places`]), as the console
+/// opens them.
+pub fn say_and_open(core: &Core, user: &str, channel: &str, text: &str) -> Vec<Reply> {
+    let out = say(core, user, channel, text);
+    open_places(core);
+    out
 }
 
 /// The replies' text as their reader sees it, one a line; a mention as `<@id> text`.

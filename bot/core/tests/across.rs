@@ -6,10 +6,10 @@
 use std::sync::Arc;
 
 use muster_core::clock::ManualClock;
-use muster_core::desk::{Core, Notice, Reply, Request, Surface, Target, User};
+use muster_core::desk::{Core, Notice, Reply, Surface, Target, User};
 use muster_core::store::{ChannelKey, MemoryStore};
 
-use common::{Named, account, words};
+use common::{Named, account, ask_as as ask, say_as as say, words};
 use muster_core::store::Live;
 use muster_core::testing as common;
 
@@ -44,22 +44,6 @@ fn over(store: Arc<MemoryStore>, clock: &Arc<ManualClock>) -> Core {
     core.add_surface(Arc::new(Named("chat")));
     core.add_surface(Arc::new(Rooms));
     core
-}
-
-fn ask(core: &Core, who: &str, channel: &str, text: &str) -> Vec<Reply> {
-    let (platform, user) = account(who);
-    core.handle(&Request {
-        platform,
-        channel: channel.into(),
-        user,
-        text: text.into(),
-        mentions: Vec::new(),
-        policy: Default::default(),
-    })
-}
-
-fn say(core: &Core, who: &str, channel: &str, text: &str) -> String {
-    words(&ask(core, who, channel, text))
 }
 
 /// The notices left for `platform`, each marked posted (as an adapter does).

@@ -6,11 +6,11 @@
 use std::sync::Arc;
 
 use muster_core::clock::ManualClock;
-use muster_core::desk::{Core, Notice, Policy, Reply, Request, Target, User};
+use muster_core::desk::{Core, Notice, Target};
 use muster_core::kernel::community::{Communities, Community, Member};
 use muster_core::store::{ChannelKey, MemoryStore};
 
-use common::{Named, words};
+use common::{Named, say_as as say, words};
 use muster_core::store::Live;
 use muster_core::testing as common;
 
@@ -32,35 +32,6 @@ fn core() -> (Core, Arc<MemoryStore>) {
     core.add_surface(Arc::new(Named("chat")));
     core.add_surface(Arc::new(Named("rooms")));
     (core, store)
-}
-
-/// `who` (`alice@chat`: alice on chat, id `alice-id`; `carol@rooms`: `@carol:hs`) says `text`
-/// in `channel`.
-fn ask(core: &Core, who: &str, channel: &str, text: &str) -> Vec<Reply> {
-    let (name, platform) = who.split_once('@').expect("user@platform");
-    let id = if platform == "chat" {
-        format!("{name}-id")
-    } else {
-        format!("@{name}:hs")
-    };
-    core.handle(&Request {
-        platform: platform.into(),
-        channel: channel.into(),
-        user: User {
-            id,
-            name: name.into(),
-        },
-        text: text.into(),
-        mentions: Vec::new(),
-        policy: Policy {
-            community: if platform == "chat" { "g1" } else { "" }.into(),
-            ..Policy::default()
-        },
-    })
-}
-
-fn say(core: &Core, who: &str, channel: &str, text: &str) -> String {
-    words(&ask(core, who, channel, text))
 }
 
 /// Takes the notices of both platforms, opening every place asked for (named after the

@@ -7,12 +7,12 @@
 use std::sync::Arc;
 
 use muster_core::clock::ManualClock;
-use muster_core::desk::{Core, Policy, Reply, Request, User};
+use muster_core::desk::Core;
 use muster_core::kernel::community::{Communities, Community, Member};
 use muster_core::store::MemoryStore;
 use serde_json::Value;
 
-use common::Named;
+use common::{Named, mentioning_as as req, say_mentioning_as as say};
 use muster_core::testing as common;
 
 const START: u64 = 1_795_600_800; // 2026-11-25T10:00:00Z
@@ -39,57 +39,6 @@ fn core(communities: Option<Communities>) -> (Core, Arc<ManualClock>) {
     core.add_surface(Arc::new(Named("chat")));
     core.add_surface(Arc::new(Named("rooms")));
     (core, clock)
-}
-
-/// `user` (`alice@chat`: alice on chat) says `text` in `channel`.
-fn req(who: &str, channel: &str, text: &str) -> Request {
-    let (user, platform) = who.split_once('@').expect("user@platform");
-    let community = if platform == "chat" { "g1" } else { "" };
-    let id = if platform == "chat" {
-        format!("{user}-id")
-    } else {
-        format!("@{user}:hs")
-    };
-    Request {
-        platform: platform.into(),
-        channel: channel.into(),
-        user: User {
-            id,
-            name: user.into(),
-        },
-        text: text.into(),
-        mentions: text
-            .split_whitespace()
-            .filter_map(|w| w.strip_prefix('@'))
-            .map(|name| User {
-                id: if platform == "chat" {
-                    format!("{name}-id")
-                } else {
-                    format!("@{name}:hs")
-                },
-                name: name.into(),
-            })
-            .collect(),
-        policy: Policy {
-            community: community.into(),
-            ..Policy::default()
-        },
-    }
-}
-
-fn texts(replies: &[Reply]) -> String {
-    replies
-        .iter()
-        .filter_map(|r| match r {
-            Reply::Text(t) | Reply::Private(t) => Some(t.as_str()),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-fn say(core: &Core, who: &str, channel: &str, text: &str) -> String {
-    texts(&core.handle(&req(who, channel, text)))
 }
 
 /// A rated Croquet game in `channel` that `winner` wins over `loser` (both on one platform),

@@ -7,10 +7,10 @@
 use std::sync::Arc;
 
 use muster_core::clock::ManualClock;
-use muster_core::desk::{Core, Notice, Reply, Request, Target};
+use muster_core::desk::{Core, Notice, Reply, Target};
 use muster_core::store::{ChannelKey, MemoryStore};
 
-use common::{Named, account};
+use common::{Named, say_mentioning_as as say};
 use muster_core::store::Notes;
 use muster_core::testing as common;
 
@@ -28,32 +28,6 @@ fn over(store: Arc<MemoryStore>, clock: &Arc<ManualClock>) -> Core {
     core.add_surface(Arc::new(Named("chat")));
     core.add_surface(Arc::new(Named("rooms")));
     core
-}
-
-fn say(core: &Core, who: &str, channel: &str, text: &str) -> String {
-    let (platform, user) = account(who);
-    let mentions = text
-        .split_whitespace()
-        .filter_map(|w| w.strip_prefix('@'))
-        .map(|n| account(&format!("{n}@{platform}")).1)
-        .collect();
-    let req = Request {
-        platform,
-        channel: channel.into(),
-        user,
-        text: text.into(),
-        mentions,
-        policy: Default::default(),
-    };
-    core.handle(&req)
-        .iter()
-        .filter_map(|r| match r {
-            Reply::Text(t) | Reply::Private(t) => Some(t.clone()),
-            Reply::Mention { text, .. } => Some(text.clone()),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 fn link(core: &Core) {

@@ -138,6 +138,7 @@ fn actor(role: Role) -> (User, Policy) {
 }
 
 use muster_core::testing as common;
+use muster_core::testing::tell as say;
 
 fn request(user: User, policy: Policy, channel: &str, text: &str) -> Request {
     Request {
@@ -145,15 +146,6 @@ fn request(user: User, policy: Policy, channel: &str, text: &str) -> Request {
         policy,
         ..common::mentioning("", channel, text)
     }
-}
-
-fn say(core: &Core, user: &str, channel: &str, text: &str) -> Vec<Reply> {
-    core.handle(&request(
-        User::named(user),
-        Policy::default(),
-        channel,
-        text,
-    ))
 }
 
 fn world(state: State) -> Core {

@@ -13,6 +13,7 @@ use muster_rules::tournament::trf::{self, Report};
 use serde_json::Value;
 
 use muster_core::testing as common;
+use muster_core::testing::say_and_open as say;
 
 /// The day the events are opened.
 const OPENED: &str = "2026-11-25T10:00:00Z";
@@ -20,13 +21,6 @@ const OPENED: &str = "2026-11-25T10:00:00Z";
 fn core() -> Core {
     let clock = Arc::new(ManualClock::starting_at(parse_rfc3339(OPENED).unwrap()));
     Core::with_clock(Arc::new(MemoryStore::default()), "!", clock)
-}
-
-/// `user` says `text` in `channel`; the replies.
-fn say(core: &Core, user: &str, channel: &str, text: &str) -> Vec<Reply> {
-    let out = core.handle(&common::request(user, channel, text));
-    common::open_places(core);
-    out
 }
 
 /// `user` says `text` in `channel`, which must not be refused.
