@@ -337,6 +337,48 @@ fn a_bare_move_in_chat_is_played_and_other_chat_ignored() {
 }
 
 #[test]
+fn a_near_miss_from_the_player_to_move_is_answered_privately_with_a_legal_example() {
+    let core = started(Arc::new(MemoryStore::default()));
+    let (alice, bob) = (User::named("alice"), User::named("bob"));
+    for near in ["a2a3", "c 1", "5"] {
+        let out = core.handle_message("console", "general", &alice, near, &[]);
+        let [Reply::Private(t)] = out.as_slice() else {
+            panic!("`{near}`: {out:?}");
+        };
+        assert!(t.contains(&format!("`{near}`")), "{t}");
+        assert!(
+            t.contains("place a man on an empty border square, e.g. `!move "),
+            "{t}"
+        );
+    }
+    // Chat stays unanswered, and so does a near miss from the player not to move.
+    for chat in ["hello", "lol 5", "see you at 10"] {
+        assert!(
+            core.handle_message("console", "general", &alice, chat, &[])
+                .is_empty(),
+            "{chat}"
+        );
+    }
+    assert!(
+        core.handle_message("console", "general", &bob, "a2a3", &[])
+            .is_empty()
+    );
+}
+
+#[test]
+fn a_tournament_word_said_on_its_own_is_told_its_full_form() {
+    let core = started(Arc::new(MemoryStore::default()));
+    for (word, full) in [
+        ("standings", "tournament standings"),
+        ("pairings 2", "tournament pairings 2"),
+        ("list", "tournament list"),
+    ] {
+        let t = texts(&say(&core, "alice", "general", word));
+        assert!(t.contains(&format!("say `{full}`")), "{word}: {t}");
+    }
+}
+
+#[test]
 fn a_damaged_record_breaks_its_channel_only() {
     let store = Arc::new(MemoryStore::default());
     let core = started(store.clone());

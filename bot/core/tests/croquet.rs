@@ -73,10 +73,12 @@ fn a_perfect_player_beats_every_level_of_the_bot_from_the_opening() {
 
 #[test]
 fn the_perfect_bot_as_white_beats_a_player_who_errs() {
+    // `bot` alone is `good` in Croquet too (a newcomer's first game can be won): the
+    // perfect bot is `bot:strong`.
     let store = Arc::new(MemoryStore::default());
     let core = Core::new(store.clone(), "!");
     // Alice takes Black: the bot opens at once.
-    let t = texts(&say(&core, "alice", "c", "new croquet bot as black"));
+    let t = texts(&say(&core, "alice", "c", "new croquet bot:strong as black"));
     assert!(t.contains("Muster (perfect) plays 1: 0 → 1."), "{t}");
     let key = ChannelKey::new("console", "c");
     let mut last = String::new();

@@ -136,6 +136,13 @@ pub fn parse(text: &str) -> Result<Command, String> {
         }
         "notify" | "notifications" => clock_words::parse_notify(&args).map(Command::Clock),
         "vacation" | "holiday" => clock_words::parse_vacation(&args).map(Command::Clock),
+        other if event_words::ACTIONS.contains(&other) => {
+            let full = std::iter::once(other).chain(args.iter().copied());
+            Err(format!(
+                "`{other}` is a tournament command: say `tournament {}`",
+                excerpt(&full.collect::<Vec<_>>().join(" "), 48)
+            ))
+        }
         other => Err(format!(
             "unknown command `{}`; say `help` for the list",
             excerpt(other, 32)

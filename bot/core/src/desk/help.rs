@@ -43,7 +43,7 @@ const TOPICS: &[(&[&str], &str)] = &[
     ),
     (
         &["export"],
-        "`{p}export [game-id]` gives the record as a file that `muster replay` reads: a finished game's, or this channel's game by its id; without an id, this channel's game or your last finished one.",
+        "`{p}export [game-id]` gives the record as a file, its decisions one a line: a finished game's, or this channel's game by its id; without an id, this channel's game or your last finished one.",
     ),
     (&["resign"], "`{p}resign` gives up the game (players only)."),
     (
@@ -97,7 +97,13 @@ const TOPICS: &[(&[&str], &str)] = &[
 ];
 
 /// The list of commands, `{p}` standing for the place's prefix.
-const OVERVIEW: &str = "Muster plays Lewis Carroll's games. Commands (prefix `{p}`):\n\
+const OVERVIEW: &str = "Muster plays Lewis Carroll's games. New to them? Try `{p}new croquet bot:easy` and `{p}rules croquet`.\n\
+             Games (the word to name them by, then what they are):\n\
+             • `lanrick` — Lanrick (1881): two players race five men each into a 3×3 rendezvous; whoever has all his men in first takes one of the other's, and four taken win\n\
+             • `lanrick1880` — Lanrick's first version (1880): the same race as Carroll first wrote it (all ten men set at once, the rendezvous chosen and shifted), played until one side has no men left\n\
+             • `croquet` — Arithmetical Croquet: two balls step 1 to 8 along the numbers to 100, taking the hoops at 10, 20 … 90 on the way; each step bars two numbers for the other\n\
+             • `lanko88` · `lanko68` · `lanko103` — Lanko: castles and pawns for four seats in two teams (two to four players), capturing across a board of 88, 68 or 103 squares\n\
+             Commands (prefix `{p}`):\n\
              • `{p}new lanrick @opponent` — challenge someone (`as black` to choose your side); `{p}new lanrick` leaves the seat open\n\
              • `{p}join` · `{p}accept` · `{p}decline` · `{p}abort` — seating, before the first move\n\
              • `{p}move <notation>` — play, e.g. `{p}move c1-c3 d1-e2` (in a game, the notation alone also works)\n\

@@ -101,9 +101,11 @@ impl Core {
     }
 
     /// The command a chat message carries, without the prefix: the text after the prefix,
-    /// or `move …` for a legal move written on its own in a channel whose live game waits on
-    /// `user` — found by reading and playing the channel's game, which the [`Found`] hands on
-    /// to the run. `None` for other chat, which gets no reply.
+    /// or `move …` for a move written on its own in a channel whose live game waits on `user`
+    /// (or for what looks like a try at one, which the move then answers with what a move looks
+    /// like there: [`games::play::looks_like_a_move`]) — found by reading and playing the
+    /// channel's game, which the [`Found`] hands on to the run. `None` for other chat, which
+    /// gets no reply.
     pub fn command_in(
         &self,
         platform: &str,
@@ -131,7 +133,10 @@ impl Core {
             .to_move()
             .and_then(|s| record.player(s.index()))
             .is_some_and(|p| p.id == user.id);
-        (waits_on_user && game.is_notation(&game.normalise(text))).then(|| Found {
+        // A move, or what looks like a try at one (answered with what a move looks like here).
+        let attempt =
+            game.is_notation(&game.normalise(text)) || games::play::looks_like_a_move(text);
+        (waits_on_user && attempt).then(|| Found {
             text: format!("move {text}"),
             read: Some(Read {
                 key,

@@ -141,7 +141,7 @@ fn opened(core: &Context, req: &Request, e: &NewEvent, event: &Event) -> String 
 fn resolve(
     core: &Context,
     req: &Request,
-    args: &[String],
+    (action, args): (&str, &[String]),
 ) -> Result<(String, Vec<String>), String> {
     let community = req.policy.community.clone();
     let store = core.base.as_ref();
@@ -178,8 +178,8 @@ fn resolve(
             first.to_ascii_lowercase()
         )),
         (_, true) => Err(format!(
-            "Name the event (`{p}tournament standings spring`): no event was opened in this channel. \
-             `{p}tournament list` shows the events here."
+            "Name the event (`{p}tournament {action} <name>`): no event was opened in this \
+             channel. `{p}tournament list` shows the events here."
         )),
         _ => Err(format!(
             "Name the event: this channel has several ({}).",
@@ -248,7 +248,7 @@ fn on_event_at(
     command: &TournamentCommand,
     origin: Option<&Origin>,
 ) -> Result<Replies, String> {
-    let (name, rest) = resolve(core, req, &command.args)?;
+    let (name, rest) = resolve(core, req, (command.action.word(), &command.args))?;
     let community = req.policy.community.clone();
     let Some(loaded) = load(core.base.as_ref(), &req.platform, &community, &name)? else {
         return Err(format!("There is no event named `{name}`."));

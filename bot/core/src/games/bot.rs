@@ -38,13 +38,22 @@ pub fn parse(token: &str) -> Option<Result<Option<Level>, String>> {
     }
 }
 
-/// The level the bot plays `game` at when none is named: perfect in Croquet, good elsewhere.
-pub fn default_level(game: GameId) -> Level {
-    if game == GameId::Croquet {
-        Level::Strong
-    } else {
-        Level::Good
-    }
+/// The level the bot plays `game` at when none is named: `good` in every game, so that a
+/// newcomer's first game is one he can win (in Croquet `strong` is perfect play, which wins
+/// every game it can).
+pub fn default_level(_game: GameId) -> Level {
+    Level::Good
+}
+
+/// The level the bot holds a seat of `record`'s game at, as `new` names it (`good`, `perfect`,
+/// `500`), if it does.
+pub fn level_word(record: &GameRecord) -> Option<&str> {
+    record
+        .seats
+        .iter()
+        .filter_map(|s| s.player.as_ref())
+        .find(|p| level_of(&p.id).is_some())
+        .and_then(|p| p.id.split_once(':').map(|(_, word)| word))
 }
 
 /// The player entry for the bot at `level` in `game` (Croquet calls its strongest `perfect`):

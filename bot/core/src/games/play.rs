@@ -139,7 +139,13 @@ pub fn play(
     }
     let canonical = match game.canonical(&game.normalise(text)) {
         Ok(c) => c,
-        Err(e) => return private(format!("{e}. See `{}notation`.", core.prefix)),
+        Err(e) => {
+            return private(format!(
+                "{e}. Here: {}. See `{}notation`.",
+                words::prompt(&game, &core.prefix),
+                core.prefix
+            ));
+        }
     };
     let events = match game.play_text(seat, &canonical) {
         Ok(ev) => ev,
@@ -241,6 +247,21 @@ pub fn resign(
         format!("{} resigns.", who(&record, &game, s))
     };
     finish(core, key, record, &game, Ending::Resigned { seat }, said)
+}
+
+/// Whether `text`, written on its own by the player to move, looks like an attempt at a move
+/// that is not one (`a2a3`, `c 1`, a step number in Lanrick) rather than chat, so that it is
+/// answered with what a move looks like instead of silence: one line of at most 40 characters,
+/// with a digit, and no word of three letters or more (`hello`, `lol 5` are chat).
+pub fn looks_like_a_move(text: &str) -> bool {
+    let mut letters = 0;
+    for c in text.chars() {
+        letters = if c.is_alphabetic() { letters + 1 } else { 0 };
+        if letters >= 3 {
+            return false;
+        }
+    }
+    text.chars().count() <= 40 && !text.contains('\n') && text.chars().any(|c| c.is_ascii_digit())
 }
 
 /// Who decides next, addressed to them, with what to do.

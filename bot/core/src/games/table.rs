@@ -442,11 +442,19 @@ fn start_if_ready(
             .map_or_else(String::new, |c| format!(" Clock: {c}."));
         // What the ratings will not count, said before the first move (docs/ratings.md).
         let unrated = if record.casual {
-            " Casual — not rated."
-        } else if bot::at_table(&record) {
-            " Not rated: the bot plays."
+            " Casual — not rated.".to_string()
+        } else if let Some(level) = bot::level_word(&record) {
+            let perfect = if game.id() == muster_rules::GameId::Croquet {
+                " (perfect play)"
+            } else {
+                ""
+            };
+            format!(
+                " Not rated: the bot plays. It plays at `{level}`; `new` names another level: \
+                 `bot:easy`, `bot:good` or `bot:strong`{perfect}."
+            )
         } else {
-            ""
+            String::new()
         };
         out.push(Reply::Text(format!(
             "The game begins: {}.{clock}{unrated}",
@@ -579,9 +587,14 @@ pub fn abort(
     game: &AnyGame,
 ) -> Replies {
     if let Some(tag) = &record.tournament {
+        let what = if req.policy.organiser {
+            "As an organiser, give its result"
+        } else {
+            "Resign, or ask the organiser to give its result"
+        };
         return private(format!(
-            "This is board {} of round {} of the event {}: it cannot be called off. Resign, or ask \
-             the organiser to give its result with `{}tournament result {} {} …`.",
+            "This is board {} of round {} of the event {}: it cannot be called off. {what} with \
+             `{}tournament result {} {} …`.",
             tag.board, tag.round, tag.event, core.prefix, tag.event, tag.board
         ));
     }

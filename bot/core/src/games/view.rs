@@ -66,10 +66,7 @@ pub fn moves(record: &GameRecord, game: &AnyGame) -> Replies {
         } else {
             ""
         };
-        text.push(format!(
-            "… and {} more.{why} `muster moves` lists them all.",
-            all.len() - shown
-        ));
+        text.push(format!("… and {} more.{why}", all.len() - shown));
     }
     vec![Reply::Text(text.join("\n"))]
 }

@@ -1,8 +1,8 @@
 //! A game in words: who sits where, what the player to decide is asked, what each decision did,
 //! and the result. Adapters use these words as they are; only the core decides wording.
 
-use muster_rules::croquet::{Croquet, CroquetEvent, Status, target_name};
-use muster_rules::lanrick::{BorderReason, Lanrick, LanrickEvent, Phase};
+use muster_rules::croquet::{Croquet, CroquetEvent, Status, Step as CroquetStep, target_name};
+use muster_rules::lanrick::{BorderReason, Lanrick, LanrickEvent, Phase, Squares, squares};
 use muster_rules::lanrick1880::{Event as Lanrick1880Event, Lanrick1880};
 use muster_rules::{AnyEvent, AnyGame, EndReason, Game, Outcome, Seat};
 
@@ -25,37 +25,100 @@ pub fn who(record: &GameRecord, game: &AnyGame, seat: Seat) -> String {
 /// What the player to decide is asked to do, in one sentence with an example.
 pub fn prompt(game: &AnyGame, prefix: &str) -> String {
     let text = match game {
-        AnyGame::Lanrick(g) => lanrick_prompt(g),
+        AnyGame::Lanrick(g) => lanrick_prompt(game, g),
         AnyGame::Croquet(g) => croquet_prompt(g),
-        AnyGame::Lanrick1880(g) => lanrick1880_prompt(g),
+        AnyGame::Lanrick1880(g) => lanrick1880_prompt(game, g),
         AnyGame::Lanko(g) => super::lanko_words::prompt(g),
     };
     text.replace("`move ", &format!("`{prefix}move "))
 }
 
-fn lanrick1880_prompt(g: &Lanrick1880) -> String {
-    use muster_rules::lanrick1880::Phase as P;
+fn lanrick1880_prompt(game: &AnyGame, g: &Lanrick1880) -> String {
+    use muster_rules::lanrick1880::{Move, Phase as P};
+    let eg = || example(g.legal_moves().first().map(|m| g.format_move(m)));
     match g.phase() {
+        // Far too many set-ups to list; the set-up is the game's first decision, from an empty
+        // board, so this one is always legal (ten men on border squares, L0-1).
         P::Setup => {
             "set all ten men on the border, e.g. `move W:a1,c1,e1,g1,h2 B:a8,c8,e8,g8,h7`".into()
         }
-        P::Choose => {
-            "choose the rendezvous by its centre, e.g. `move d4` (none of your men may be in it)"
-                .into()
-        }
+        P::Choose => format!(
+            "choose the rendezvous by its centre{} (none of your men may be in it)",
+            eg()
+        ),
         P::Play => {
             let b = g.budget().unwrap_or(0);
-            let shift = if !g.legal_shifts().is_empty() {
-                ", or shift the mark one square, e.g. `move *e5`"
-            } else {
-                ""
+            let shift = match g.legal_shifts().first() {
+                Some(to) => format!(
+                    ", or shift the mark one square, e.g. `move {}`",
+                    g.format_move(&Move::Shift(*to))
+                ),
+                None => String::new(),
             };
-            format!("play up to {b} squares, each man once, e.g. `move c1-c3 d1-e2`{shift}")
+            let example = example(turn_example(game, g.rendezvous().unwrap_or(0)));
+            format!("play up to {b} squares, each man once{example}{shift}")
         }
-        P::Capture => "take one of the ringed men, e.g. `move xe5`".into(),
-        P::Wanderers => "move a ringed wanderer to the border, e.g. `move e5-e1`".into(),
+        P::Capture => format!("take one of the ringed men{}", eg()),
+        P::Wanderers => format!("move a ringed wanderer to the border{}", eg()),
         P::Over => "nothing: the game is over".into(),
     }
+}
+
+/// `, e.g. `move …`` for a prompt's example, or nothing when there is none.
+fn example(notation: Option<String>) -> String {
+    notation.map_or_else(String::new, |n| format!(", e.g. `move {n}`"))
+}
+
+/// The turn a prompt shows as its example: a legal step that completion offers (it lists next
+/// steps, not whole turns, so this costs microseconds where listing every turn can take tens of
+/// milliseconds), the one ending nearest the rendezvous (`zone`) — what every turn of the game
+/// is about — followed, when one is legal, by the nearest such step of another man, so that the
+/// example also shows how steps are written together. Each is checked by the rules on a copy.
+/// Nearness is all that decides, not whether the turn is a good one: an example is not advice.
+fn turn_example(game: &AnyGame, zone: Squares) -> Option<String> {
+    let seat = game.to_move()?;
+    let legal = |turn: &str| game.clone().play_text(seat, turn).is_ok();
+    let nearest = |turns: Vec<String>, last: &dyn Fn(&str) -> Option<(String, String)>| {
+        let mut turns: Vec<(u8, String)> = turns
+            .into_iter()
+            .filter_map(|t| last(&t).map(|(_, to)| (distance(&to, zone), t)))
+            .collect();
+        turns.sort_by_key(|(d, _)| *d);
+        turns.into_iter().map(|(_, t)| t).find(|t| legal(t))
+    };
+    let step = |s: &str| {
+        s.split_once('-')
+            .map(|(from, to)| (from.to_string(), to.to_string()))
+    };
+    let only = |t: &str| {
+        (t.split_whitespace().count() == 1)
+            .then(|| step(t))
+            .flatten()
+    };
+    let first = nearest(game.suggest("", 64), &only)?;
+    let (from, to) = step(&first)?;
+    let other = |t: &str| {
+        let steps: Vec<&str> = t.split_whitespace().collect();
+        match steps.as_slice() {
+            [_, second] => step(second).filter(|(next, _)| *next != from && *next != to),
+            _ => None,
+        }
+    };
+    Some(nearest(game.suggest(&format!("{first} "), 64), &other).unwrap_or(first))
+}
+
+/// How far the square written `square` (`e4`) is from the nearest square of `zone`, in king's
+/// steps (0 inside it; far when it cannot be read).
+fn distance(square: &str, zone: Squares) -> u8 {
+    let b = square.as_bytes();
+    let (Some(&f), Some(&r)) = (b.first(), b.get(1)) else {
+        return u8::MAX;
+    };
+    let (file, rank) = (f.wrapping_sub(b'a'), r.wrapping_sub(b'1'));
+    squares(zone)
+        .map(|z| file.abs_diff(z.file()).max(rank.abs_diff(z.rank())))
+        .min()
+        .unwrap_or(u8::MAX)
 }
 
 fn lanrick1880_event(e: &Lanrick1880Event, name: &dyn Fn(Seat) -> String) -> Option<String> {
@@ -92,10 +155,8 @@ fn lanrick1880_event(e: &Lanrick1880Event, name: &dyn Fn(Seat) -> String) -> Opt
             name(*seat)
         ),
         E::Took { seat, square } => format!("{} takes the man on {square}.", name(*seat)),
-        E::ToBorder { seat, from, to } => format!(
-            "{} moves the wanderer {from}-{to} to the border.",
-            name(*seat)
-        ),
+        // Said with the others moved to the border (`Steps`).
+        E::ToBorder { .. } => return None,
         E::GameWon { seat } => format!("{} has taken the last man and wins the game!", name(*seat)),
         E::Drawn { .. } => {
             "The same position has occurred three times this round: the game is drawn.".into()
@@ -108,19 +169,19 @@ fn croquet_prompt(g: &Croquet) -> String {
         return "nothing: the game is over".into();
     };
     let ball = g.ball(seat);
+    let eg = example(croquet_example(&g.legal_steps()));
     let mut text = match ball.status {
         Status::InHoop => format!(
             "you are in hoop {}: come out with `move {}`",
             ball.target, ball.need
         ),
         Status::Missed => format!(
-            "you missed {}: go back below {} with a back step, e.g. `move -{}`",
+            "you missed {}: go back below {} with a back step{eg}",
             target_name(ball.target),
             ball.target,
-            (ball.pos - ball.target + 1).min(8)
         ),
         Status::Normal => format!(
-            "step 1 to 8 towards {} (from {}), e.g. `move 5`",
+            "step 1 to 8 towards {} (from {}){eg}",
             target_name(ball.target),
             ball.pos
         ),
@@ -135,31 +196,41 @@ fn croquet_prompt(g: &Croquet) -> String {
     text
 }
 
-fn lanrick_prompt(g: &Lanrick) -> String {
+/// The step a Croquet prompt shows as its example: a legal step of 5 where there is one, else
+/// the legal step nearest that size (forward steps first; after a miss only back steps are
+/// legal). The size alone decides, never the step's merits.
+fn croquet_example(steps: &[CroquetStep]) -> Option<String> {
+    steps
+        .iter()
+        .min_by_key(|s| (s.0 < 0, (i16::from(s.size()) - 5).abs()))
+        .map(|s| s.0.to_string())
+}
+
+fn lanrick_prompt(game: &AnyGame, g: &Lanrick) -> String {
+    let eg = || example(g.legal_moves().first().map(|m| g.format_move(m)));
     match g.phase() {
-        Phase::Placement => "place a man on an empty border square, e.g. `move b1`".into(),
-        Phase::Mark => {
-            "set the mark on a field square, e.g. `move d4` (the board shows where it may go)"
-                .into()
-        }
+        Phase::Placement => format!("place a man on an empty border square{}", eg()),
+        Phase::Mark => format!(
+            "set the mark on a field square{} (the board shows where it may go)",
+            eg()
+        ),
         Phase::Play => {
             let budget = g.budget().unwrap_or(0);
-            let first = if g.is_opening_turn() {
+            let opening = if g.is_opening_turn() {
                 ", the round's first turn"
             } else {
                 ""
             };
-            format!("play up to {budget} squares{first}, e.g. `move c1-c3 d1-e2`")
+            let example = example(turn_example(game, g.rendezvous().unwrap_or(0)));
+            format!("play up to {budget} squares{opening}{example}")
         }
-        Phase::Capture => "take one of the ringed men, e.g. `move xe5`".into(),
-        Phase::Wanderers => "move a ringed wanderer to the border, e.g. `move e5-e1`".into(),
-        Phase::Equalise => {
-            "equalise the field: move one of your ringed men to the border, e.g. `move e5-e1`"
-                .into()
-        }
-        Phase::Return => {
-            "return one of your ringed field men to the border, e.g. `move e5-e1`".into()
-        }
+        Phase::Capture => format!("take one of the ringed men{}", eg()),
+        Phase::Wanderers => format!("move a ringed wanderer to the border{}", eg()),
+        Phase::Equalise => format!(
+            "equalise the field: move one of your ringed men to the border{}",
+            eg()
+        ),
+        Phase::Return => format!("return one of your ringed field men to the border{}", eg()),
         Phase::Over => "nothing: the game is over".into(),
     }
 }
@@ -184,29 +255,69 @@ pub fn events(events: &[AnyEvent], name: &dyn Fn(Seat) -> String, game: &AnyGame
     out
 }
 
-/// The steps of a turn, gathered until something else happens, to be said in one sentence
-/// (`alice (White) played c1-c3 d1-e2.`).
+/// The steps of a turn, or the men one player moves to the border one after another for one
+/// reason, gathered until something else happens, to be said in one sentence (`alice (White)
+/// played c1-c3 d1-e2.`, `bob (Black) equalises the field: c3-c1 d4-a4.`).
 #[derive(Default)]
 struct Steps {
     /// Who steps.
     seat: Option<Seat>,
+    /// Why the men go to the border; `None` for a turn's steps.
+    border: Option<BorderReason>,
+    /// Whose men go to the border (the other player's wanderers), when it is not `seat`.
+    owner: Option<Seat>,
     /// The steps so far (`c1-c3`).
     steps: Vec<String>,
 }
 
 impl Steps {
-    /// Gathers a step of `seat`'s from `from` to `to`.
-    fn step(&mut self, seat: Seat, from: impl std::fmt::Display, to: impl std::fmt::Display) {
+    /// Gathers a step of `seat`'s from `from` to `to`, to the border for `border` (`None`: a
+    /// turn's step); what was gathered for another player or reason is said first.
+    fn gather(
+        &mut self,
+        (seat, border): (Seat, Option<BorderReason>),
+        step: String,
+        out: &mut Vec<String>,
+        name: &dyn Fn(Seat) -> String,
+    ) {
+        if self.seat.is_some_and(|s| s != seat) || self.border != border {
+            self.said(out, name);
+        }
         self.seat = Some(seat);
-        self.steps.push(format!("{from}-{to}"));
+        self.border = border;
+        self.owner = None;
+        self.steps.push(step);
     }
 
-    /// Says the steps gathered, if any, in one sentence into `out`, and gathers afresh.
+    /// Gathers a turn's step of `seat`'s from `from` to `to`.
+    fn step(
+        &mut self,
+        seat: Seat,
+        (from, to): (impl std::fmt::Display, impl std::fmt::Display),
+        out: &mut Vec<String>,
+        name: &dyn Fn(Seat) -> String,
+    ) {
+        self.gather((seat, None), format!("{from}-{to}"), out, name);
+    }
+
+    /// Says what was gathered, if anything, in one sentence into `out`, and gathers afresh.
     fn said(&mut self, out: &mut Vec<String>, name: &dyn Fn(Seat) -> String) {
-        if let Some(s) = self.seat.take() {
-            out.push(format!("{} played {}.", name(s), self.steps.join(" ")));
-            self.steps.clear();
-        }
+        let Some(s) = self.seat.take() else {
+            return;
+        };
+        let list = self.steps.join(" ");
+        out.push(match self.border.take() {
+            None => format!("{} played {list}.", name(s)),
+            Some(BorderReason::Wanderer) => format!(
+                "{} moves {}'s wanderer{} {list} to the border.",
+                name(s),
+                name(self.owner.take().unwrap_or(s.opponent())),
+                if self.steps.len() == 1 { "" } else { "s" }
+            ),
+            Some(BorderReason::Equalise) => format!("{} equalises the field: {list}.", name(s)),
+            Some(BorderReason::Return) => format!("{} returns {list} to the border.", name(s)),
+        });
+        self.steps.clear();
     }
 }
 
@@ -219,12 +330,23 @@ fn say_lanrick(
     steps: &mut Steps,
     out: &mut Vec<String>,
 ) {
-    if let LanrickEvent::Stepped { seat, from, to } = e {
-        steps.step(*seat, from, to);
-        return;
+    match e {
+        LanrickEvent::Stepped { seat, from, to } => steps.step(*seat, (from, to), out, name),
+        LanrickEvent::ToBorder {
+            seat,
+            owner,
+            from,
+            to,
+            reason,
+        } => {
+            steps.gather((*seat, Some(*reason)), format!("{from}-{to}"), out, name);
+            steps.owner = (owner != seat).then_some(*owner);
+        }
+        _ => {
+            steps.said(out, name);
+            out.push(lanrick_event(e, name, game));
+        }
     }
-    steps.said(out, name);
-    out.push(lanrick_event(e, name, game));
 }
 
 /// A Lanrick event other than a step, in a sentence.
@@ -257,22 +379,23 @@ fn lanrick_event(e: &LanrickEvent, name: &dyn Fn(Seat) -> String, game: &AnyGame
         }
         LanrickEvent::ToBorder {
             seat,
+            owner,
             from,
             to,
             reason,
-            ..
-        } => match reason {
-            BorderReason::Wanderer => format!(
-                "{} moves the wanderer {from}-{to} to the border.",
-                name(*seat)
-            ),
-            BorderReason::Equalise => {
-                format!("{} equalises the field: {from}-{to}.", name(*seat))
-            }
-            BorderReason::Return => {
-                format!("{} returns {from}-{to} to the border.", name(*seat))
-            }
-        },
+        } => {
+            // Said as the men gathered are (`Steps`), one alone.
+            let (mut one, mut said) = (Steps::default(), Vec::new());
+            one.gather(
+                (*seat, Some(*reason)),
+                format!("{from}-{to}"),
+                &mut said,
+                name,
+            );
+            one.owner = (owner != seat).then_some(*owner);
+            one.said(&mut said, name);
+            said.concat()
+        }
         LanrickEvent::GameWon { seat } => {
             format!("{} has taken four men and wins the game!", name(*seat))
         }
@@ -293,12 +416,19 @@ fn say_lanrick1880(
     steps: &mut Steps,
     out: &mut Vec<String>,
 ) {
-    if let Lanrick1880Event::Stepped { seat, from, to } = e {
-        steps.step(*seat, from, to);
-        return;
+    match e {
+        Lanrick1880Event::Stepped { seat, from, to } => steps.step(*seat, (from, to), out, name),
+        Lanrick1880Event::ToBorder { seat, from, to } => steps.gather(
+            (*seat, Some(BorderReason::Wanderer)),
+            format!("{from}-{to}"),
+            out,
+            name,
+        ),
+        _ => {
+            steps.said(out, name);
+            out.extend(lanrick1880_event(e, name));
+        }
     }
-    steps.said(out, name);
-    out.extend(lanrick1880_event(e, name));
 }
 
 fn croquet_event(e: &CroquetEvent, name: &dyn Fn(Seat) -> String) -> String {
@@ -407,4 +537,56 @@ pub fn team_players(record: &GameRecord, game: &AnyGame, team: muster_rules::Tea
         .map(|(n, seats)| format!("{n} ({})", seats.join(", ")))
         .collect();
     format!("{team_title}: {}", people.join(" and "))
+}
+
+#[cfg(test)]
+mod tests {
+    use muster_rules::lanrick::{BorderReason, LanrickEvent, Square};
+    use muster_rules::{AnyEvent, AnyGame, GameId, Seat};
+
+    fn sq(name: &str) -> Square {
+        let b = name.as_bytes();
+        Square::new(b[0] - b'a', b[1] - b'1').expect("a square")
+    }
+
+    fn to_border(seat: Seat, owner: Seat, from: &str, to: &str, reason: BorderReason) -> AnyEvent {
+        AnyEvent::Lanrick(LanrickEvent::ToBorder {
+            seat,
+            owner,
+            from: sq(from),
+            to: sq(to),
+            reason,
+        })
+    }
+
+    // Rules 6–8: the winner sends the other's wanderers to the border, then the fields are
+    // equalised: each player's men moved one after another are said in one line, and whose
+    // wanderers they are.
+    #[test]
+    fn men_sent_to_the_border_one_after_another_are_said_in_one_line() {
+        let (w, b) = (Seat::WHITE, Seat::BLACK);
+        let name = |s: Seat| {
+            if s == w {
+                "alice".to_string()
+            } else {
+                "Muster".to_string()
+            }
+        };
+        let events = [
+            to_border(b, w, "c3", "h3", BorderReason::Wanderer),
+            to_border(b, w, "d4", "d1", BorderReason::Wanderer),
+            to_border(b, b, "e5", "e8", BorderReason::Equalise),
+            to_border(b, b, "f5", "h5", BorderReason::Equalise),
+            to_border(w, w, "c5", "a5", BorderReason::Return),
+        ];
+        let said = super::events(&events, &name, &AnyGame::new(GameId::Lanrick));
+        assert_eq!(
+            said,
+            [
+                "Muster moves alice's wanderers c3-h3 d4-d1 to the border.",
+                "Muster equalises the field: e5-e8 f5-h5.",
+                "alice returns c5-a5 to the border.",
+            ]
+        );
+    }
 }
