@@ -189,10 +189,16 @@ impl Settings {
         let mut matrix = matrix::Raw::default();
         let mut web = web::Raw::default();
         if let Some(text) = file {
-            let parsed: File = toml::from_str(text).map_err(|e| ConfigError {
-                source: "muster.toml".into(),
-                key: String::new(),
-                reason: e.message().to_string(),
+            let parsed: File = toml::from_str(text).map_err(|e| {
+                let at = e.span().map(|span| span.start);
+                ConfigError {
+                    source: "muster.toml".into(),
+                    key: at.map(|at| key_at(text, at)).unwrap_or_default(),
+                    reason: match at {
+                        Some(at) => format!("{} (line {})", e.message(), line_of(text, at)),
+                        None => e.message().to_string(),
+                    },
+                }
             })?;
             if let Some(dir) = parsed.data_dir {
                 s.data_dir = check_dir("muster.toml", "data_dir", &dir)?;
@@ -256,6 +262,42 @@ impl Settings {
         s.matrix = matrix.build()?;
         s.web = web.build()?;
         Ok(s)
+    }
+}
+
+/// The line (from 1) of `text` that byte `at` is on.
+fn line_of(text: &str, at: usize) -> usize {
+    text.as_bytes()[..at.min(text.len())]
+        .iter()
+        .filter(|b| **b == b'\n')
+        .count()
+        + 1
+}
+
+/// The key of the setting written where byte `at` of `text` is, with its table
+/// (`discord.prefix`): the key before `=` on that line, under the last `[table]` header above
+/// it; the header itself when the line is one; empty when there is none.
+fn key_at(text: &str, at: usize) -> String {
+    let line = line_of(text, at);
+    let lines: Vec<&str> = text.lines().take(line).collect();
+    let header = |l: &str| {
+        let l = l.trim();
+        (l.starts_with('[') && l.ends_with(']'))
+            .then(|| l.trim_matches(|c| c == '[' || c == ']').trim().to_string())
+    };
+    let Some(here) = lines.last() else {
+        return String::new();
+    };
+    if let Some(table) = header(here) {
+        return table;
+    }
+    let Some((key, _)) = here.split_once('=') else {
+        return String::new();
+    };
+    let key = key.trim().trim_matches('"');
+    match lines.iter().rev().skip(1).find_map(|l| header(l)) {
+        Some(table) => format!("{table}.{key}"),
+        None => key.to_string(),
     }
 }
 
@@ -471,5 +513,15 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e.key, "discord.timeout");
+    }
+
+    #[test]
+    fn a_value_of_the_wrong_type_names_its_key_and_line() {
+        let text = "prefix = \"!\"\n\n[discord]\napplication_id = \"1\"\ntoken = 123\n";
+        let e = Settings::load_from(Some(text), &[]).unwrap_err();
+        assert_eq!(e.key, "discord.token", "{e}");
+        assert!(e.to_string().contains("(line 5)"), "{e}");
+        let e = Settings::load_from(Some("vacation_days = \"ten\"\n"), &[]).unwrap_err();
+        assert_eq!(e.key, "vacation_days", "{e}");
     }
 }

@@ -69,6 +69,48 @@ pub fn effective(s: &Settings) -> String {
     out
 }
 
+/// What the settings allow but an operator most likely did not mean, each a sentence saying
+/// what to do: a Matrix account that accepts nobody's invitation, two listeners on one address.
+pub fn warnings(s: &Settings) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(m) = &s.matrix
+        && auto_join(m).is_empty()
+    {
+        out.push(format!(
+            "`matrix.auto_join` is empty, so the bot declines every invitation: name who may \
+             invite it (`auto_join = [\"@you:example.org\"]`, a whole server `\"example.org\"`, \
+             or `\"*\"` for anyone), then invite {} to your room",
+            m.user
+        ));
+    }
+    let mut listeners: Vec<(&str, std::net::SocketAddr)> = Vec::new();
+    if let Some(addr) = s.ops.listen {
+        listeners.push(("ops_listen", addr));
+    }
+    if let Some(w) = &s.web {
+        listeners.push(("web.listen", w.listen));
+    }
+    if let Some(d) = &s.discord
+        && d.mode == Mode::Http
+        && let Ok(addr) = d.listen.parse()
+    {
+        listeners.push(("discord.listen", addr));
+    }
+    for (i, (a, at)) in listeners.iter().enumerate() {
+        for (b, bt) in &listeners[i + 1..] {
+            let same_ip =
+                at.ip() == bt.ip() || at.ip().is_unspecified() || bt.ip().is_unspecified();
+            if at.port() != 0 && at.port() == bt.port() && same_ip {
+                out.push(format!(
+                    "`{a}` ({at}) and `{b}` ({bt}) would listen on one address, and only one \
+                     of them can: give each its own port"
+                ));
+            }
+        }
+    }
+    out
+}
+
 /// The top-level keys: where data is kept, the prefix, the vacation allowance, the log format.
 fn general(out: &mut String, s: &Settings) {
     let _ = writeln!(out, "data_dir = {}", quoted(&s.data_dir.to_string_lossy()));

@@ -428,10 +428,23 @@ fn run_command(
     }
 }
 
-/// `muster config check`: the settings in effect, printed as TOML with secrets masked.
+/// `muster config check`: the settings in effect, printed as TOML with secrets masked; the
+/// clocks checked as the chat reads them, and what is most likely a mistake warned of.
 fn config_check(loaded: &Loaded, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     match loaded {
         Ok(s) => {
+            // The clocks as the chat reads them (`serve` refuses the same at start).
+            if let Err(e) = time_policy(s) {
+                let _ = writeln!(
+                    err,
+                    "muster config check: {}",
+                    e.trim_start_matches("muster: ")
+                );
+                return 1;
+            }
+            for warning in crate::config_check::warnings(s) {
+                let _ = writeln!(err, "muster config check: warning: {warning}.");
+            }
             let _ = writeln!(
                 out,
                 "# The settings are valid. In effect (muster.toml, then MUSTER_* variables; secrets as ***):\n"

@@ -30,10 +30,13 @@ pub struct SledStore {
     receipts: sled::Tree,
     /// Writes hold it shared; a snapshot holds it alone, so that it sees no write half done.
     gate: std::sync::RwLock<()>,
-    /// Added to sled's generated numbers, so that a store copied from elsewhere gives new
-    /// games ids after those it brought (`meta`'s `id_floor`; 0 in a store begun here).
+    /// The least number given next, so that a store copied from elsewhere gives new games ids
+    /// after those it brought (`meta`'s `id_floor`; 0 in a store begun here).
     floor: std::sync::atomic::AtomicU64,
 }
+
+/// The key of `meta` that counts the numbers given ([`SledStore::fresh`]).
+const NEXT_NUMBER: &str = "next_number";
 
 /// The trees a copy carries (`meta` is each store's own).
 const COPIED: [&str; 6] = ["live", "archive", "by_player", "aside", "notes", "receipts"];
@@ -77,6 +80,7 @@ impl SledStore {
         store
             .floor
             .store(floor, std::sync::atomic::Ordering::SeqCst);
+        store.count_from_here()?;
         Ok(store)
     }
 
@@ -133,9 +137,51 @@ impl SledStore {
     }
 
     /// A number no id or set-aside key of this store has had.
+    /// A number never given before in this store (game ids, set-aside records): one more than
+    /// the last, counted in `meta`'s `next_number`, so that ids read `g0`, `g1`, `g2` across
+    /// restarts. (sled's own generator reserves numbers by the million and skips what a
+    /// restart left unused.) A store whose numbers came from that generator goes on above the
+    /// last of them ([`SledStore::count_from_here`]).
     fn fresh(&self) -> Result<u64, StoreError> {
         let floor = self.floor.load(std::sync::atomic::Ordering::SeqCst);
-        Ok(floor + self.db.generate_id().map_err(io)?)
+        let meta = self.db.open_tree("meta").map_err(io)?;
+        let mut given = floor;
+        meta.fetch_and_update(NEXT_NUMBER, |old| {
+            let next = old
+                .and_then(|v| std::str::from_utf8(v).ok()?.parse::<u64>().ok())
+                .unwrap_or(0);
+            given = next.max(floor);
+            Some((given + 1).to_string().into_bytes())
+        })
+        .map_err(io)?;
+        Ok(given)
+    }
+
+    /// Starts `meta`'s count of numbers in a store that has none yet: from 0 in an empty store,
+    /// else above every number sled's generator gave it (the generator only goes up).
+    fn count_from_here(&self) -> Result<(), StoreError> {
+        let meta = self.db.open_tree("meta").map_err(io)?;
+        if meta.contains_key(NEXT_NUMBER).map_err(io)? {
+            return Ok(());
+        }
+        let used = [&self.live, &self.archive, &self.aside]
+            .iter()
+            .any(|t| !t.is_empty());
+        let start = if used {
+            let floor = self.floor.load(std::sync::atomic::Ordering::SeqCst);
+            floor + self.db.generate_id().map_err(io)?
+        } else {
+            0
+        };
+        // Another opening of the same store may have started the count: then it stands.
+        let _ = meta
+            .compare_and_swap(
+                NEXT_NUMBER,
+                None as Option<&[u8]>,
+                Some(start.to_string().as_bytes()),
+            )
+            .map_err(io)?;
+        Ok(())
     }
 
     fn player_key(player: &str, record: &GameRecord) -> Vec<u8> {
@@ -531,15 +577,7 @@ mod tests {
             let store = SledStore::open(&dir).unwrap();
             contract(&store);
         }
-        // sled's flushing thread lets the directory go a moment after the store is dropped.
-        let reopened = (0..100).find_map(|_| {
-            let store = SledStore::open(&dir).ok();
-            if store.is_none() {
-                std::thread::sleep(std::time::Duration::from_millis(20));
-            }
-            store
-        });
-        let store = reopened.expect("the store reopens");
+        let store = reopen(&dir);
         assert_eq!(store.games_of("alice").unwrap().len(), 2);
         assert_eq!(
             store.receipt("console", "ev3").unwrap().as_deref(),
@@ -570,5 +608,35 @@ mod tests {
         drop((store, copy));
         let _ = std::fs::remove_dir_all(&dir);
         let _ = std::fs::remove_dir_all(&copy_dir);
+    }
+
+    /// Opens the store in `dir` again: sled's flushing thread lets the directory go a moment
+    /// after the last opening's store is dropped.
+    fn reopen(dir: &Path) -> SledStore {
+        (0..100)
+            .find_map(|_| {
+                let store = SledStore::open(dir).ok();
+                if store.is_none() {
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                store
+            })
+            .expect("the store reopens")
+    }
+
+    #[test]
+    fn game_ids_go_on_one_by_one_across_restarts() {
+        let dir = std::env::temp_dir().join(format!("muster-sled-ids-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let ids = |n: usize| {
+            let store = reopen(&dir);
+            let ids: Vec<String> = (0..n).map(|_| store.next_id().unwrap()).collect();
+            store.flush().unwrap();
+            ids
+        };
+        assert_eq!(ids(2), ["g0", "g1"]);
+        assert_eq!(ids(1), ["g2"]);
+        assert_eq!(ids(2), ["g3", "g4"]);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
