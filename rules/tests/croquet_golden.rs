@@ -19,7 +19,7 @@ fn describe(e: &CroquetEvent) -> Option<String> {
         CroquetEvent::InHoop { hoop, .. } => format!("in hoop {hoop}"),
         CroquetEvent::TookHoop { hoop, .. } => format!("takes hoop {hoop}"),
         CroquetEvent::Missed { target, .. } => format!("misses {target}"),
-        CroquetEvent::Passed { seat: s } => format!("{} passes", seat(*s)),
+        CroquetEvent::Passed { seat: s, .. } => format!("{} passes", seat(*s)),
         CroquetEvent::Won { seat: s } => format!("{} wins", seat(*s)),
     })
 }

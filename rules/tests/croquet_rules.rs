@@ -1,7 +1,7 @@
 //! Arithmetical Croquet: scenarios for each rule and ruling (seed 002; rulings C-1 … C-8 in
 //! docs/rules/croquet.md).
 
-use muster_rules::croquet::{Croquet, CroquetEvent, Status};
+use muster_rules::croquet::{Croquet, CroquetEvent, PassReason, Status};
 use muster_rules::{EndReason, Game, Outcome, Seat, Team};
 
 fn at(position: &str) -> Croquet {
@@ -180,7 +180,13 @@ fn a_ball_kept_in_its_hoop_passes_and_the_bar_lapses() {
     // Rule 6, C-3, C-6, C-8: White in 20 needing 3; Black plays 3, White cannot come out.
     let mut g = at("20/20/h3 5/10/n b - 0,0");
     let ev = play(&mut g, "3");
-    assert_eq!(ev.last(), Some(&CroquetEvent::Passed { seat: Seat::WHITE }));
+    assert_eq!(
+        ev.last(),
+        Some(&CroquetEvent::Passed {
+            seat: Seat::WHITE,
+            why: PassReason::KeptIn { hoop: 20 }
+        })
+    );
     assert_eq!(g.to_move(), Some(Seat::BLACK));
     // White's pass lifted the bar: Black is free, except Rule 6's alternation.
     assert!(g.barred().is_empty());
@@ -195,11 +201,23 @@ fn keeping_in_alternates_the_two_barring_steps() {
     assert!(moves(&g).contains(&"6".to_string()));
     assert!(moves(&g).contains(&"1".to_string()), "other steps are free");
     let ev = play(&mut g, "6");
-    assert_eq!(ev.last(), Some(&CroquetEvent::Passed { seat: Seat::WHITE }));
+    assert_eq!(
+        ev.last(),
+        Some(&CroquetEvent::Passed {
+            seat: Seat::WHITE,
+            why: PassReason::KeptIn { hoop: 20 }
+        })
+    );
     assert!(refused(&g, "6").contains("twice running"));
     // 9 → 12 misses hoop 10 but still keeps White in.
     let ev = play(&mut g, "3");
-    assert_eq!(ev.last(), Some(&CroquetEvent::Passed { seat: Seat::WHITE }));
+    assert_eq!(
+        ev.last(),
+        Some(&CroquetEvent::Passed {
+            seat: Seat::WHITE,
+            why: PassReason::KeptIn { hoop: 20 }
+        })
+    );
     // Back steps count (C-7): -3 would repeat 3; -4 breaks the run, and White comes out.
     assert!(refused(&g, "-3").contains("twice running"));
     play(&mut g, "-4");
@@ -220,7 +238,13 @@ fn only_steps_made_while_the_other_was_in_count() {
         seat: Seat::BLACK,
         hoop: 10
     }));
-    assert_eq!(ev.last(), Some(&CroquetEvent::Passed { seat: Seat::WHITE }));
+    assert_eq!(
+        ev.last(),
+        Some(&CroquetEvent::Passed {
+            seat: Seat::WHITE,
+            why: PassReason::KeptIn { hoop: 20 }
+        })
+    );
     assert!(refused(&g, "4").contains("twice running"));
     assert!(moves(&g).contains(&"5".to_string()));
 }
@@ -230,7 +254,13 @@ fn a_missed_ball_barred_from_every_way_back_passes_and_stays_missed() {
     // C-4: at 27 after missing 20 only -8 gets below 20; Black's 1 bars 1 and 8.
     let mut g = at("27/20/m! 5/10/n b - 0,0");
     let ev = play(&mut g, "1");
-    assert_eq!(ev.last(), Some(&CroquetEvent::Passed { seat: Seat::WHITE }));
+    assert_eq!(
+        ev.last(),
+        Some(&CroquetEvent::Passed {
+            seat: Seat::WHITE,
+            why: PassReason::MustGoBack { target: 20 }
+        })
+    );
     assert_eq!(g.to_move(), Some(Seat::BLACK));
     assert_eq!(g.ball(Seat::WHITE).status, Status::Missed);
     play(&mut g, "2");

@@ -78,6 +78,18 @@ impl Step {
     }
 }
 
+/// Why a player had no legal step and passed.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PassReason {
+    /// His ball is in `hoop`, and the one step out is barred: he is kept in (C-3).
+    KeptIn { hoop: u8 },
+    /// His ball missed `target`, and every back step to below it is barred (C-4).
+    MustGoBack { target: u8 },
+    /// Every step he could play is barred (C-8).
+    Barred,
+}
+
 /// What happened.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
@@ -95,8 +107,8 @@ pub enum CroquetEvent {
     TookHoop { seat: Seat, hoop: u8 },
     /// The ball missed its hoop or the peg (C-2).
     Missed { seat: Seat, target: u8 },
-    /// The player could not move and passed (C-3, C-4, C-8).
-    Passed { seat: Seat },
+    /// The player could not move and passed (C-3, C-4, C-8), for `why`.
+    Passed { seat: Seat, why: PassReason },
     /// The game was won: on the peg, or by the other's second miss.
     Won { seat: Seat },
 }
@@ -380,7 +392,18 @@ impl Croquet {
             if self.outcome.is_some() || !self.legal_steps().is_empty() {
                 return;
             }
-            events.push(CroquetEvent::Passed { seat: self.side });
+            let ball = self.ball(self.side);
+            let why = match ball.status {
+                Status::InHoop => PassReason::KeptIn { hoop: ball.target },
+                Status::Missed => PassReason::MustGoBack {
+                    target: ball.target,
+                },
+                Status::Normal => PassReason::Barred,
+            };
+            events.push(CroquetEvent::Passed {
+                seat: self.side,
+                why,
+            });
             self.run[self.side.index()] = 0;
             self.bar = 0;
             self.side = other(self.side);

@@ -144,10 +144,13 @@ None of the setter's men may be in it, and he must not be able to bring them all
 3. Play: the other player moves first, at most 2 squares; afterwards each turn moves at most as many squares \
 as the player has men, split among his men as he likes. Men move like queens, never over other men; \
 a man moved twice in a turn keeps to one line. The coin is no obstacle.\n\
-4. As soon as all a player's men are in the rendezvous he wins it: he takes one of the other's men that is not in, \
-and moves the other's remaining wanderers to the border. Then the fields are equalised and both return their men \
-to the border alternately; the player with fewer men (or the loser) sets the next mark.\n\
-5. Taking four men wins. The same position three times in a round, or agreement, draws.\n\
+4. As soon as all a player's men are in the rendezvous he wins it: he takes one of the other's men that is not in it, \
+and moves each of the other's wanderers (his men neither in the rendezvous nor on the border) to the border. \
+Then the fields are equalised: whoever has more men in the field moves his own to the border until both have as many. \
+Then both return their field men to the border, one at a time, alternately, beginning with the player who has fewer \
+men (or, if equal, the loser); when every man is on the border, that player sets the next mark.\n\
+5. Taking four men wins. A round runs from one mark to the next; the game is drawn when the same position (the men, \
+the mark and the player to move) occurs for the third time in one round, or by agreement.\n\
 Full rules, with every ruling: docs/rules/lanrick.md."
             .into(),
         GameId::Lanrick1880 => "Lanrick, first version (Lewis Carroll, December 1880). Two players, five men each.\n\
@@ -155,7 +158,7 @@ Full rules, with every ruling: docs/rules/lanrick.md."
 2. Black chooses the rendezvous: any 3×3 block holding none of Black's men (it may hold White's).\n\
 3. White plays first. Each turn a player moves as many squares as he has men, split among his men; each man keeps to one line and is moved at most once a turn; men never pass over men.\n\
 4. Instead of moving, the player who did not choose may shift the mark one square (the men inside move with it), as long as he has not yet moved a man this round, the new block holds none of his men, and no two men would share a square.\n\
-5. As soon as a player has all his men in, he takes one of the other's men that is not in, and moves the other's wanderers to the border. The loser chooses the next rendezvous; the winner plays first. A player with no men left loses.\n\
+5. As soon as a player has all his men in, he takes one of the other's men that is not in, and moves the other's wanderers (his men neither in the rendezvous nor on the border) to the border. The loser chooses the next rendezvous; the winner plays first. A player with no men left loses.\n\
 Full rules, with Carroll's clarifications of 1881: docs/rules/lanrick1880.md."
             .into(),
         GameId::Croquet => "Arithmetical Croquet (Lewis Carroll, 1889). Two players move balls along the numbers 0 to 100; \

@@ -1,7 +1,9 @@
 //! A game in words: who sits where, what the player to decide is asked, what each decision did,
 //! and the result. Adapters use these words as they are; only the core decides wording.
 
-use muster_rules::croquet::{Croquet, CroquetEvent, Status, Step as CroquetStep, target_name};
+use muster_rules::croquet::{
+    Croquet, CroquetEvent, PassReason, Status, Step as CroquetStep, target_name,
+};
 use muster_rules::lanrick::{BorderReason, Lanrick, LanrickEvent, Phase, Squares, squares};
 use muster_rules::lanrick1880::{Event as Lanrick1880Event, Lanrick1880};
 use muster_rules::{AnyEvent, AnyGame, EndReason, Game, Outcome, Seat};
@@ -149,7 +151,10 @@ fn lanrick1880_event(e: &Lanrick1880Event, name: &dyn Fn(Seat) -> String) -> Opt
             format!("{} shifted the mark {from}-{to}{with}.", name(*seat))
         }
         E::Stepped { .. } => return None,
-        E::Passed { seat } => format!("{} cannot move and passes.", name(*seat)),
+        E::Passed { seat } => format!(
+            "{} cannot move a man (nor shift the mark) and passes.",
+            name(*seat)
+        ),
         E::RendezvousWon { seat } => format!(
             "{} has every man in the rendezvous and wins it!",
             name(*seat)
@@ -444,7 +449,21 @@ fn croquet_event(e: &CroquetEvent, name: &dyn Fn(Seat) -> String) -> String {
         CroquetEvent::Missed { seat, target } => {
             format!("{} misses {}.", name(*seat), target_name(*target))
         }
-        CroquetEvent::Passed { seat } => format!("{} cannot move and passes.", name(*seat)),
+        CroquetEvent::Passed { seat, why } => {
+            let who = name(*seat);
+            match why {
+                PassReason::KeptIn { hoop } => {
+                    format!(
+                        "{who} is kept in hoop {hoop}: the one step out is barred, so {who} passes."
+                    )
+                }
+                PassReason::MustGoBack { target } => format!(
+                    "{who} must go back below {}, but every step back is barred: {who} passes.",
+                    target_name(*target)
+                ),
+                PassReason::Barred => format!("{who} has no step that is not barred, and passes."),
+            }
+        }
         CroquetEvent::Won { seat } => format!("{} wins the game!", name(*seat)),
     }
 }
@@ -587,6 +606,30 @@ mod tests {
                 "Muster equalises the field: e5-e8 f5-h5.",
                 "alice returns c5-a5 to the border.",
             ]
+        );
+    }
+
+    // C-3, C-4, C-8: a pass says why.
+    #[test]
+    fn a_croquet_pass_says_why() {
+        use muster_rules::croquet::{CroquetEvent, PassReason};
+        let name = |_: Seat| "alice".to_string();
+        let said = |why| {
+            super::croquet_event(
+                &CroquetEvent::Passed {
+                    seat: Seat::WHITE,
+                    why,
+                },
+                &name,
+            )
+        };
+        assert_eq!(
+            said(PassReason::KeptIn { hoop: 20 }),
+            "alice is kept in hoop 20: the one step out is barred, so alice passes."
+        );
+        assert_eq!(
+            said(PassReason::MustGoBack { target: 100 }),
+            "alice must go back below the peg, but every step back is barred: alice passes."
         );
     }
 }
