@@ -15,28 +15,13 @@ use serde_json::{Value, json};
 /// When the suites' games begin: the bot's manual clock starts here.
 const START: &str = "2026-11-25T10:00:00Z";
 
-/// What each test starts from: a Discord stand-in, `muster serve` on a manual clock at
-/// [`START`] against it in `mode` (with its data directory), and the two players.
-struct World {
-    standin: StandIn,
-    bot: Bot,
-    dir: std::path::PathBuf,
-    alice: Person,
-    bob: Person,
-}
-
-/// A new [`World`] for the test `name`, in `mode`.
-async fn world(name: &str, mode: Mode) -> World {
+/// What each test starts from, for the test `name` in `mode`: a Discord stand-in, `muster
+/// serve` on a manual clock at [`START`] against it (and its data directory), alice and bob.
+async fn world(name: &str, mode: Mode) -> (StandIn, Bot, std::path::PathBuf, Person, Person) {
     let standin = StandIn::start(bot::APP).await;
     let dir = data_dir("discord-clock", &format!("{name}-{mode:?}"));
     let bot = bot::start_at(&standin, &muster_binary!(), &dir, mode, &[], START).await;
-    World {
-        standin,
-        bot,
-        dir,
-        alice: Person::new("alice"),
-        bob: Person::new("bob"),
-    }
+    (standin, bot, dir, Person::new("alice"), Person::new("bob"))
 }
 
 /// The bot's own messages in the game's channel (not answers to interactions), oldest first.
@@ -69,13 +54,7 @@ const DEADLINE: u64 = 1_795_860_000;
 fn a_reminder_mentions_the_player_then_the_timeout_ends_the_game_with_the_board() {
     runtime().block_on(async {
         for mode in [Mode::Gateway, Mode::Http] {
-            let World {
-                standin,
-                bot,
-                dir,
-                alice,
-                bob,
-            } = world("timeout", mode).await;
+            let (standin, bot, dir, alice, bob) = world("timeout", mode).await;
             timed_game(
                 &standin,
                 &bot,
@@ -207,13 +186,7 @@ fn a_reminder_mentions_the_player_then_the_timeout_ends_the_game_with_the_board(
 #[test]
 fn with_notify_dm_the_reminder_comes_as_a_direct_message_and_not_in_the_channel() {
     runtime().block_on(async {
-        let World {
-            standin,
-            bot,
-            dir,
-            alice,
-            bob,
-        } = world("dm", Mode::Http).await;
+        let (standin, bot, dir, alice, bob) = world("dm", Mode::Http).await;
         // Her settings are hers alone: every answer about them is private.
         let out = slash(
             &standin,
@@ -295,13 +268,7 @@ fn with_notify_dm_the_reminder_comes_as_a_direct_message_and_not_in_the_channel(
 #[test]
 fn notify_vacation_and_claim_answer_privately_and_notify_takes_several_settings_at_once() {
     runtime().block_on(async {
-        let World {
-            standin,
-            bot,
-            dir,
-            alice,
-            bob,
-        } = world("settings", Mode::Gateway).await;
+        let (standin, bot, dir, alice, bob) = world("settings", Mode::Gateway).await;
         let private = |out: &[muster_tests::discord::Recorded]| {
             let answer = callback(out);
             assert!(ephemeral(&answer), "{}", text(&answer));
@@ -402,13 +369,7 @@ fn notify_vacation_and_claim_answer_privately_and_notify_takes_several_settings_
 #[test]
 fn a_refused_direct_message_and_a_rate_limit_lose_nothing_else() {
     runtime().block_on(async {
-        let World {
-            standin,
-            bot,
-            dir,
-            alice,
-            bob,
-        } = world("refused", Mode::Gateway).await;
+        let (standin, bot, dir, alice, bob) = world("refused", Mode::Gateway).await;
         slash(
             &standin,
             &bot,
@@ -471,13 +432,7 @@ fn a_refused_direct_message_and_a_rate_limit_lose_nothing_else() {
 #[test]
 fn a_timeout_announced_while_discord_is_down_is_posted_once_when_it_is_back() {
     runtime().block_on(async {
-        let World {
-            standin,
-            bot,
-            dir,
-            alice,
-            bob,
-        } = world("outage", Mode::Gateway).await;
+        let (standin, bot, dir, alice, bob) = world("outage", Mode::Gateway).await;
         timed_game(
             &standin,
             &bot,

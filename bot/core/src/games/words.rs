@@ -269,7 +269,7 @@ struct Steps {
     seat: Option<Seat>,
     /// Why the men go to the border; `None` for a turn's steps.
     border: Option<BorderReason>,
-    /// Whose men go to the border (the other player's wanderers), when it is not `seat`.
+    /// Whose men go to the border (the other player's wanderers), when they are not `seat`'s.
     owner: Option<Seat>,
     /// The steps so far (`c1-c3`).
     steps: Vec<String>,
@@ -294,6 +294,19 @@ impl Steps {
         self.steps.push(step);
     }
 
+    /// Gathers a man of `owner`'s that `seat` moves from `from` to the border at `to`, for
+    /// `reason`.
+    fn bordered(
+        &mut self,
+        (seat, owner, reason): (Seat, Seat, BorderReason),
+        (from, to): (impl std::fmt::Display, impl std::fmt::Display),
+        out: &mut Vec<String>,
+        name: &dyn Fn(Seat) -> String,
+    ) {
+        self.gather((seat, Some(reason)), format!("{from}-{to}"), out, name);
+        self.owner = (owner != seat).then_some(owner);
+    }
+
     /// Gathers a turn's step of `seat`'s from `from` to `to`.
     fn step(
         &mut self,
@@ -316,7 +329,7 @@ impl Steps {
             Some(BorderReason::Wanderer) => format!(
                 "{} moves {}'s wanderer{} {list} to the border.",
                 name(s),
-                name(self.owner.take().unwrap_or(s.opponent())),
+                name(self.owner.take().unwrap_or(s)),
                 if self.steps.len() == 1 { "" } else { "s" }
             ),
             Some(BorderReason::Equalise) => format!("{} equalises the field: {list}.", name(s)),
@@ -343,10 +356,7 @@ fn say_lanrick(
             from,
             to,
             reason,
-        } => {
-            steps.gather((*seat, Some(*reason)), format!("{from}-{to}"), out, name);
-            steps.owner = (owner != seat).then_some(*owner);
-        }
+        } => steps.bordered((*seat, *owner, *reason), (from, to), out, name),
         _ => {
             steps.said(out, name);
             out.push(lanrick_event(e, name, game));
@@ -391,13 +401,7 @@ fn lanrick_event(e: &LanrickEvent, name: &dyn Fn(Seat) -> String, game: &AnyGame
         } => {
             // Said as the men gathered are (`Steps`), one alone.
             let (mut one, mut said) = (Steps::default(), Vec::new());
-            one.gather(
-                (*seat, Some(*reason)),
-                format!("{from}-{to}"),
-                &mut said,
-                name,
-            );
-            one.owner = (owner != seat).then_some(*owner);
+            one.bordered((*seat, *owner, *reason), (from, to), &mut said, name);
             one.said(&mut said, name);
             said.concat()
         }
@@ -423,9 +427,9 @@ fn say_lanrick1880(
 ) {
     match e {
         Lanrick1880Event::Stepped { seat, from, to } => steps.step(*seat, (from, to), out, name),
-        Lanrick1880Event::ToBorder { seat, from, to } => steps.gather(
-            (*seat, Some(BorderReason::Wanderer)),
-            format!("{from}-{to}"),
+        Lanrick1880Event::ToBorder { seat, from, to } => steps.bordered(
+            (*seat, seat.opponent(), BorderReason::Wanderer),
+            (from, to),
             out,
             name,
         ),
