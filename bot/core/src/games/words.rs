@@ -4,7 +4,9 @@
 use muster_rules::croquet::{
     Croquet, CroquetEvent, PassReason, Status, Step as CroquetStep, target_name,
 };
-use muster_rules::lanrick::{BorderReason, Lanrick, LanrickEvent, Phase, Squares, squares};
+use muster_rules::lanrick::{
+    BorderReason, Lanrick, LanrickEvent, Phase, Square, Squares, Written, parse_written, squares,
+};
 use muster_rules::lanrick1880::{Event as Lanrick1880Event, Lanrick1880};
 use muster_rules::{AnyEvent, AnyGame, EndReason, Game, Outcome, Seat};
 
@@ -80,45 +82,38 @@ fn example(notation: Option<String>) -> String {
 fn turn_example(game: &AnyGame, zone: Squares) -> Option<String> {
     let seat = game.to_move()?;
     let legal = |turn: &str| game.clone().play_text(seat, turn).is_ok();
-    let nearest = |turns: Vec<String>, last: &dyn Fn(&str) -> Option<(String, String)>| {
-        let mut turns: Vec<(u8, String)> = turns
+    // The legal turn of `count` steps, each of its own man, among `turns`, whose last step
+    // ends nearest the rendezvous.
+    let nearest = |turns: Vec<String>, count: usize| {
+        let mut near: Vec<(u8, String)> = turns
             .into_iter()
-            .filter_map(|t| last(&t).map(|(_, to)| (distance(&to, zone), t)))
+            .filter_map(|turn| {
+                let Ok(Written::Steps(steps)) = parse_written(&turn) else {
+                    return None;
+                };
+                let apart = steps
+                    .windows(2)
+                    .all(|w| w[1].from != w[0].from && w[1].from != w[0].to);
+                let last = steps.last().filter(|_| steps.len() == count && apart)?;
+                Some((distance(last.to, zone), turn))
+            })
             .collect();
-        turns.sort_by_key(|(d, _)| *d);
-        turns.into_iter().map(|(_, t)| t).find(|t| legal(t))
+        near.sort_by_key(|(d, _)| *d);
+        near.into_iter().map(|(_, t)| t).find(|t| legal(t))
     };
-    let step = |s: &str| {
-        s.split_once('-')
-            .map(|(from, to)| (from.to_string(), to.to_string()))
-    };
-    let only = |t: &str| {
-        (t.split_whitespace().count() == 1)
-            .then(|| step(t))
-            .flatten()
-    };
-    let first = nearest(game.suggest("", 64), &only)?;
-    let (from, to) = step(&first)?;
-    let other = |t: &str| {
-        let steps: Vec<&str> = t.split_whitespace().collect();
-        match steps.as_slice() {
-            [_, second] => step(second).filter(|(next, _)| *next != from && *next != to),
-            _ => None,
-        }
-    };
-    Some(nearest(game.suggest(&format!("{first} "), 64), &other).unwrap_or(first))
+    let first = nearest(game.suggest("", 64), 1)?;
+    Some(nearest(game.suggest(&format!("{first} "), 64), 2).unwrap_or(first))
 }
 
-/// How far the square written `square` (`e4`) is from the nearest square of `zone`, in king's
-/// steps (0 inside it; far when it cannot be read).
-fn distance(square: &str, zone: Squares) -> u8 {
-    let b = square.as_bytes();
-    let (Some(&f), Some(&r)) = (b.first(), b.get(1)) else {
-        return u8::MAX;
-    };
-    let (file, rank) = (f.wrapping_sub(b'a'), r.wrapping_sub(b'1'));
+/// How far `square` is from the nearest square of `zone`, in king's steps (0 inside it).
+fn distance(square: Square, zone: Squares) -> u8 {
     squares(zone)
-        .map(|z| file.abs_diff(z.file()).max(rank.abs_diff(z.rank())))
+        .map(|z| {
+            square
+                .file()
+                .abs_diff(z.file())
+                .max(square.rank().abs_diff(z.rank()))
+        })
         .min()
         .unwrap_or(u8::MAX)
 }
