@@ -184,8 +184,23 @@ fn a_shift_may_not_bring_the_shifters_men_in() {
         &["a8", "c8", "e8", "g8", "h7"],
         "play w d5 0-0 w",
     );
-    assert!(refused(&g2, "*e5").contains("would be carried into the new one"));
+    assert_eq!(
+        refused(&g2, "*e5"),
+        "*e5: your man on d5 is in the rendezvous and would be carried into the new one, which \
+         may not include your men (Rule 5)"
+    );
     assert!(g2.legal_shifts().is_empty());
+    // Two men inside are said as two.
+    let g4 = with(
+        &["a1", "c1", "e1", "d4", "d5"],
+        &["a8", "c8", "e8", "g8", "h7"],
+        "play w d5 0-0 w",
+    );
+    assert!(
+        refused(&g4, "*e5").starts_with("*e5: your men on d4, d5 are in the rendezvous"),
+        "{}",
+        refused(&g4, "*e5")
+    );
     // Not to the border, and one square only.
     let g3 = with(
         &["a1", "c1", "e1", "g1", "h2"],

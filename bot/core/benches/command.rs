@@ -213,5 +213,44 @@ fn postgres_store(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, command_path, postgres_store);
+/// What a turn's prompt costs (`your turn (White) — …, e.g. `!move …``): its example is drawn
+/// from the legal moves of the position, so it is worded on every move.
+fn prompts(c: &mut Criterion) {
+    use muster_core::games::words::prompt;
+    use muster_rules::{AnyGame, GameId};
+    let played = |id: GameId, moves: &[String]| {
+        let mut game = AnyGame::new(id);
+        for text in moves {
+            let seat = game.to_move().expect("a seat to move");
+            game.play_text(seat, text)
+                .expect("the example game replays");
+        }
+        game
+    };
+    let lanrick = moves();
+    let croquet: Vec<String> = include_str!("../../../docs/examples/croquet-game.txt")
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(String::from)
+        .collect();
+    let cases = [
+        ("lanrick placement", played(GameId::Lanrick, &lanrick[..3])),
+        (
+            "lanrick play, move 41",
+            played(GameId::Lanrick, &lanrick[..BEFORE]),
+        ),
+        ("croquet, step 30", played(GameId::Croquet, &croquet[..30])),
+        ("lanko88 start", AnyGame::new(GameId::Lanko88)),
+    ];
+    let mut group = c.benchmark_group("prompt");
+    for (name, game) in &cases {
+        group.bench_function(*name, |b| {
+            b.iter(|| prompt(std::hint::black_box(game), "!"))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, command_path, postgres_store, prompts);
 criterion_main!(benches);

@@ -58,17 +58,19 @@ fn replays(r: &muster_core::store::GameRecord) {
     }
 }
 
-/// Plays alice's side with the first legal move until the game ends or `plies` decisions
-/// were made; every bot decision must have been accepted and announced.
-fn play_against(core: &Core, store: &MemoryStore, plies: usize) {
+/// Plays the people's side with random legal moves until the game ends or `plies` decisions
+/// were made; every bot decision must have been accepted and announced. Returns the most
+/// decisions the bot made in one run (one answer of its own).
+fn play_against(core: &Core, store: &MemoryStore, plies: usize) -> usize {
     let mut rng = muster_rules::search::Rng::new(5);
+    let mut longest = 0;
     for _ in 0..plies {
         let r = record(store);
         if r.status != Status::Active {
-            return;
+            break;
         }
         let game = r.rebuild().unwrap();
-        let Some(seat) = game.to_move() else { return };
+        let Some(seat) = game.to_move() else { break };
         let player = r.player(seat.index()).unwrap();
         if player.id.starts_with("bot:") {
             let said = bot_said(core);
@@ -78,13 +80,23 @@ fn play_against(core: &Core, store: &MemoryStore, plies: usize) {
                 "the bot decided: {said}\n{:?}",
                 after.moves
             );
+            longest = longest.max(after.moves.len() - r.moves.len());
             assert!(said.contains("[board"), "its decision is shown: {said}");
+            if game.table().len() == 2 {
+                // Its decisions in a row (a won rendezvous's takings, returns and fields)
+                // are one message and one board, and it never says it is thinking itself.
+                let boards = said.lines().filter(|l| l.starts_with("[board"));
+                let replays = said.matches("-replay.").count();
+                assert_eq!(boards.count() - replays, 1, "{said}");
+                assert!(!said.contains("is thinking"), "{said}");
+            }
             continue;
         }
         let text = muster_rules::search::random_any(&game, rng.next_u64()).unwrap();
         let out = texts(&say(core, &player.name, "general", &format!("move {text}")));
         assert!(!out.contains("not your turn"), "{out}");
     }
+    longest
 }
 
 #[test]
@@ -105,7 +117,11 @@ fn the_bot_answers_a_lanrick_move_after_it_and_every_decision_is_legal() {
     assert!(said.contains("Muster (easy) placed a man"), "{said}");
     assert!(said.contains("@alice: your turn (White)"), "{said}");
     assert_eq!(record(&store).moves.len(), 2);
-    play_against(&core, &store, 160);
+    let longest = play_against(&core, &store, 160);
+    assert!(
+        longest > 1,
+        "the bot won a rendezvous and took, returned or equalised"
+    );
     // The whole record replays: every decision, the bot's included, was legal.
     let r = record(&store);
     replays(&r);

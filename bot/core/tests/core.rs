@@ -263,6 +263,12 @@ fn the_channels_game_is_exported_by_its_id_as_without_one() {
         "{by_id:?}"
     );
     assert_eq!(texts(&by_id), texts(&plain));
+    // The chat's words name no command-line tool, which a chat user does not have.
+    assert!(
+        texts(&plain).contains("The record of game g1, one decision per line"),
+        "{plain:?}"
+    );
+    assert!(!texts(&plain).contains("muster "), "{plain:?}");
     assert!(
         texts(&say(&core, "carol", "general", "export g7"))
             .contains("There is no finished game `g7`")

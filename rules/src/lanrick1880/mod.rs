@@ -324,8 +324,13 @@ impl Lanrick1880 {
         let old = mark.zone();
         let mine = self.men(seat);
         if mine & old != 0 {
+            let verb = if (mine & old).count_ones() == 1 {
+                "is"
+            } else {
+                "are"
+            };
             return Some(format!(
-                "*{to}: your {} in the rendezvous and would be carried into the new one, which may not include your men (Rule 5)",
+                "*{to}: your {} {verb} in the rendezvous and would be carried into the new one, which may not include your men (Rule 5)",
                 men_on(mine & old)
             ));
         }

@@ -4,7 +4,9 @@
 //! player would — its move (or its resignation, when the game is hopeless) goes through the
 //! command core like anyone's, stored by compare-and-swap together with its announcement, kept
 //! as a receipt until an adapter has posted it — so that a restart neither loses nor repeats a
-//! bot move. The console makes the queued decisions after each command; `muster serve` on one
+//! bot move. The decisions it makes in a row (a won rendezvous's takings, returns and fields)
+//! are searched in that same command (`games::play::bot_turns`) and said as one message. The
+//! console makes the queued decisions after each command; `muster serve` on one
 //! worker thread of its own, so that searches never take more than one core from the players.
 
 use super::front::Core;

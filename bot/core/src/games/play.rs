@@ -44,7 +44,16 @@ pub fn save(
 }
 
 /// Plays the bot's decisions while it is the one to decide; returns their events in order.
-pub fn bot_turns(record: &mut GameRecord, game: &mut AnyGame) -> Vec<AnyEvent> {
+/// Decisions made at once (Croquet's, and a seat's forced pass) are made whoever moved; in the
+/// games it searches, the bot goes on only for `searcher`, the seat whose own decision this
+/// command is (the bot's, on its worker): the takings, returns and fields that follow its won
+/// rendezvous are made in the same command, so that they are said in one message with one
+/// board, not one message each.
+pub fn bot_turns(
+    record: &mut GameRecord,
+    game: &mut AnyGame,
+    searcher: Option<Seat>,
+) -> Vec<AnyEvent> {
     let mut events = Vec::new();
     for _ in 0..32 {
         let Some(seat) = game.to_move() else { break };
@@ -65,8 +74,9 @@ pub fn bot_turns(record: &mut GameRecord, game: &mut AnyGame) -> Vec<AnyEvent> {
         else {
             break;
         };
-        // A search takes a while: the bot decides after this command is answered.
-        if bot::searches(game.id()) {
+        // A search takes a while: the bot decides after this command is answered, unless this
+        // command is its own.
+        if bot::searches(game.id()) && searcher != Some(seat) {
             break;
         }
         let Some(text) =
@@ -159,13 +169,21 @@ pub fn play(
         record.status = Status::Finished;
         record.ending = Some(Ending::Rules);
     }
-    let bot_events = bot_turns(&mut record, &mut game);
+    let searcher = bot::level_of(&req.user.id).map(|_| seat);
+    let bot_events = bot_turns(&mut record, &mut game, searcher);
     let record = match save(core, key, record, &game) {
         Ok(r) => r,
         Err(e) => return e,
     };
-    let mut out = said(&record, &game, &events);
-    out.extend(said(&record, &game, &bot_events));
+    // The bot's own run is said as one message; another's move and the bot's answer as two.
+    let mut out = if searcher.is_some() {
+        let run: Vec<AnyEvent> = events.iter().chain(&bot_events).cloned().collect();
+        said(&record, &game, &run)
+    } else {
+        let mut out = said(&record, &game, &events);
+        out.extend(said(&record, &game, &bot_events));
+        out
+    };
     let marked = events.into_iter().chain(bot_events).collect();
     out.push(Reply::played_board(&record, before, &game, marked));
     if game.outcome().is_some() {

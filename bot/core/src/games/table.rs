@@ -422,7 +422,7 @@ fn start_if_ready(
         let now = core.clock.now();
         record.started = Some(now);
         pause_the_away(core, &mut record, now);
-        bot_events = bot_turns(&mut record, &mut game);
+        bot_events = bot_turns(&mut record, &mut game, None);
     }
     let record = match save(core, key, record, &game) {
         Ok(r) => r,

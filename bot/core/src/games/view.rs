@@ -101,8 +101,8 @@ pub fn export(record: &GameRecord, game: &AnyGame) -> Replies {
     let name = format!("{}-{}.txt", record.game, record.id);
     vec![
         Reply::Text(format!(
-            "The record of game {}, replayable with `muster replay --game {}`:",
-            record.id, record.game
+            "The record of game {}, one decision per line, as Muster replays it:",
+            record.id
         )),
         Reply::File {
             name,
