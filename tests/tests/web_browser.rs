@@ -361,3 +361,35 @@ async fn a_players_page_and_a_leaderboard_pass_the_accessibility_check() {
     no_serious_violations(&b, "a leaderboard").await;
     b.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rules_pages_show_their_diagrams_and_pass_the_accessibility_check() {
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let mut console = Console::start(&muster_tests::muster_binary!(), "rules");
+    for game in ["lanrick", "croquet", "lanko88", "lanrick1880"] {
+        // The link `rules` gives, opened as a newcomer opens it.
+        console.say(&format!("alice general rules {game}"));
+        let line = console.wait_for("The whole rules, with every ruling and the boards drawn: ");
+        let url = line.rsplit(' ').next().unwrap().to_string();
+        assert_eq!(url, format!("{}/rules/{game}", console.base()));
+        b.client().goto(&url).await.unwrap();
+        // Every picture loads (each diagram drawn by the renderer), the lazy ones asked for now.
+        js(
+            &b,
+            "document.querySelectorAll('article img').forEach(i => i.loading = 'eager');",
+        )
+        .await;
+        until(
+            &b,
+            "document.querySelectorAll('article img').length > 0 && \
+             [...document.querySelectorAll('article img')].every(i => i.complete && i.naturalWidth > 300)",
+            "the rules page's diagrams",
+        )
+        .await;
+        b.screenshot_to(&shot(&format!("rules-{game}"))).await;
+        no_serious_violations(&b, &format!("the rules of {game}")).await;
+    }
+    b.close().await;
+}

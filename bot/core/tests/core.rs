@@ -571,3 +571,17 @@ fn a_croquet_turn_offers_its_steps_as_buttons() {
         "a step button plays the step: {played}"
     );
 }
+
+#[test]
+fn without_the_web_pages_rules_and_notation_name_no_file_and_no_page() {
+    let core = Core::new(Arc::new(MemoryStore::default()), "!");
+    for game in muster_rules::GameId::ALL {
+        for asked in ["rules", "notation"] {
+            let out = texts(&say(&core, "alice", "lounge", &format!("{asked} {game}")));
+            assert!(out.starts_with("P:"), "{out}");
+            assert!(!out.contains("docs/") && !out.contains("/rules"), "{out}");
+        }
+    }
+    let help = texts(&say(&core, "alice", "lounge", "help"));
+    assert!(!help.contains("/rules"), "{help}");
+}

@@ -234,5 +234,19 @@ fn head_judged(c: &mut Criterion) {
     });
 }
 
+/// The rules pages made as the listener makes them at start: six documents converted and
+/// their diagrams drawn; and a page rendered in its frame, as each reader gets it.
+fn rules_pages(c: &mut Criterion) {
+    let mut group = c.benchmark_group("rules");
+    group.sample_size(10);
+    group.bench_function("make every page", |b| b.iter(muster_web::rules::make));
+    let page = muster_web::rules::page("lanrick").expect("the Lanrick page");
+    group.bench_function("render the Lanrick page", |b| {
+        b.iter(|| muster_web::rules::render(page, "http://127.0.0.1:8080").into_string())
+    });
+    group.finish();
+}
+
+criterion_group!(rules_benches, rules_pages);
 criterion_group!(benches, game_page, game_card, event_page, head_judged);
-criterion_main!(benches);
+criterion_main!(benches, rules_benches);

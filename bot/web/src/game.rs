@@ -195,6 +195,9 @@ pub fn render(shared: &Shared, token: &str, record: &GameRecord, view: View) -> 
         &shared.base(),
         html! {
             (part(shared, token, record, view))
+            @if let Ok(game) = record.game_id() {
+                p.rules { "How to play: " a href={"/rules/" (game)} { "the rules of " (game.title()) } ", with the boards drawn." }
+            }
             h2 { "Files" }
             ul {
                 li { a href={"/g/" (token) "/record.txt"} download { "The record" } " — the moves with a dated header, replayable by " code { "muster replay" } }

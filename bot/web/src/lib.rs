@@ -7,7 +7,7 @@
 //! `hub.rs` (the open live streams and who watches what),
 //! `shared.rs` (what the handlers share), `game.rs`, `event.rs`, `people.rs` and `index.rs`
 //! (the pages), `calendar.rs` (an event's and a player's calendar), `previews.rs` (a page's
-//! card and oEmbed answer),
+//! card and oEmbed answer), `rules.rs` (the games' rules pages, from the rules documents),
 //! `live.rs` (their live streams, one rendering per change for every reader), `serve.rs` (the
 //! listener, its routes and headers). This file only declares them.
 
@@ -26,6 +26,7 @@ pub mod listen;
 pub mod live;
 pub mod people;
 pub mod previews;
+pub mod rules;
 pub mod serve;
 pub mod shared;
 

@@ -103,6 +103,19 @@ fn addressed<'a>(base: &str, url: &'a str) -> Option<(&'a str, &'a str)> {
     (!key.is_empty() && !key.contains('/')).then_some((kind, key))
 }
 
+/// The title of the rules page at `url` (`/rules`, `/rules/<game>`), if it is one.
+fn rules_title(base: &str, url: &str) -> Option<String> {
+    let path = url.strip_prefix(base)?.split(['?', '#']).next()?;
+    match path.strip_prefix("/rules") {
+        Some("" | "/") => Some("Rules of the games".into()),
+        Some(rest) => {
+            let page = super::rules::page(rest.strip_prefix('/')?)?;
+            Some(format!("Rules of {}", page.title))
+        }
+        None => None,
+    }
+}
+
 /// The oEmbed answer for the page at `url` (oembed.com, JSON only): a photo, its card, unless
 /// the card is larger than the asker allows (`maxwidth`, `maxheight`), then a link. Another
 /// format is 501, as the specification says; an address that shows nothing is the one 404.
@@ -117,6 +130,22 @@ pub async fn oembed(State(shared): State<Arc<Shared>>, Asked(asked): Asked) -> R
     blocking(move || {
         let base = shared.base();
         let url = asked.get("url").map(String::as_str).unwrap_or_default();
+        if let Some(title) = rules_title(&base, url) {
+            // A rules page has no card: its answer is a link.
+            let answer = serde_json::json!({
+                "version": "1.0",
+                "type": "link",
+                "title": title,
+                "provider_name": super::html::SITE,
+                "provider_url": base,
+                "cache_age": 3600,
+            });
+            return (
+                [(header::CONTENT_TYPE, "application/json")],
+                answer.to_string(),
+            )
+                .into_response();
+        }
         let Some((kind, key)) = addressed(&base, url) else {
             return not_found();
         };

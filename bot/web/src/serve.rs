@@ -17,7 +17,7 @@ use muster_render::Theme;
 
 use super::Shared;
 use super::allowance::Full;
-use super::asked::{Asked, Token, answer_page, blocking, not_found};
+use super::asked::{Asked, Token, Tokens, answer_page, blocking, not_found};
 use super::game::View;
 use super::html;
 use super::previews::{card, event_of, game_of, page_of};
@@ -63,6 +63,9 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/l/{token}/{file}", get(|State(s), t| card(s, "l", t)))
         .route("/c/{community}/{file}", get(|State(s), t| card(s, "c", t)))
         .route("/oembed", get(super::previews::oembed))
+        .route("/rules", get(rules_index))
+        .route("/rules/{game}", get(rules_page))
+        .route("/rules/{game}/{file}", get(rules_file))
         .fallback(|| async { not_found() })
         .layer(axum::middleware::map_response(headers))
         .with_state(shared)
@@ -318,6 +321,36 @@ async fn community_page(State(shared): State<Arc<Shared>>, Token(name): Token) -
     .await
 }
 
+/// `/rules`: the games' rules pages.
+async fn rules_index(State(shared): State<Arc<Shared>>) -> Response {
+    blocking(move || answer_page(super::rules::index(&shared.base()))).await
+}
+
+/// `/rules/<game>`: a game's rules, with no token (they are the same for everyone).
+async fn rules_page(State(shared): State<Arc<Shared>>, Token(name): Token) -> Response {
+    blocking(move || match super::rules::page(&name) {
+        Some(page) => answer_page(super::rules::render(page, &shared.base())),
+        None => not_found(),
+    })
+    .await
+}
+
+/// A diagram or picture of a rules page (`/rules/lanrick/diagram-2.png`).
+async fn rules_file(Tokens(name, file): Tokens) -> Response {
+    blocking(move || match super::rules::file(&name, &file) {
+        Some(png) => (
+            [
+                (header::CONTENT_TYPE, "image/png"),
+                (header::CACHE_CONTROL, "public, max-age=3600"),
+            ],
+            png,
+        )
+            .into_response(),
+        None => not_found(),
+    })
+    .await
+}
+
 /// A page's live stream (of a page of `kind`): its changing part as it stands, then again at
 /// every change. The address's allowance is checked before any work is done for it.
 async fn stream(
@@ -394,6 +427,8 @@ pub fn run(
 /// What [`run`] boxes.
 async fn running(shared: Arc<Shared>, listener: tokio::net::TcpListener) {
     tokio::spawn(super::live::run(Arc::clone(&shared)));
+    // The rules pages are made at start, off the async threads, not for their first reader.
+    tokio::task::spawn_blocking(super::rules::pages);
     if let Ok(at) = listener.local_addr() {
         tracing::info!(%at, base = ?shared.core.web_base(), "the web pages are served");
     }

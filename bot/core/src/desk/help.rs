@@ -118,10 +118,17 @@ const OVERVIEW: &str = "Muster plays Lewis Carroll's games. New to them? Try `{p
              • `{p}link` — one player on two platforms (`{p}link CODE` on the other) · `{p}unlink` · `{p}whoami`\n\
              • `{p}games [player]` — your games, your move first · `{p}rules` · `{p}notation` · `{p}help <command>`";
 
-/// The help text, or help on one command.
-pub fn help(topic: Option<&str>, prefix: &str) -> String {
+/// The help text, or help on one command; the overview ends with the games' rules pages when
+/// the web pages are served at `web`.
+pub fn help(topic: Option<&str>, prefix: &str, web: Option<&str>) -> String {
     let Some(topic) = topic else {
-        return OVERVIEW.replace("{p}", prefix);
+        let overview = OVERVIEW.replace("{p}", prefix);
+        return match web {
+            Some(base) => {
+                format!("{overview}\nEvery game's rules, with the boards drawn: {base}/rules")
+            }
+            None => overview,
+        };
     };
     let word = topic.trim_start_matches(prefix);
     match TOPICS.iter().find(|(words, _)| words.contains(&word)) {
@@ -133,8 +140,30 @@ pub fn help(topic: Option<&str>, prefix: &str) -> String {
     }
 }
 
-/// A short statement of a game's rules.
-pub fn rules(game: GameId) -> String {
+/// A short statement of a game's rules, ending with where the whole rules are read, with
+/// diagrams, when the web pages are served at `web` (their base address).
+pub fn rules(game: GameId, web: Option<&str>) -> String {
+    let short = short_rules(game);
+    match web {
+        Some(base) => format!(
+            "{short}\nThe whole rules, with every ruling and the boards drawn: {base}/rules/{game}"
+        ),
+        None => short,
+    }
+}
+
+/// How a game's moves are written, with where the whole notation is read when the web pages
+/// are served at `web`.
+pub fn notation(game: GameId, web: Option<&str>) -> String {
+    let short = short_notation(game);
+    match web {
+        Some(base) => format!("{short}\nThe whole notation: {base}/rules/{game}#notation"),
+        None => short,
+    }
+}
+
+/// The rules in a few steps.
+fn short_rules(game: GameId) -> String {
     match game {
         GameId::Lanrick => "Lanrick (Lewis Carroll, Third Edition 1881). Two players, five men each, on a chess-board; \
 the 28 edge squares are the border, the 36 inner squares the field.\n\
@@ -150,16 +179,14 @@ Then the fields are equalised: whoever has more men in the field moves his own t
 Then both return their field men to the border, one at a time, alternately, beginning with the player who has fewer \
 men (or, if equal, the loser); when every man is on the border, that player sets the next mark.\n\
 5. Taking four men wins. A round runs from one mark to the next; the game is drawn when the same position (the men, \
-the mark and the player to move) occurs for the third time in one round, or by agreement.\n\
-Full rules, with every ruling: docs/rules/lanrick.md."
+the mark and the player to move) occurs for the third time in one round, or by agreement."
             .into(),
         GameId::Lanrick1880 => "Lanrick, first version (Lewis Carroll, December 1880). Two players, five men each.\n\
 1. White sets all ten men on border squares.\n\
 2. Black chooses the rendezvous: any 3×3 block holding none of Black's men (it may hold White's).\n\
 3. White plays first. Each turn a player moves as many squares as he has men, split among his men; each man keeps to one line and is moved at most once a turn; men never pass over men.\n\
 4. Instead of moving, the player who did not choose may shift the mark one square (the men inside move with it), as long as he has not yet moved a man this round, the new block holds none of his men, and no two men would share a square.\n\
-5. As soon as a player has all his men in, he takes one of the other's men that is not in, and moves the other's wanderers (his men neither in the rendezvous nor on the border) to the border. The loser chooses the next rendezvous; the winner plays first. A player with no men left loses.\n\
-Full rules, with Carroll's clarifications of 1881: docs/rules/lanrick1880.md."
+5. As soon as a player has all his men in, he takes one of the other's men that is not in, and moves the other's wanderers (his men neither in the rendezvous nor on the border) to the border. The loser chooses the next rendezvous; the winner plays first. A player with no men left loses."
             .into(),
         GameId::Croquet => "Arithmetical Croquet (Lewis Carroll, 1889). Two players move balls along the numbers 0 to 100; \
 White starts. Each turn a player steps 1 to 8 forward.\n\
@@ -170,8 +197,7 @@ Missing the same hoop, or the peg, twice loses.\n\
 3. Each step bars the other from that step and from 9 minus it on his next turn (playing 2 bars 2 and 7), except a \
 step into a hoop, or a step from 91–99 unless the other is also at 91–99.\n\
 4. Keeping in: while the other is in a hoop needing n, you may bar him with n or 9 − n, but not the same one twice running.\n\
-5. Whoever lands exactly on 100 wins. With no legal step a player passes.\n\
-Full rules, with every ruling: docs/rules/croquet.md."
+5. Whoever lands exactly on 100 wins. With no legal step a player passes."
             .into(),
         GameId::Lanko88 | GameId::Lanko68 | GameId::Lanko103 => {
             lanko_words::rules(game.lanko().expect("a Lanko game"))
@@ -179,8 +205,8 @@ Full rules, with every ruling: docs/rules/croquet.md."
     }
 }
 
-/// How a game's moves are written.
-pub fn notation(game: GameId) -> String {
+/// How a game's moves are written, in a few lines.
+fn short_notation(game: GameId) -> String {
     match game {
         GameId::Lanrick => "Lanrick notation: squares a1–h8, a1 bottom-left.\n\
 • placing a man or setting the mark: the square — `b1`, `d4`\n\

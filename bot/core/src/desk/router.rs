@@ -401,19 +401,26 @@ impl Core {
         };
         match command {
             Command::Help(topic) => {
-                vec![Reply::Private(help::help(topic.as_deref(), &self.prefix))]
+                vec![Reply::Private(help::help(
+                    topic.as_deref(),
+                    &self.prefix,
+                    self.web_base().as_deref(),
+                ))]
             }
             Command::Rules(game) => {
                 let id = game
                     .or_else(|| self.current_game(req))
                     .unwrap_or(GameId::Lanrick);
-                vec![Reply::Private(help::rules(id))]
+                vec![Reply::Private(help::rules(id, self.web_base().as_deref()))]
             }
             Command::Notation(game) => {
                 let id = game
                     .or_else(|| self.current_game(req))
                     .unwrap_or(GameId::Lanrick);
-                vec![Reply::Private(help::notation(id))]
+                vec![Reply::Private(help::notation(
+                    id,
+                    self.web_base().as_deref(),
+                ))]
             }
             Command::Clock(what) => clocks::run(self, req, what),
             Command::Tournament(what) => events::manage::run(self, req, what),

@@ -208,8 +208,7 @@ pub fn rules(variant: Variant) -> String {
 2. Capturing is compulsory, with free choice among captures; each captured piece leaves at once.\n\
 {moves}\n\
 5. With no legal move you pass. You may declare (`declare`) that your castles will stay out; when every seat with castles has, and no castle can be captured, the game ends. It also ends when every {goal} square is taken, no castle is left off them, a colour is wiped out, no seat can move, the same position occurs three times, or by agreement (`draw`).\n\
-6. Points: pawn 2, small castle 6, big castle 12, a castle on a {goal} square triple. The pair with more points wins by the difference.\n\
-Full rules and the reconstruction of the boards: docs/rules/lanko.md.",
+6. Points: pawn 2, small castle 6, big castle 12, a castle on a {goal} square triple. The pair with more points wins by the difference.",
         goal = variant.goal_word()
     )
 }
