@@ -220,3 +220,53 @@ fn with_every_board_deferred_errors_stay_private_and_boards_complete() {
         }
     });
 }
+
+#[test]
+fn the_rules_come_privately_one_step_and_its_board_to_a_message() {
+    runtime().block_on(async {
+        let standin = StandIn::start(bot::APP).await;
+        let bot = start(&standin, "rules", Mode::Gateway, &[]).await;
+        let ada = Person::new("ada");
+        // Lanrick (choice 0): its steps on four boards.
+        let options = json!([{"name": "game", "type": 4, "value": 0}]);
+        let out = interact(
+            &standin,
+            &bot,
+            command("rules", options, &ada, CHANNEL, Some(GUILD)),
+        )
+        .await;
+        // Every message is for ada alone; each board is in a message of its own, with the
+        // step it shows in that message's words.
+        let sent: Vec<&Recorded> = out
+            .iter()
+            .filter(|r| {
+                r.callback_type() == Some(4)
+                    || (r.method == "POST" && r.path.contains("/webhooks/"))
+            })
+            .collect();
+        let body = |r: &Recorded| {
+            if r.callback_type().is_some() {
+                r.json["data"].clone()
+            } else {
+                r.json.clone()
+            }
+        };
+        let with_boards: Vec<Value> = sent
+            .iter()
+            .filter(|r| !r.files.is_empty())
+            .map(|r| body(r))
+            .collect();
+        assert_eq!(with_boards.len(), 4, "{:?}", paths(&out));
+        for (n, message) in with_boards.iter().enumerate() {
+            assert_eq!(message["flags"].as_u64().unwrap_or(0) & 64, 64, "{message}");
+            let content = message["content"].as_str().unwrap_or_default();
+            assert!(content.contains(&format!("{}. ", n + 1)), "{content}");
+        }
+        assert!(
+            sent.iter()
+                .all(|r| body(r)["flags"].as_u64().unwrap_or(0) & 64 == 64)
+        );
+        assert!(sent.iter().all(|r| r.files.len() <= 1));
+        let _ = std::fs::remove_dir_all(data_dir("discord-limits", "rules-Gateway"));
+    });
+}

@@ -585,3 +585,43 @@ fn without_the_web_pages_rules_and_notation_name_no_file_and_no_page() {
     let help = texts(&say(&core, "alice", "lounge", "help"));
     assert!(!help.contains("/rules"), "{help}");
 }
+
+#[test]
+fn rules_come_in_steps_each_on_its_board_for_the_asker_alone() {
+    let core = Core::new(Arc::new(MemoryStore::default()), "!");
+    for game in muster_rules::GameId::ALL {
+        let out = say(&core, "alice", "lounge", &format!("rules {game}"));
+        let mut boards = 0;
+        for (i, reply) in out.iter().enumerate() {
+            match reply {
+                Reply::Board(b) => {
+                    boards += 1;
+                    assert!(b.is_private(), "{game}: {reply:?}");
+                    let drawn = b.drawn().unwrap_or_else(|e| panic!("{game}: {e}"));
+                    assert!(!drawn.png.is_empty() && !drawn.alt.is_empty(), "{game}");
+                    // The step it shows follows it.
+                    let Some(Reply::Private(step)) = out.get(i + 1) else {
+                        panic!("{game}: a board with no step after it: {out:?}");
+                    };
+                    assert!(step.starts_with(char::is_numeric), "{game}: {step}");
+                }
+                Reply::Private(_) => {}
+                other => panic!("{game}: not for the asker alone: {other:?}"),
+            }
+        }
+        let expected = match game {
+            muster_rules::GameId::Lanrick | muster_rules::GameId::Croquet => (3, 4),
+            muster_rules::GameId::Lanrick1880 => (5, 5),
+            _ => (1, 1),
+        };
+        assert!(
+            (expected.0..=expected.1).contains(&boards),
+            "{game}: {boards} boards"
+        );
+        // Nothing is left out of the short rules.
+        let text = texts(&out);
+        assert!(text.contains("1. ") && text.contains("5. "), "{text}");
+    }
+    // Nothing of this was stored: no game in the channel.
+    assert!(texts(&say(&core, "alice", "lounge", "board")).contains("There is no game"));
+}

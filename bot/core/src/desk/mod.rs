@@ -16,6 +16,7 @@ pub mod front;
 pub mod help;
 pub mod once;
 pub mod router;
+pub mod rules_steps;
 pub mod scheduler;
 pub mod upkeep;
 

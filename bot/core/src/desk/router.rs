@@ -411,7 +411,8 @@ impl Core {
                 let id = game
                     .or_else(|| self.current_game(req))
                     .unwrap_or(GameId::Lanrick);
-                vec![Reply::Private(help::rules(id, self.web_base().as_deref()))]
+                let web = self.web_base();
+                super::rules_steps::rules(id, web.as_deref(), &req.platform, &req.channel)
             }
             Command::Notation(game) => {
                 let id = game

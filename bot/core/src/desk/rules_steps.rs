@@ -1,0 +1,147 @@
+//! `rules <game>` in a chat: the short rules of [`help::rules`] in their steps, each step that
+//! happens on the board shown by a board (the position after a few decisions of the worked
+//! examples in docs/rules/<game>.md), all for the asker alone. Each board comes before its
+//! step's words, so that a platform gathering a board with the words after it (Discord) shows
+//! each step as one message.
+
+use muster_rules::GameId;
+
+use super::help;
+use crate::kernel::board::Board;
+use crate::kernel::reply::Reply;
+use crate::kernel::store::{GameRecord, SCHEMA, SeatEntry, Status};
+
+/// The worked example's record (docs/rules/lanrick.md, 1, 5 and 6): the placement, the mark
+/// set, a turn, the rendezvous won, and on to the next round.
+const LANRICK: [&str; 25] = [
+    "a2",
+    "h5",
+    "a3",
+    "h6",
+    "a4",
+    "h7",
+    "b1",
+    "g8",
+    "c1",
+    "f8",
+    "c4",
+    "h5-f5",
+    "a2-b3 a3-b4 a4-b5 c1-c3",
+    "f5-d5 h6-f6 g8-f7",
+    "b1-c2 c2-d3",
+    "xh7",
+    "f7-e8",
+    "f6-h6",
+    "b5-b8",
+    "b4-a4",
+    "b3-a2",
+    "c3-c1",
+    "d5-d8",
+    "d3-d1",
+    "c3",
+];
+
+/// The first version's main record (docs/rules/lanrick1880.md).
+const LANRICK1880: [&str; 11] = [
+    "W:a1,c1,e1,g1,h2 B:a8,c8,e8,g8,h7",
+    "e3",
+    "*e4",
+    "e8-e5 h7-f5",
+    "*d4",
+    "c8-f5",
+    "c1-c3 e1-e2 g1-f2",
+    "a8-c6 g8-g5",
+    "h2-g3",
+    "c6-c5 g5-e3 f5-e4",
+    "xa1",
+];
+
+/// After how many decisions of `game`'s record each numbered step of its short rules is shown
+/// (`None`: a step with no board), and the record.
+fn steps(game: GameId) -> (&'static [&'static str], &'static [Option<usize>]) {
+    match game {
+        // 1 placement, 2 the mark, 3 play, 4 the rendezvous won (and the next round set, which
+        // the Lanrick rules page draws).
+        GameId::Lanrick => (&LANRICK[..15], &[Some(10), Some(11), Some(14), Some(15)]),
+        // 1 the set-up, 2 the rendezvous, 3 a turn, 4 a shift, 5 the rendezvous won.
+        GameId::Lanrick1880 => (
+            &LANRICK1880,
+            &[Some(1), Some(2), Some(4), Some(5), Some(10)],
+        ),
+        // 1 a hoop taken (7 1 6: 7 → 13), 2 a miss, 3 a bar, 4 kept in a hoop, 5 the peg.
+        GameId::Croquet => (
+            &["7", "1", "6", "1", "4", "2", "5"],
+            &[Some(3), Some(7), Some(6), None, None],
+        ),
+        // 1 the board at the start.
+        GameId::Lanko88 | GameId::Lanko68 | GameId::Lanko103 => (&[], &[Some(0)]),
+    }
+}
+
+/// The board of `game` after the first `after` decisions of `moves`, its last one marked.
+fn board(game: GameId, moves: &[&str], after: usize, platform: &str, channel: &str) -> Board {
+    let seats = vec![SeatEntry::default(); game.table().len()];
+    let record = GameRecord {
+        schema: SCHEMA,
+        id: format!("rules-{game}"),
+        game: game.as_str().into(),
+        platform: platform.into(),
+        channel: channel.into(),
+        created: 0,
+        updated: 0,
+        started: None,
+        version: 0,
+        seats,
+        status: Status::Active,
+        moves: moves[..after].iter().map(|m| m.to_string()).collect(),
+        times: Vec::new(),
+        ending: None,
+        draw_offer: None,
+        takeback: None,
+        clock: None,
+        pauses: Vec::new(),
+        wait: None,
+        tournament: None,
+        community: None,
+        casual: true,
+        away: None,
+    };
+    Board::new(&record, after.saturating_sub(1)).private()
+}
+
+/// `rules <game>`, asked in `channel` of `platform`: the short rules in their steps, each
+/// step on the board after its board, the whole rules' page last while the web pages are
+/// served at `web`.
+pub fn rules(game: GameId, web: Option<&str>, platform: &str, channel: &str) -> Vec<Reply> {
+    let text = help::rules(game, web);
+    let (moves, shown) = steps(game);
+    let mut out = Vec::new();
+    let mut words = String::new();
+    for line in text.lines() {
+        let step = line
+            .split_once(". ")
+            .and_then(|(n, _)| n.parse::<usize>().ok());
+        match step.and_then(|n| shown.get(n - 1).copied().flatten()) {
+            Some(after) => {
+                // The words so far go first; this step goes with its board.
+                if !words.is_empty() {
+                    out.push(Reply::Private(std::mem::take(&mut words)));
+                }
+                out.push(Reply::Board(Box::new(board(
+                    game, moves, after, platform, channel,
+                ))));
+                out.push(Reply::Private(line.to_string()));
+            }
+            None => {
+                if !words.is_empty() {
+                    words.push('\n');
+                }
+                words.push_str(line);
+            }
+        }
+    }
+    if !words.is_empty() {
+        out.push(Reply::Private(words));
+    }
+    out
+}
