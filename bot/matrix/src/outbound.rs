@@ -178,11 +178,12 @@ fn pill(id: &str, name: &str) -> String {
 /// Maps the core's replies to messages for a command from `sender` (`id`, `name`): public
 /// replies gather into messages (a new one for each further board or file, which the text
 /// before it captions), and
-/// private replies gather into one message addressed to the sender. Buttons have no Matrix
+/// private replies gather into a message addressed to the sender (one more for each further
+/// board of his). Buttons have no Matrix
 /// form; the core's text already says what to type.
 pub fn plan(replies: Vec<Reply>, sender: (&str, &str)) -> Vec<Outgoing> {
     let mut public: Vec<Outgoing> = Vec::new();
-    let mut private: Option<Outgoing> = None;
+    let mut private: Vec<Outgoing> = Vec::new();
     fn current(list: &mut Vec<Outgoing>) -> &mut Outgoing {
         if list.is_empty() {
             list.push(Outgoing::default());
@@ -202,7 +203,11 @@ pub fn plan(replies: Vec<Reply>, sender: (&str, &str)) -> Vec<Outgoing> {
             }
             Reply::Board(board) if board.is_private() => {
                 // Matrix has no message for one member's eyes: the asker's own view goes in the
-                // message addressed to him, which its text captions.
+                // message addressed to him, which its text captions; a further board of his in a
+                // further message (the rules' steps, each on its board).
+                if private.last().is_some_and(|o| o.image.is_some()) {
+                    private.push(addressed_to(sender));
+                }
                 let out = addressed(&mut private, sender);
                 match board.drawn() {
                     Ok(d) => {
@@ -259,17 +264,23 @@ pub fn plan(replies: Vec<Reply>, sender: (&str, &str)) -> Vec<Outgoing> {
     public.into_iter().chain(private).collect()
 }
 
-/// The message addressed to the sender (`id`, `name`), begun with his name.
-fn addressed<'a>(private: &'a mut Option<Outgoing>, sender: (&str, &str)) -> &'a mut Outgoing {
-    private.get_or_insert_with(|| {
-        let mut o = Outgoing {
-            body: format!("{}: ", sender.1),
-            html: format!("{}: ", pill(sender.0, sender.1)),
-            ..Outgoing::default()
-        };
-        o.mention(sender.0);
-        o
-    })
+/// The newest message addressed to the sender (`id`, `name`), begun if there is none.
+fn addressed<'a>(private: &'a mut Vec<Outgoing>, sender: (&str, &str)) -> &'a mut Outgoing {
+    if private.is_empty() {
+        private.push(addressed_to(sender));
+    }
+    private.last_mut().unwrap_or_else(|| unreachable!())
+}
+
+/// A message addressed to the sender (`id`, `name`): begun with his name, mentioning him.
+fn addressed_to(sender: (&str, &str)) -> Outgoing {
+    let mut o = Outgoing {
+        body: format!("{}: ", sender.1),
+        html: format!("{}: ", pill(sender.0, sender.1)),
+        ..Outgoing::default()
+    };
+    o.mention(sender.0);
+    o
 }
 
 /// A PNG's or a GIF's width and height, from its header.

@@ -158,3 +158,30 @@ fn a_games_page_is_a_link_in_the_message_that_starts_it() {
         m.html
     );
 }
+
+#[test]
+fn each_further_board_for_the_asker_is_a_message_of_its_own_with_its_words() {
+    let Reply::Board(own) = board() else {
+        unreachable!()
+    };
+    let private = || Reply::Board(Box::new(own.clone().private()));
+    // The rules in steps: words, then each step's board before its words.
+    let out = plan(
+        vec![
+            Reply::Private("Lanrick.".into()),
+            private(),
+            Reply::Private("1. Placement.".into()),
+            private(),
+            Reply::Private("2. The mark.".into()),
+        ],
+        ("@bob:example.org", "bob"),
+    );
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert_eq!(out[0].body, "bob: Lanrick.\n1. Placement.");
+    assert_eq!(out[1].body, "bob: 2. The mark.");
+    for m in &out {
+        assert!(m.image.is_some(), "{m:?}");
+        assert_eq!(m.mentions.len(), 1);
+        assert_eq!(m.mentions[0].as_str(), "@bob:example.org");
+    }
+}

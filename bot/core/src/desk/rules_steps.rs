@@ -1,7 +1,7 @@
 //! `rules <game>` in a chat: the short rules of [`help::rules`] in their steps, each step that
 //! happens on the board shown by a board (the position after a few decisions of the worked
 //! examples in docs/rules/<game>.md), all for the asker alone. Each board comes before its
-//! step's words, so that a platform gathering a board with the words after it (Discord) shows
+//! step's words, so that a platform gathering a board with the words after it shows
 //! each step as one message.
 
 use muster_rules::GameId;
