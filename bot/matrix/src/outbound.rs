@@ -33,7 +33,7 @@ use super::PLATFORM;
 use super::direct::{direct_room, is_direct};
 use super::retry::{Failed, retrying};
 use super::shared::Shared;
-use muster_core::desk::{Receipt, Reply};
+use muster_core::desk::{Board, Receipt, Reply};
 
 /// The start of the receipt ids of notices (no command's event: their messages reply to
 /// nothing).
@@ -201,25 +201,7 @@ pub fn plan(replies: Vec<Reply>, sender: (&str, &str)) -> Vec<Outgoing> {
                 );
                 out.mention(&user.id);
             }
-            Reply::Board(board) if board.is_private() => {
-                // Matrix has no message for one member's eyes: the asker's own view goes in the
-                // message addressed to him, which its text captions; a further board of his in a
-                // further message (the rules' steps, each on its board).
-                if private.last().is_some_and(|o| o.image.is_some()) {
-                    private.push(addressed_to(sender));
-                }
-                let out = addressed(&mut private, sender);
-                match board.drawn() {
-                    Ok(d) => {
-                        out.image = Some((d.name.clone(), d.png.clone(), d.alt.clone()));
-                        out.poster = d.poster.clone();
-                    }
-                    Err(why) => {
-                        let line = format!("(The board cannot be drawn: {why}.)");
-                        out.line(&line, &html(&line));
-                    }
-                }
-            }
+            Reply::Board(board) if board.is_private() => own_board(&mut private, sender, &board),
             Reply::Board(board) => match board.drawn() {
                 Ok(d) => {
                     if public.last().is_some_and(|o| o.image.is_some()) {
@@ -262,6 +244,26 @@ pub fn plan(replies: Vec<Reply>, sender: (&str, &str)) -> Vec<Outgoing> {
         }
     }
     public.into_iter().chain(private).collect()
+}
+
+/// The asker's own view of a board: Matrix has no message for one member's eyes, so it goes in
+/// the message addressed to him, which its text captions; a further board of his in a further
+/// message (the rules' steps, each on its board).
+fn own_board(private: &mut Vec<Outgoing>, sender: (&str, &str), board: &Board) {
+    if private.last().is_some_and(|o| o.image.is_some()) {
+        private.push(addressed_to(sender));
+    }
+    let out = addressed(private, sender);
+    match board.drawn() {
+        Ok(d) => {
+            out.image = Some((d.name.clone(), d.png.clone(), d.alt.clone()));
+            out.poster = d.poster.clone();
+        }
+        Err(why) => {
+            let line = format!("(The board cannot be drawn: {why}.)");
+            out.line(&line, &html(&line));
+        }
+    }
 }
 
 /// The newest message addressed to the sender (`id`, `name`), begun if there is none.
