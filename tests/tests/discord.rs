@@ -356,8 +356,16 @@ fn gateway_registers_the_commands_and_plays_lanrick_across_a_restart() {
             .iter()
             .map(|c| c["name"].as_str().unwrap())
             .collect();
-        assert_eq!(names.len(), 30, "{names:?}");
-        for name in ["move", "new", "tournament", "replay", "link", "whoami"] {
+        assert_eq!(names.len(), 31, "{names:?}");
+        for name in [
+            "move",
+            "new",
+            "tournament",
+            "replay",
+            "link",
+            "whoami",
+            "learn",
+        ] {
             assert!(names.contains(&name), "/{name} in {names:?}");
         }
         lanrick_game(&standin, bot, &dir, Mode::Gateway, true).await;

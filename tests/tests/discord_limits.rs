@@ -270,3 +270,26 @@ fn the_rules_come_privately_one_step_and_its_board_to_a_message() {
         let _ = std::fs::remove_dir_all(data_dir("discord-limits", "rules-Gateway"));
     });
 }
+
+#[test]
+fn a_lesson_is_taken_and_answered_privately_with_slash_learn() {
+    runtime().block_on(async {
+        let standin = StandIn::start(bot::APP).await;
+        let bot = start(&standin, "learn", Mode::Gateway, &[]).await;
+        let ada = Person::new("ada");
+        // Croquet (choice 2), lesson 2: its board and its task, for ada alone.
+        let options = json!([{"name": "game", "type": 4, "value": 2}, {"name": "lesson", "type": 4, "value": 2}]);
+        let m = private_answer(&standin, &bot, command("learn", options, &ada, CHANNEL, Some(GUILD))).await;
+        assert!(m.content.contains("lesson 2 of 7: Taking a hoop"), "{}", m.content);
+        assert_eq!(m.attachments.len(), 1, "{m:?}");
+        // A wrong answer, then the right one.
+        let answer = |a: &str| json!([{"name": "answer", "type": 3, "value": a}]);
+        let m = private_answer(&standin, &bot, command("learn", answer("3"), &ada, CHANNEL, Some(GUILD))).await;
+        assert!(m.content.contains("The task:"), "{}", m.content);
+        let m = private_answer(&standin, &bot, command("learn", answer("6"), &ada, CHANNEL, Some(GUILD))).await;
+        assert!(m.content.contains("Solved ★★☆!"), "{}", m.content);
+        // Nothing was said in the channel.
+        assert!(standin.messages().iter().all(|m| m.flags & 64 == 64), "{:?}", standin.messages());
+        let _ = std::fs::remove_dir_all(data_dir("discord-limits", "learn-Gateway"));
+    });
+}

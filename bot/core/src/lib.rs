@@ -26,6 +26,7 @@ pub mod desk;
 pub mod events;
 pub mod games;
 pub mod kernel;
+pub mod learn;
 pub mod machine;
 pub mod players;
 pub mod ratings;

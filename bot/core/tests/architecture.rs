@@ -25,6 +25,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("games/", 4),
     ("clocks/", 5),
     ("ratings/", 5),
+    ("learn/", 5),
     ("events/", 6),
     ("desk/", 7),
     // The crate's face, and what the suites share (the `test-support` feature).

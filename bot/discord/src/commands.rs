@@ -433,6 +433,20 @@ pub const COMMANDS: &[Command] = &[
         subcommands: &[],
     },
     Command {
+        name: "learn",
+        description: "Lessons on a board: your next lesson, one by number, or your answer to it",
+        options: &[
+            choice("game", "The game's course (without it: your progress)", GAMES),
+            integer("lesson", "The lesson's number (default: your next)", 1, 20),
+            text(
+                "answer",
+                "Your decision in the lesson you are taking, in notation",
+                muster_rules::MAX_NOTATION as u16,
+            ),
+        ],
+        subcommands: &[],
+    },
+    Command {
         name: "notation",
         description: "How moves are written in a game",
         options: &[choice(

@@ -9,6 +9,7 @@ use crate::events::command::{self as event_words, TournamentCommand};
 use crate::games::command::{self as game_words, GameCommand};
 use crate::kernel::request::User;
 use crate::kernel::text::excerpt;
+use crate::learn::{self, LearnCommand};
 use crate::players::links::{self, LinkCommand};
 use crate::ratings::commands::{self as rating_words, RatingsCommand};
 
@@ -29,6 +30,8 @@ pub enum Command {
     Ratings(RatingsCommand),
     /// `link`, `unlink`, `whoami` (players).
     Link(LinkCommand),
+    /// `learn`: lessons (learn).
+    Learn(LearnCommand),
     /// The rules of a game.
     Rules(Option<GameId>),
     /// The notation of a game.
@@ -46,6 +49,7 @@ impl Command {
             Command::Tournament(_) => "tournament",
             Command::Ratings(_) => "ratings",
             Command::Link(c) => c.name(),
+            Command::Learn(c) => c.name(),
             Command::Rules(_) => "rules",
             Command::Notation(_) => "notation",
             Command::Help(_) => "help",
@@ -54,7 +58,7 @@ impl Command {
 }
 
 /// Every command word, for help and suggestions.
-pub const WORDS: [&str; 30] = [
+pub const WORDS: [&str; 31] = [
     "new",
     "join",
     "accept",
@@ -85,6 +89,7 @@ pub const WORDS: [&str; 30] = [
     "link",
     "unlink",
     "whoami",
+    "learn",
 ];
 
 fn game_arg(arg: Option<&str>) -> Result<Option<GameId>, String> {
@@ -125,6 +130,7 @@ pub fn parse(text: &str) -> Result<Command, String> {
     match word.as_str() {
         "" => Err("type a command, such as `help`".into()),
         "rules" => Ok(Command::Rules(game_arg(one("rules")?)?)),
+        "learn" | "lesson" => learn::parse(rest).map(Command::Learn),
         "notation" => Ok(Command::Notation(game_arg(one("notation")?)?)),
         "help" | "?" | "commands" => Ok(Command::Help(one("help")?.map(str::to_ascii_lowercase))),
         "games" => Ok(Command::Clock(ClockCommand::Games(

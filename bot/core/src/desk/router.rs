@@ -427,6 +427,7 @@ impl Core {
             Command::Tournament(what) => events::manage::run(self, req, what),
             Command::Ratings(what) => ratings::commands::run(self, req, what),
             Command::Link(what) => links::run(self, req, what),
+            Command::Learn(what) => crate::learn::run(self, req, what),
             Command::Game(what) => self.game_command(req, what),
         }
     }

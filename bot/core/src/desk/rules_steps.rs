@@ -9,37 +9,7 @@ use muster_rules::GameId;
 use super::help;
 use crate::kernel::board::Board;
 use crate::kernel::reply::Reply;
-use crate::kernel::store::{GameRecord, SCHEMA, SeatEntry, Status};
-
-/// The worked example's record (docs/rules/lanrick.md, 1, 5 and 6): the placement, the mark
-/// set, a turn, the rendezvous won, and on to the next round.
-const LANRICK: [&str; 25] = [
-    "a2",
-    "h5",
-    "a3",
-    "h6",
-    "a4",
-    "h7",
-    "b1",
-    "g8",
-    "c1",
-    "f8",
-    "c4",
-    "h5-f5",
-    "a2-b3 a3-b4 a4-b5 c1-c3",
-    "f5-d5 h6-f6 g8-f7",
-    "b1-c2 c2-d3",
-    "xh7",
-    "f7-e8",
-    "f6-h6",
-    "b5-b8",
-    "b4-a4",
-    "b3-a2",
-    "c3-c1",
-    "d5-d8",
-    "d3-d1",
-    "c3",
-];
+use crate::learn::lessons::LANRICK;
 
 /// The first version's main record (docs/rules/lanrick1880.md).
 const LANRICK1880: [&str; 11] = [
@@ -80,33 +50,16 @@ fn steps(game: GameId) -> (&'static [&'static str], &'static [Option<usize>]) {
 
 /// The board of `game` after the first `after` decisions of `moves`, its last one marked.
 fn board(game: GameId, moves: &[&str], after: usize, platform: &str, channel: &str) -> Board {
-    let seats = vec![SeatEntry::default(); game.table().len()];
-    let record = GameRecord {
-        schema: SCHEMA,
-        id: format!("rules-{game}"),
-        game: game.as_str().into(),
-        platform: platform.into(),
-        channel: channel.into(),
-        created: 0,
-        updated: 0,
-        started: None,
-        version: 0,
-        seats,
-        status: Status::Active,
-        moves: moves[..after].iter().map(|m| m.to_string()).collect(),
-        times: Vec::new(),
-        ending: None,
-        draw_offer: None,
-        takeback: None,
-        clock: None,
-        pauses: Vec::new(),
-        wait: None,
-        tournament: None,
-        community: None,
-        casual: true,
-        away: None,
-    };
-    Board::new(&record, after.saturating_sub(1)).private()
+    let moves = moves[..after].iter().map(|m| m.to_string()).collect();
+    let id = format!("rules-{game}");
+    Board::shown(
+        game,
+        &id,
+        moves,
+        after.saturating_sub(1),
+        (platform, channel),
+    )
+    .private()
 }
 
 /// `rules <game>`, asked in `channel` of `platform`: the short rules in their steps, each

@@ -7,7 +7,7 @@
 use std::sync::{Arc, OnceLock};
 
 use muster_render::Style;
-use muster_rules::{AnyEvent, AnyGame};
+use muster_rules::{AnyEvent, AnyGame, GameId};
 use serde::{Deserialize, Serialize};
 
 use super::draw::{Drawn, draw};
@@ -191,6 +191,44 @@ impl Board {
             played: None,
             drawn: OnceLock::new(),
         }
+    }
+
+    /// The board of a game that is not played, only shown (a rules step, a lesson): `game`
+    /// after `moves`, under the name `id`, its seats empty (said by their colours), its
+    /// decisions from `from` on marked; asked for in `channel` of `platform`.
+    pub fn shown(
+        game: GameId,
+        id: &str,
+        moves: Vec<String>,
+        from: usize,
+        (platform, channel): (&str, &str),
+    ) -> Board {
+        let record = GameRecord {
+            schema: crate::kernel::store::SCHEMA,
+            id: id.into(),
+            game: game.as_str().into(),
+            platform: platform.into(),
+            channel: channel.into(),
+            created: 0,
+            updated: 0,
+            started: None,
+            version: 0,
+            seats: vec![Default::default(); game.table().len()],
+            status: crate::kernel::store::Status::Active,
+            moves,
+            times: Vec::new(),
+            ending: None,
+            draw_offer: None,
+            takeback: None,
+            clock: None,
+            pauses: Vec::new(),
+            wait: None,
+            tournament: None,
+            community: None,
+            casual: true,
+            away: None,
+        };
+        Board::new(&record, from)
     }
 
     /// The board of `record` as `game` stands after it (the game already played, so that

@@ -1,0 +1,328 @@
+//! Lessons (docs/learn.md): `learn` shows a player's progress, `learn <game> [n]` gives him a
+//! lesson — a board and a task — and `learn <decision>` answers it, checked by the rules engine
+//! and by the lesson ([`lessons`]). All of it for the asker alone; no channel's game is read or
+//! changed. Progress is kept per player ([`progress`]), across platforms for linked accounts,
+//! with up to three stars for a lesson solved in few tries. Lessons never count in ratings.
+
+pub mod lessons;
+pub mod progress;
+
+use muster_rules::{AnyGame, GameId};
+
+use lessons::{Lesson, Tried, Verdict, course};
+use progress::Taking;
+
+use crate::kernel::board::Board;
+use crate::kernel::context::Context;
+use crate::kernel::reply::{Replies, Reply, private};
+use crate::kernel::request::Request;
+
+/// What `learn` asks.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum LearnCommand {
+    /// `learn`: the progress in every game's course.
+    Progress,
+    /// `learn <game> [n]`: lesson `n` of the game's course, or the first not yet solved.
+    Start(GameId, Option<usize>),
+    /// `learn <decision>`: an answer to the lesson being taken.
+    Answer(String),
+}
+
+impl LearnCommand {
+    /// The command's name, as logs and metrics label it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            LearnCommand::Answer(_) => "learn answer",
+            _ => "learn",
+        }
+    }
+}
+
+/// Reads `learn`'s words: a game (and a lesson number), else an answer.
+pub fn parse(rest: &str) -> Result<LearnCommand, String> {
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let Some(first) = words.first() else {
+        return Ok(LearnCommand::Progress);
+    };
+    let Ok(game) = first.parse::<GameId>() else {
+        return Ok(LearnCommand::Answer(rest.trim().to_string()));
+    };
+    match words[1..] {
+        [] => Ok(LearnCommand::Start(game, None)),
+        [n] => match n.parse::<usize>() {
+            Ok(n) => Ok(LearnCommand::Start(game, Some(n))),
+            Err(_) => Err(format!(
+                "`learn {game} {}`: say a lesson's number, such as `learn {game} 2`",
+                crate::kernel::text::excerpt(n, 16)
+            )),
+        },
+        _ => Err(format!("`learn {game}` takes at most a lesson's number")),
+    }
+}
+
+/// A lesson's id (`lanrick-4`), by its game and place in the course (from 1).
+fn id(game: GameId, n: usize) -> String {
+    format!("{game}-{n}")
+}
+
+/// The lesson an id names, with its place in the course.
+fn find(id: &str) -> Option<(usize, &'static Lesson)> {
+    let (game, n) = id.rsplit_once('-')?;
+    let game: GameId = game.parse().ok()?;
+    let n: usize = n.parse().ok()?;
+    course(game).get(n.checked_sub(1)?).map(|l| (n, l))
+}
+
+/// Runs `learn`.
+pub fn run(core: &Context, req: &Request, command: LearnCommand) -> Replies {
+    let result = match command {
+        LearnCommand::Progress => overview(core, req),
+        LearnCommand::Start(game, n) => start(core, req, game, n),
+        LearnCommand::Answer(text) => answer(core, req, &text),
+    };
+    result.unwrap_or_else(|e| private(format!("Your lessons cannot be read now ({e}); try again.")))
+}
+
+/// The stars as they are shown: `★★☆`.
+fn stars(n: u8) -> String {
+    (0..3).map(|i| if i < n { '★' } else { '☆' }).collect()
+}
+
+/// `learn`: each course with its lessons' stars, and what to type next.
+fn overview(core: &Context, req: &Request) -> Result<Replies, String> {
+    let p = &core.prefix;
+    let progress = progress::of(core.base.as_ref(), &req.platform, &req.user.id)?;
+    let mut lines = vec!["Lessons: short tasks on a board, checked by the rules. Up to three stars each, for solving it in few tries.".to_string()];
+    for game in GameId::ALL.into_iter().filter(|g| !course(*g).is_empty()) {
+        let lessons = course(game);
+        let got: Vec<u8> = (1..=lessons.len())
+            .map(|n| progress.stars.get(&id(game, n)).copied().unwrap_or(0))
+            .collect();
+        let solved = got.iter().filter(|s| **s > 0).count();
+        let list: Vec<String> = lessons
+            .iter()
+            .zip(&got)
+            .enumerate()
+            .map(|(i, (l, s))| format!("{} {} {}", i + 1, l.title, stars(*s)))
+            .collect();
+        lines.push(format!(
+            "{} — {solved} of {} solved, {} of {} stars (`{p}learn {game}`): {}",
+            game.title(),
+            lessons.len(),
+            got.iter().map(|s| u32::from(*s)).sum::<u32>(),
+            lessons.len() * 3,
+            list.join(" · ")
+        ));
+    }
+    if let Some((n, lesson)) = progress.taking.as_ref().and_then(|t| find(&t.lesson)) {
+        lines.push(format!(
+            "You are taking {} lesson {n}, {}: answer with `{p}learn <decision>`.",
+            lesson.game.title(),
+            lesson.title
+        ));
+    }
+    Ok(private(lines.join("\n")))
+}
+
+/// `learn <game> [n]`: the lesson given, its board and its task.
+fn start(core: &Context, req: &Request, game: GameId, n: Option<usize>) -> Result<Replies, String> {
+    let p = &core.prefix;
+    let lessons = course(game);
+    if lessons.is_empty() {
+        let with: Vec<&str> = GameId::ALL
+            .into_iter()
+            .filter(|g| !course(*g).is_empty())
+            .map(GameId::as_str)
+            .collect();
+        return Ok(private(format!(
+            "There are no lessons for {} yet: `{p}rules {game}` gives its rules. Lessons: {}.",
+            game.title(),
+            with.join(", ")
+        )));
+    }
+    let progress = progress::of(core.base.as_ref(), &req.platform, &req.user.id)?;
+    let n = match n {
+        Some(n) if (1..=lessons.len()).contains(&n) => n,
+        Some(_) => {
+            return Ok(private(format!(
+                "{} has lessons 1 to {}: `{p}learn {game} 1` is the first.",
+                game.title(),
+                lessons.len()
+            )));
+        }
+        None => (1..=lessons.len())
+            .find(|n| !progress.stars.contains_key(&id(game, *n)))
+            .unwrap_or(1),
+    };
+    progress::update(core.base.as_ref(), &req.platform, &req.user.id, |p| {
+        p.taking = Some(Taking {
+            lesson: id(game, n),
+            moves: Vec::new(),
+            wrong: 0,
+        });
+    })?;
+    let lesson = &lessons[n - 1];
+    let mut out = vec![board(lesson, &[], req, n)];
+    out.push(Reply::Private(format!(
+        "{} lesson {n} of {}: {} ({}). {} Answer with `{p}learn <decision>`.",
+        game.title(),
+        lessons.len(),
+        lesson.title,
+        lesson.rule,
+        lesson.task
+    )));
+    Ok(out)
+}
+
+/// The board of `lesson` after its record and the decisions made in it, for the asker.
+fn board(lesson: &Lesson, moves: &[String], req: &Request, n: usize) -> Reply {
+    let all: Vec<String> = lesson
+        .record
+        .iter()
+        .map(|m| m.to_string())
+        .chain(moves.iter().cloned())
+        .collect();
+    let id = format!("lesson-{}-{n}", lesson.game);
+    let place = (req.platform.as_str(), req.channel.as_str());
+    let board = Board::shown(lesson.game, &id, all, lesson.record.len(), place);
+    Reply::Board(Box::new(board.private()))
+}
+
+/// The lesson's position after its record and `moves`.
+fn position(lesson: &Lesson, moves: &[String]) -> Option<AnyGame> {
+    let mut game = AnyGame::new(lesson.game);
+    for text in lesson
+        .record
+        .iter()
+        .copied()
+        .chain(moves.iter().map(String::as_str))
+    {
+        let seat = game.to_move()?;
+        game.play_text(seat, text).ok()?;
+    }
+    Some(game)
+}
+
+/// What the answer `text` did to the lesson being taken: refused by the rules (why), or played
+/// (the lesson's decisions now, with the other side's answers) and judged.
+enum Answered {
+    Refused(String),
+    Played(Vec<String>, Verdict),
+}
+
+/// `text` played in `lesson` after `moves`: refused by the rules, or played and judged by the
+/// lesson (and, when the task asks for more, answered by the other side while it is not the
+/// learner's turn).
+fn play(lesson: &Lesson, moves: &[String], text: &str) -> Answered {
+    let Some(mut game) = position(lesson, moves) else {
+        return Answered::Refused("this lesson's position no longer replays".into());
+    };
+    let Some(seat) = game.to_move() else {
+        return Answered::Refused("the lesson's game is over".into());
+    };
+    let before = game.clone();
+    let canonical = match game.canonical(&game.normalise(text)) {
+        Ok(c) => c,
+        Err(e) => return Answered::Refused(e.to_string()),
+    };
+    if let Err(e) = game.play_text(seat, &canonical) {
+        return Answered::Refused(e.to_string());
+    }
+    let mut played = moves.to_vec();
+    played.push(canonical.clone());
+    // The lesson judges the position the learner's decision made.
+    let verdict = (lesson.check)(&Tried {
+        before: &before,
+        after: &game,
+        text: &canonical,
+        seat,
+    });
+    // Before his next decision, the other side answers with its first legal one.
+    if matches!(verdict, Verdict::More(_)) {
+        while let Some(other) = game.to_move().filter(|s| *s != seat) {
+            let Some(reply) = game
+                .forced_move()
+                .or_else(|| game.legal_moves_text().into_iter().next())
+            else {
+                break;
+            };
+            if game.play_text(other, &reply).is_err() {
+                break;
+            }
+            played.push(reply);
+        }
+    }
+    Answered::Played(played, verdict)
+}
+
+/// `learn <decision>`: the answer checked, the progress kept.
+fn answer(core: &Context, req: &Request, text: &str) -> Result<Replies, String> {
+    let p = &core.prefix;
+    let progress = progress::of(core.base.as_ref(), &req.platform, &req.user.id)?;
+    let Some((taking, (n, lesson))) = progress
+        .taking
+        .clone()
+        .and_then(|t| find(&t.lesson).map(|found| (t, found)))
+    else {
+        return Ok(private(format!(
+            "You are not taking a lesson: `{p}learn lanrick` or `{p}learn croquet` starts one, \
+             `{p}learn` shows your progress."
+        )));
+    };
+    let judged = play(lesson, &taking.moves, text);
+    let excerpt = crate::kernel::text::excerpt(text, 32);
+    match judged {
+        Answered::Refused(why) | Answered::Played(_, Verdict::Wrong(why)) => {
+            progress::update(core.base.as_ref(), &req.platform, &req.user.id, |p| {
+                if let Some(t) = p.taking.as_mut().filter(|t| t.lesson == taking.lesson) {
+                    t.wrong += 1;
+                }
+            })?;
+            Ok(private(format!(
+                "`{excerpt}`: {why}. The task: {} Try again with `{p}learn <decision>`.",
+                lesson.task
+            )))
+        }
+        Answered::Played(moves, Verdict::More(next)) => {
+            progress::update(core.base.as_ref(), &req.platform, &req.user.id, |p| {
+                if let Some(t) = p.taking.as_mut().filter(|t| t.lesson == taking.lesson) {
+                    t.moves = moves.clone();
+                }
+            })?;
+            Ok(vec![
+                board(lesson, &moves, req, n),
+                Reply::Private(format!("{next} Answer with `{p}learn <decision>`.")),
+            ])
+        }
+        Answered::Played(moves, Verdict::Solved) => {
+            let earned = 3u8.saturating_sub(taking.wrong.min(2) as u8);
+            progress::update(core.base.as_ref(), &req.platform, &req.user.id, |p| {
+                let best = p.stars.entry(taking.lesson.clone()).or_insert(0);
+                *best = (*best).max(earned);
+                p.taking = None;
+            })?;
+            Ok(vec![
+                board(lesson, &moves, req, n),
+                Reply::Private(solved(core, lesson, n, earned)),
+            ])
+        }
+    }
+}
+
+/// The words for a lesson solved: its stars, what it taught, and the next one.
+fn solved(core: &Context, lesson: &Lesson, n: usize, earned: u8) -> String {
+    let p = &core.prefix;
+    let game = lesson.game;
+    let next = match course(game).get(n) {
+        Some(l) => format!(
+            "Next: `{p}learn {game}` gives lesson {}, {}.",
+            n + 1,
+            l.title
+        ),
+        None => format!(
+            "That was the last {} lesson: `{p}learn` shows your stars; `{p}new {game} bot:easy` plays a game.",
+            game.title()
+        ),
+    };
+    format!("Solved {}! {} {next}", stars(earned), lesson.learnt)
+}

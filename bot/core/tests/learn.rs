@@ -1,0 +1,212 @@
+//! Lessons as a learner takes them (docs/learn.md): every lesson solved by its intended answers
+//! and refused, with what was wrong, for a wrong one; stars for few tries; progress kept across
+//! restarts and across linked accounts; a channel's game never touched.
+
+use std::sync::Arc;
+
+use muster_core::desk::{Core, Reply};
+use muster_core::learn::lessons::course;
+use muster_core::store::{ChannelKey, MemoryStore, SledStore};
+use muster_rules::{AnyGame, GameId};
+
+use muster_core::store::Live;
+use muster_core::testing::say;
+
+fn texts(replies: &[Reply]) -> String {
+    replies
+        .iter()
+        .map(|r| match r {
+            Reply::Private(t) => format!("P:{t}"),
+            Reply::Board(b) => format!("B:{}:{}", b.is_private(), b.name()),
+            Reply::Text(t) => format!("T:{t}"),
+            other => format!("{other:?}"),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A wrong try for each lesson, and the answers that solve it, in order.
+fn answers(game: GameId, n: usize) -> (&'static str, Vec<String>) {
+    let v = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    match (game, n) {
+        (GameId::Lanrick, 1) => ("d4", v(&["a3"])),
+        (GameId::Lanrick, 2) => ("c3", v(&["c4"])),
+        (GameId::Lanrick, 3) => ("h5-g5", v(&["h5-f5"])),
+        (GameId::Lanrick, 4) => ("f5-e5", v(&["f5-d5 h6-f6 g8-f7"])),
+        (GameId::Lanrick, 5) => ("b1-b2", v(&["b1-c2 c2-d3"])),
+        (GameId::Lanrick, 6) => ("xd5", v(&["xh7"])),
+        (GameId::Lanrick, 7) => ("b3-a3", v(&["f7-e8", "f6-h6"])),
+        (GameId::Lanrick, 8) => ("d5-d8", v(&["b5-b8", "b4-a4", "b3-a2", "c3-c1"])),
+        (GameId::Lanrick, 9) => ("d3-d1", vec!["d5-d8".into(), mark_after_returns()]),
+        (GameId::Lanrick, 10) => ("xa1", v(&["xh7"])),
+        (GameId::Croquet, 1) => ("5", v(&["8"])),
+        (GameId::Croquet, 2) => ("3", v(&["6"])),
+        (GameId::Croquet, 3) => ("6", v(&["3", "3"])),
+        (GameId::Croquet, 4) => ("4", v(&["-4"])),
+        (GameId::Croquet, 5) => ("1", v(&["4"])),
+        (GameId::Croquet, 6) => ("1", v(&["3"])),
+        (GameId::Croquet, 7) => ("2", v(&["3"])),
+        other => panic!("no answers for {other:?}"),
+    }
+}
+
+/// A legal mark for Black after the returns of Lanrick's lesson 9 (Black's `d5-d8`, then
+/// White's first legal return, as the lesson answers for him).
+fn mark_after_returns() -> String {
+    let lesson = &course(GameId::Lanrick)[8];
+    let mut game = AnyGame::new(GameId::Lanrick);
+    for m in lesson.record.iter().copied().chain(["d5-d8"]) {
+        game.play_text(game.to_move().unwrap(), m).unwrap();
+    }
+    let white = game.legal_moves_text()[0].clone();
+    game.play_text(game.to_move().unwrap(), &white).unwrap();
+    game.legal_moves_text()[0].clone()
+}
+
+#[test]
+fn every_lesson_is_solved_by_its_answers_and_refuses_a_wrong_one_saying_why() {
+    let core = Core::new(Arc::new(MemoryStore::default()), "!");
+    for game in [GameId::Lanrick, GameId::Croquet] {
+        let lessons = course(game);
+        assert!(lessons.len() >= 6, "{game}: {} lessons", lessons.len());
+        for n in 1..=lessons.len() {
+            let out = texts(&say(&core, "ada", "lounge", &format!("learn {game} {n}")));
+            assert!(
+                out.contains(&format!("lesson {n} of {}", lessons.len())),
+                "{out}"
+            );
+            assert!(
+                out.contains(lessons[n - 1].rule),
+                "the rule is cited: {out}"
+            );
+            assert!(
+                out.starts_with("B:true:"),
+                "the lesson's board, for ada alone: {out}"
+            );
+            let (wrong, right) = answers(game, n);
+            let refused = texts(&say(&core, "ada", "lounge", &format!("learn {wrong}")));
+            assert!(refused.starts_with("P:"), "{game} {n}: {refused}");
+            assert!(refused.contains("The task:"), "{game} {n}: {refused}");
+            assert!(!refused.contains("Solved"), "{game} {n}: {refused}");
+            for (i, answer) in right.iter().enumerate() {
+                let said = texts(&say(&core, "ada", "lounge", &format!("learn {answer}")));
+                if i + 1 < right.len() {
+                    assert!(!said.contains("Solved"), "{game} {n} `{answer}`: {said}");
+                    assert!(said.contains("B:true:"), "the board after it: {said}");
+                } else {
+                    // One wrong try: two stars.
+                    assert!(
+                        said.contains("Solved ★★☆!"),
+                        "{game} {n} `{answer}`: {said}"
+                    );
+                }
+            }
+        }
+    }
+    // Every lesson solved, each with two stars.
+    let progress = texts(&say(&core, "ada", "lounge", "learn"));
+    assert!(
+        progress.contains("10 of 10 solved, 20 of 30 stars"),
+        "{progress}"
+    );
+    assert!(
+        progress.contains("7 of 7 solved, 14 of 21 stars"),
+        "{progress}"
+    );
+}
+
+#[test]
+fn a_lesson_solved_at_once_earns_three_stars_and_progress_survives_a_restart() {
+    let dir = std::env::temp_dir().join(format!("muster-learn-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    {
+        let core = Core::new(Arc::new(SledStore::open(&dir).unwrap()), "!");
+        let out = texts(&say(&core, "ada", "lounge", "learn croquet"));
+        assert!(out.contains("lesson 1 of 7: Steps"), "{out}");
+        let out = texts(&say(&core, "ada", "lounge", "learn 8"));
+        assert!(out.contains("Solved ★★★!"), "{out}");
+        // `learn croquet` goes on with the first lesson not solved.
+        let out = texts(&say(&core, "ada", "lounge", "learn croquet"));
+        assert!(out.contains("lesson 2 of 7: Taking a hoop"), "{out}");
+    }
+    let core = Core::new(Arc::new(SledStore::open(&dir).unwrap()), "!");
+    let out = texts(&say(&core, "ada", "lounge", "learn"));
+    assert!(out.contains("1 of 7 solved, 3 of 21 stars"), "{out}");
+    assert!(
+        out.contains("You are taking Arithmetical Croquet (1889) lesson 2"),
+        "{out}"
+    );
+    // The lesson being taken is answered after the restart.
+    let out = texts(&say(&core, "ada", "lounge", "learn 6"));
+    assert!(out.contains("Solved ★★★!"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn lessons_leave_the_channels_game_alone_and_answer_only_the_learner() {
+    let store = Arc::new(MemoryStore::default());
+    let core = Core::new(store.clone(), "!");
+    say(&core, "alice", "general", "new lanrick @bob");
+    say(&core, "bob", "general", "accept");
+    let before = store.load(&ChannelKey::new("console", "general")).unwrap();
+    // Bob takes a lesson in the game's channel: his answers are his lesson's, not moves.
+    let out = say(&core, "bob", "general", "learn lanrick");
+    assert!(
+        out.iter()
+            .all(|r| matches!(r, Reply::Private(_))
+                || matches!(r, Reply::Board(b) if b.is_private())),
+        "{out:?}"
+    );
+    let out = texts(&say(&core, "bob", "general", "learn a3"));
+    assert!(out.contains("Solved"), "{out}");
+    assert_eq!(
+        store.load(&ChannelKey::new("console", "general")).unwrap(),
+        before
+    );
+    // Carol takes no lesson: her answer is told so.
+    let out = texts(&say(&core, "carol", "general", "learn a3"));
+    assert!(out.contains("You are not taking a lesson"), "{out}");
+    // Out of range, and a game with no course yet.
+    let out = texts(&say(&core, "carol", "general", "learn lanrick 11"));
+    assert!(out.contains("has lessons 1 to 10"), "{out}");
+    let out = texts(&say(&core, "carol", "general", "learn lanko88"));
+    assert!(
+        out.contains("There are no lessons for Lanko-88 yet"),
+        "{out}"
+    );
+    let out = texts(&say(&core, "carol", "general", "learn lanrick two"));
+    assert!(out.contains("say a lesson's number"), "{out}");
+}
+
+#[test]
+fn progress_follows_a_player_across_his_linked_accounts() {
+    use muster_core::testing::{Named, link_alice, say_as};
+    let core = Core::new(Arc::new(MemoryStore::default()), "!");
+    core.add_surface(Arc::new(Named("chat")));
+    core.add_surface(Arc::new(Named("rooms")));
+    // Before the link: one lesson solved on each platform, one more started on chat.
+    let out = say_as(&core, "alice@chat", "c1", "learn croquet 1");
+    assert!(out.contains("lesson 1 of 7"), "{out}");
+    assert!(say_as(&core, "alice@chat", "c1", "learn 8").contains("Solved ★★★!"));
+    say_as(&core, "alice@rooms", "!r1", "learn lanrick 1");
+    say_as(&core, "alice@rooms", "!r1", "learn d4");
+    assert!(say_as(&core, "alice@rooms", "!r1", "learn a3").contains("Solved ★★☆!"));
+    say_as(&core, "alice@chat", "c1", "learn croquet 2");
+    link_alice(|who, channel, text| say_as(&core, who, channel, text));
+    // Linked, both accounts see everything, and the lesson begun on chat is answered on rooms.
+    for (who, channel) in [("alice@chat", "c1"), ("alice@rooms", "!r1")] {
+        let out = say_as(&core, who, channel, "learn");
+        assert!(
+            out.contains("1 of 10 solved, 2 of 30 stars"),
+            "{who}: {out}"
+        );
+        assert!(out.contains("1 of 7 solved, 3 of 21 stars"), "{who}: {out}");
+    }
+    assert!(say_as(&core, "alice@rooms", "!r1", "learn 6").contains("Solved ★★★!"));
+    let out = say_as(&core, "alice@chat", "c1", "learn");
+    assert!(out.contains("2 of 7 solved, 6 of 21 stars"), "{out}");
+    // The lesson solved is not taken any more, on either account.
+    assert!(!out.contains("You are taking"), "{out}");
+    let out = say_as(&core, "alice@chat", "c1", "learn 6");
+    assert!(out.contains("You are not taking a lesson"), "{out}");
+}
