@@ -80,7 +80,11 @@ pub fn page(head: &Head, base: &str, body: Markup) -> Markup {
                     (body)
                 }
                 footer {
-                    p { "Muster — Lewis Carroll's games. This page shows what its chat channel shows." }
+                    @if head.path.starts_with("/rules") {
+                        p { "Muster — Lewis Carroll's games. These are the rules Muster plays by, with every ruling." }
+                    } @else {
+                        p { "Muster — Lewis Carroll's games. This page shows what its chat channel shows." }
+                    }
                 }
             }
         }

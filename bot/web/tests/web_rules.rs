@@ -54,6 +54,9 @@ fn every_game_has_its_rules_page_with_its_diagrams_served() {
             }
         }
         assert!(!page.text().contains("docs/rules/"), "{path}");
+        // A rules page is no chat channel's page, and does not say it is.
+        let footer: String = select(&doc, "footer")[0].text().collect();
+        assert!(footer.contains("the rules Muster plays by"), "{footer}");
         // Every picture is served, a PNG, and described.
         for img in select(&doc, "article img") {
             let src = img.value().attr("src").unwrap();
