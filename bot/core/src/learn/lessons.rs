@@ -286,24 +286,14 @@ static LANRICK_COURSE: [Lesson; 10] = [
 ];
 
 /// The worked example's record at each lesson's position.
-const LANRICK_PLACED: &[&str] = LANRICK_PREFIX[0];
-const LANRICK_MARKED: &[&str] = LANRICK_PREFIX[1];
-const LANRICK_TURN: &[&str] = LANRICK_PREFIX[2];
-const LANRICK_BEFORE_WIN: &[&str] = LANRICK_PREFIX[3];
-const LANRICK_WON: &[&str] = LANRICK_PREFIX[4];
-const LANRICK_TAKEN: &[&str] = LANRICK_PREFIX[5];
-const LANRICK_SENT_HOME: &[&str] = LANRICK_PREFIX[6];
-const LANRICK_EQUAL: &[&str] = LANRICK_PREFIX[7];
-const LANRICK_PREFIX: [&[&str]; 8] = [
-    LANRICK.split_at(10).0,
-    LANRICK.split_at(11).0,
-    LANRICK.split_at(13).0,
-    LANRICK.split_at(14).0,
-    LANRICK.split_at(15).0,
-    LANRICK.split_at(16).0,
-    LANRICK.split_at(18).0,
-    LANRICK.split_at(22).0,
-];
+const LANRICK_PLACED: &[&str] = LANRICK.split_at(10).0;
+const LANRICK_MARKED: &[&str] = LANRICK.split_at(11).0;
+const LANRICK_TURN: &[&str] = LANRICK.split_at(13).0;
+const LANRICK_BEFORE_WIN: &[&str] = LANRICK.split_at(14).0;
+const LANRICK_WON: &[&str] = LANRICK.split_at(15).0;
+const LANRICK_TAKEN: &[&str] = LANRICK.split_at(16).0;
+const LANRICK_SENT_HOME: &[&str] = LANRICK.split_at(18).0;
+const LANRICK_EQUAL: &[&str] = LANRICK.split_at(22).0;
 
 /// The ball of `seat` after the decision.
 fn ball(t: &Tried<'_>) -> Option<muster_rules::croquet::Ball> {
