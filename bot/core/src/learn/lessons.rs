@@ -222,7 +222,7 @@ static LANRICK_COURSE: [Lesson; 10] = [
         title: "The budget",
         rule: "Rule 4, L3-3",
         record: LANRICK_TURN,
-        task: "Black to play, with 5 men, so 5 squares. Use all five, on one man or split among several (`d5-d4 f8-d6`); a man moved twice keeps to one line.",
+        task: "Black to play, with 5 men, so 5 squares. Use all five, on one man or split among several (`f5-e5 h6-f6` moves two men 3 squares); a man moved twice keeps to one line.",
         learnt: "A turn's squares are shared among the men as you like; men move like queens and never pass over men.",
         check: whole_budget,
     },
