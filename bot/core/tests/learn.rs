@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use muster_core::desk::{Core, Reply};
-use muster_core::learn::lessons::course;
+use muster_core::learn::course;
 use muster_core::store::{ChannelKey, MemoryStore, SledStore};
 use muster_rules::{AnyGame, GameId};
 
@@ -47,6 +47,23 @@ fn answers(game: GameId, n: usize) -> (&'static str, Vec<String>) {
         (GameId::Croquet, 5) => ("1", v(&["4"])),
         (GameId::Croquet, 6) => ("1", v(&["3"])),
         (GameId::Croquet, 7) => ("2", v(&["3"])),
+        (GameId::Lanrick1880, 1) => ("d4", v(&["W:a1,c1,e1,g1,h2 B:a8,c8,e8,g8,h7"])),
+        (GameId::Lanrick1880, 2) => ("d7", v(&["e3"])),
+        // A turn of steps is legal there, but not the shift the lesson asks for.
+        (GameId::Lanrick1880, 3) => ("c1-c3", v(&["*e4"])),
+        (GameId::Lanrick1880, 4) => ("e8-e7 e7-e5", v(&["e8-e5 h7-f5"])),
+        (GameId::Lanrick1880, 5) => (
+            "c6-c5",
+            v(&["c6-c5 g5-e3 f5-e4", "xa1", "e2-e1", "f2-f1", "g3-g1"]),
+        ),
+        // A diagonal step forward is legal, but not straight forward.
+        (GameId::Lanko88, 1) => ("44-38", v(&["44-37"])),
+        (GameId::Lanko88, 2) => ("20-W2", v(&["12-13"])),
+        // A quiet move is refused while a capture is possible.
+        (GameId::Lanko88, 3) => ("12-13", v(&["36;38"])),
+        (GameId::Lanko88, 4) => ("38;36", v(&["38;36;W6"])),
+        (GameId::Lanko88, 5) => ("N7-N8", v(&["N7-M1"])),
+        (GameId::Lanko88, 6) => ("N7-N8", v(&["declare", "N7-N8"])),
         other => panic!("no answers for {other:?}"),
     }
 }
@@ -67,9 +84,16 @@ fn mark_after_returns() -> String {
 #[test]
 fn every_lesson_is_solved_by_its_answers_and_refuses_a_wrong_one_saying_why() {
     let core = Core::new(Arc::new(MemoryStore::default()), "!");
-    for game in [GameId::Lanrick, GameId::Croquet] {
+    // The fewest lessons each course must have.
+    let least = [
+        (GameId::Lanrick, 8),
+        (GameId::Croquet, 6),
+        (GameId::Lanrick1880, 3),
+        (GameId::Lanko88, 5),
+    ];
+    for (game, least) in least {
         let lessons = course(game);
-        assert!(lessons.len() >= 6, "{game}: {} lessons", lessons.len());
+        assert!(lessons.len() >= least, "{game}: {} lessons", lessons.len());
         for n in 1..=lessons.len() {
             let out = texts(&say(&core, "ada", "lounge", &format!("learn {game} {n}")));
             assert!(
@@ -88,6 +112,10 @@ fn every_lesson_is_solved_by_its_answers_and_refuses_a_wrong_one_saying_why() {
             let refused = texts(&say(&core, "ada", "lounge", &format!("learn {wrong}")));
             assert!(refused.starts_with("P:"), "{game} {n}: {refused}");
             assert!(refused.contains("The task:"), "{game} {n}: {refused}");
+            assert!(
+                !refused.contains(&format!("`{wrong}`: `{wrong}`")),
+                "the decision said once: {refused}"
+            );
             assert!(!refused.contains("Solved"), "{game} {n}: {refused}");
             for (i, answer) in right.iter().enumerate() {
                 let said = texts(&say(&core, "ada", "lounge", &format!("learn {answer}")));
@@ -112,6 +140,14 @@ fn every_lesson_is_solved_by_its_answers_and_refuses_a_wrong_one_saying_why() {
     );
     assert!(
         progress.contains("7 of 7 solved, 14 of 21 stars"),
+        "{progress}"
+    );
+    assert!(
+        progress.contains("5 of 5 solved, 10 of 15 stars"),
+        "{progress}"
+    );
+    assert!(
+        progress.contains("6 of 6 solved, 12 of 18 stars"),
         "{progress}"
     );
 }
@@ -170,11 +206,11 @@ fn lessons_leave_the_channels_game_alone_and_answer_only_the_learner() {
     // Out of range, and a game with no course yet.
     let out = texts(&say(&core, "carol", "general", "learn lanrick 11"));
     assert!(out.contains("has lessons 1 to 10"), "{out}");
-    let out = texts(&say(&core, "carol", "general", "learn lanko88"));
-    assert!(
-        out.contains("There are no lessons for Lanko-88 yet"),
-        "{out}"
-    );
+    // Lanko's lessons are on the Lanko-88 board, which `learn lanko` names.
+    let out = texts(&say(&core, "carol", "general", "learn lanko68"));
+    assert!(out.contains("`!learn lanko88`"), "{out}");
+    let out = texts(&say(&core, "carol", "general", "learn lanko"));
+    assert!(out.contains("Lanko-88 lesson 1 of 6"), "{out}");
     let out = texts(&say(&core, "carol", "general", "learn lanrick two"));
     assert!(out.contains("say a lesson's number"), "{out}");
 }

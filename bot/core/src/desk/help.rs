@@ -39,7 +39,7 @@ const TOPICS: &[(&[&str], &str)] = &[
     (&["history"], "`{p}history` lists the moves so far."),
     (
         &["learn", "lesson"],
-        "`{p}learn <game>` gives you the next lesson of a game's course (Lanrick, Croquet): a board and a task, answered with `{p}learn <decision>` in the game's notation and checked by the rules; `{p}learn <game> <n>` gives lesson n; `{p}learn` shows your progress. Up to three stars a lesson, for solving it in few tries. For you alone; a channel's game is never touched, and lessons never count in ratings.",
+        "`{p}learn <game>` gives you the next lesson of a game's course (Lanrick, Croquet, the 1880 Lanrick, Lanko): a board and a task, answered with `{p}learn <decision>` in the game's notation and checked by the rules; `{p}learn <game> <n>` gives lesson n; `{p}learn` shows your progress. Up to three stars a lesson, for solving it in few tries. For you alone; a channel's game is never touched, and lessons never count in ratings.",
     ),
     (
         &["replay", "gif"],
@@ -120,7 +120,7 @@ const OVERVIEW: &str = "Muster plays Lewis Carroll's games. New to them? Try `{p
              • `{p}rating [@player] [game]` · `{p}leaderboard <game>` · `{p}ratings export` — ratings; `casual` in `new` for an unrated game\n\
              • `{p}tournament new spring lanrick swiss` — run an event; `{p}tournament join spring` · `standings` · `pairings` (`{p}help tournament`)\n\
              • `{p}link` — one player on two platforms (`{p}link CODE` on the other) · `{p}unlink` · `{p}whoami`\n\
-             • `{p}learn lanrick` · `{p}learn croquet` — lessons on a board, for you alone · `{p}learn` — your stars\n\
+             • `{p}learn lanrick` · `{p}learn croquet` · `{p}learn lanrick1880` · `{p}learn lanko` — lessons on a board, for you alone · `{p}learn` — your stars\n\
              • `{p}games [player]` — your games, your move first · `{p}rules` · `{p}notation` · `{p}help <command>`";
 
 /// The help text, or help on one command; the overview ends with the games' rules pages when

@@ -9,22 +9,8 @@ use muster_rules::GameId;
 use super::help;
 use crate::kernel::board::Board;
 use crate::kernel::reply::Reply;
-use crate::learn::lessons::LANRICK;
-
-/// The first version's main record (docs/rules/lanrick1880.md).
-const LANRICK1880: [&str; 11] = [
-    "W:a1,c1,e1,g1,h2 B:a8,c8,e8,g8,h7",
-    "e3",
-    "*e4",
-    "e8-e5 h7-f5",
-    "*d4",
-    "c8-f5",
-    "c1-c3 e1-e2 g1-f2",
-    "a8-c6 g8-g5",
-    "h2-g3",
-    "c6-c5 g5-e3 f5-e4",
-    "xa1",
-];
+use crate::learn::lanrick::LANRICK;
+use crate::learn::lanrick1880::LANRICK1880;
 
 /// After how many decisions of `game`'s record each numbered step of its short rules is shown
 /// (`None`: a step with no board), and the record.
@@ -35,7 +21,7 @@ fn steps(game: GameId) -> (&'static [&'static str], &'static [Option<usize>]) {
         GameId::Lanrick => (&LANRICK[..15], &[Some(10), Some(11), Some(14), Some(15)]),
         // 1 the set-up, 2 the rendezvous, 3 a turn, 4 a shift, 5 the rendezvous won.
         GameId::Lanrick1880 => (
-            &LANRICK1880,
+            &LANRICK1880[..11],
             &[Some(1), Some(2), Some(4), Some(5), Some(10)],
         ),
         // 1 a hoop taken (7 1 6: 7 → 13), 2 a miss, 3 a bar, 4 kept in a hoop, 5 the peg.

@@ -4,12 +4,16 @@
 //! changed. Progress is kept per player ([`progress`]), across platforms for linked accounts,
 //! with up to three stars for a lesson solved in few tries. Lessons never count in ratings.
 
+pub mod croquet;
+pub mod lanko;
+pub mod lanrick;
+pub mod lanrick1880;
 pub mod lessons;
 pub mod progress;
 
 use muster_rules::{AnyGame, GameId};
 
-use lessons::{Lesson, Tried, Verdict, course};
+use lessons::{Lesson, Tried, Verdict};
 use progress::Taking;
 
 use crate::kernel::board::Board;
@@ -44,7 +48,12 @@ pub fn parse(rest: &str) -> Result<LearnCommand, String> {
     let Some(first) = words.first() else {
         return Ok(LearnCommand::Progress);
     };
-    let Ok(game) = first.parse::<GameId>() else {
+    // `lanko` alone names the board the lessons are on.
+    let game = match first.to_ascii_lowercase().as_str() {
+        "lanko" => Ok(GameId::Lanko88),
+        _ => first.parse::<GameId>(),
+    };
+    let Ok(game) = game else {
         return Ok(LearnCommand::Answer(rest.trim().to_string()));
     };
     match words[1..] {
@@ -71,6 +80,17 @@ fn find(id: &str) -> Option<(usize, &'static Lesson)> {
     let game: GameId = game.parse().ok()?;
     let n: usize = n.parse().ok()?;
     course(game).get(n.checked_sub(1)?).map(|l| (n, l))
+}
+
+/// The lessons of `game`, in order (empty for a game with none).
+pub fn course(game: GameId) -> &'static [Lesson] {
+    match game {
+        GameId::Lanrick => &lanrick::COURSE,
+        GameId::Croquet => &croquet::COURSE,
+        GameId::Lanrick1880 => &lanrick1880::COURSE,
+        GameId::Lanko88 => &lanko::COURSE,
+        GameId::Lanko68 | GameId::Lanko103 => &[],
+    }
 }
 
 /// Runs `learn`.
@@ -124,20 +144,25 @@ fn overview(core: &Context, req: &Request) -> Result<Replies, String> {
     Ok(private(lines.join("\n")))
 }
 
+/// The games with a course, by their ids.
+fn with_lessons() -> Vec<&'static str> {
+    GameId::ALL
+        .into_iter()
+        .filter(|g| !course(*g).is_empty())
+        .map(GameId::as_str)
+        .collect()
+}
+
 /// `learn <game> [n]`: the lesson given, its board and its task.
 fn start(core: &Context, req: &Request, game: GameId, n: Option<usize>) -> Result<Replies, String> {
     let p = &core.prefix;
     let lessons = course(game);
     if lessons.is_empty() {
-        let with: Vec<&str> = GameId::ALL
-            .into_iter()
-            .filter(|g| !course(*g).is_empty())
-            .map(GameId::as_str)
-            .collect();
         return Ok(private(format!(
-            "There are no lessons for {} yet: `{p}rules {game}` gives its rules. Lessons: {}.",
+            "{} has no lessons of its own: Lanko's lessons are on the Lanko-88 board \
+             (`{p}learn lanko88`), and `{p}rules {game}` gives how {} differs.",
             game.title(),
-            with.join(", ")
+            game.title()
         )));
     }
     let progress = progress::of(core.base.as_ref(), &req.platform, &req.user.id)?;
@@ -221,13 +246,19 @@ fn play(lesson: &Lesson, moves: &[String], text: &str) -> Answered {
         return Answered::Refused("the lesson's game is over".into());
     };
     let before = game.clone();
+    // A Lanko declaration is typed as the command names it.
+    let text = match (&game, text.trim()) {
+        (AnyGame::Lanko(_), t) if t.eq_ignore_ascii_case("declare") => "===",
+        _ => text,
+    };
     let canonical = match game.canonical(&game.normalise(text)) {
         Ok(c) => c,
         Err(e) => return Answered::Refused(e.to_string()),
     };
-    if let Err(e) = game.play_text(seat, &canonical) {
-        return Answered::Refused(e.to_string());
-    }
+    let events = match game.play_text(seat, &canonical) {
+        Ok(events) => events,
+        Err(e) => return Answered::Refused(e.to_string()),
+    };
     let mut played = moves.to_vec();
     played.push(canonical.clone());
     // The lesson judges the position the learner's decision made.
@@ -236,6 +267,7 @@ fn play(lesson: &Lesson, moves: &[String], text: &str) -> Answered {
         after: &game,
         text: &canonical,
         seat,
+        events: &events,
     });
     // Before his next decision, the other side answers with its first legal one.
     if matches!(verdict, Verdict::More(_)) {
@@ -265,8 +297,9 @@ fn answer(core: &Context, req: &Request, text: &str) -> Result<Replies, String> 
         .and_then(|t| find(&t.lesson).map(|found| (t, found)))
     else {
         return Ok(private(format!(
-            "You are not taking a lesson: `{p}learn lanrick` or `{p}learn croquet` starts one, \
-             `{p}learn` shows your progress."
+            "You are not taking a lesson: `{p}learn <game>` starts one ({}), `{p}learn` shows \
+             your progress.",
+            with_lessons().join(", ")
         )));
     };
     let judged = play(lesson, &taking.moves, text);
@@ -278,8 +311,14 @@ fn answer(core: &Context, req: &Request, text: &str) -> Result<Replies, String> 
                     t.wrong += 1;
                 }
             })?;
+            // The rules' own words may already begin with the decision.
+            let said = format!("`{excerpt}`");
+            let why = match why.strip_prefix(&said) {
+                Some(_) => why,
+                None => format!("{said}: {why}"),
+            };
             Ok(private(format!(
-                "`{excerpt}`: {why}. The task: {} Try again with `{p}learn <decision>`.",
+                "{why}. The task: {} Try again with `{p}learn <decision>`.",
                 lesson.task
             )))
         }
