@@ -22,6 +22,7 @@ mod hash;
 pub mod lanko;
 pub mod lanrick;
 pub mod lanrick1880;
+pub mod puzzle;
 pub mod search;
 pub mod seat;
 pub mod tournament;

@@ -356,7 +356,7 @@ fn gateway_registers_the_commands_and_plays_lanrick_across_a_restart() {
             .iter()
             .map(|c| c["name"].as_str().unwrap())
             .collect();
-        assert_eq!(names.len(), 31, "{names:?}");
+        assert_eq!(names.len(), 32, "{names:?}");
         for name in [
             "move",
             "new",
@@ -365,6 +365,7 @@ fn gateway_registers_the_commands_and_plays_lanrick_across_a_restart() {
             "link",
             "whoami",
             "learn",
+            "puzzle",
         ] {
             assert!(names.contains(&name), "/{name} in {names:?}");
         }

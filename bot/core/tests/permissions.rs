@@ -609,6 +609,8 @@ fn the_matrix_covers_every_command_in_every_state() {
         // A player's own lessons: anyone, for himself, never the channel's game
         // (bot/core/tests/learn.rs).
         "learn",
+        // A player's own puzzles: anyone, for himself (bot/core/tests/puzzles.rs).
+        "puzzle",
     ];
     for w in muster_core::desk::command::WORDS {
         let covered = MATRIX.iter().any(|(c, ..)| word(c) == w);

@@ -200,6 +200,13 @@ pub const GAMES: &[(&str, &str)] = &[
     ("Lanko-103", "lanko103"),
 ];
 
+/// What `/puzzle` may ask besides a puzzle.
+const PUZZLE_ASKS: &[(&str, &str)] = &[
+    ("The day's puzzle", "daily"),
+    ("Your puzzle rating, streak and tries", "rating"),
+    ("The solution of your puzzle", "solution"),
+];
+
 /// An offer (of a draw, of a takeback) and its answers.
 const ANSWERS: &[(&str, &str)] = &[
     ("Offer or ask", "offer"),
@@ -441,6 +448,20 @@ pub const COMMANDS: &[Command] = &[
             text(
                 "answer",
                 "Your decision in the lesson you are taking, in notation",
+                muster_rules::MAX_NOTATION as u16,
+            ),
+        ],
+        subcommands: &[],
+    },
+    Command {
+        name: "puzzle",
+        description: "A proved puzzle from the bot's games, rated: a new one, the day's, or your answer",
+        options: &[
+            choice("ask", "Instead of a new puzzle: the day's, your rating, the solution", PUZZLE_ASKS),
+            choice("game", "The game (default: any)", GAMES),
+            text(
+                "answer",
+                "Your decision in the puzzle you are taking, in notation",
                 muster_rules::MAX_NOTATION as u16,
             ),
         ],

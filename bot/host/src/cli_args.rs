@@ -118,10 +118,41 @@ pub enum Command {
         #[arg(value_name = "ADDR")]
         addr: Option<String>,
     },
+    /// The puzzle set: make it from the bot's games against itself, or prove one again
+    Puzzles {
+        #[command(subcommand)]
+        what: PuzzlesCommand,
+    },
     /// Print a completion script for a shell
     Completions {
         /// The shell
         shell: clap_complete::Shell,
+    },
+}
+
+/// `muster puzzles …`.
+#[derive(Subcommand, Debug)]
+pub enum PuzzlesCommand {
+    /// Play the bot against itself in every game, prove the puzzles found, print the set
+    Generate {
+        /// Games played of each kind
+        #[arg(long, value_name = "N", default_value_t = 12)]
+        games: u64,
+        /// The first game's seed
+        #[arg(long, value_name = "S", default_value_t = 1)]
+        seed: u64,
+        /// Puzzles kept from one game
+        #[arg(long, value_name = "N", default_value_t = 2)]
+        per_game: usize,
+        /// Puzzles kept of one game kind
+        #[arg(long, value_name = "N", default_value_t = 12)]
+        per_kind: usize,
+    },
+    /// Prove every puzzle of a set again (exit 1 if one fails)
+    Check {
+        /// The set (- for standard input)
+        #[arg(value_name = "FILE")]
+        file: String,
     },
 }
 

@@ -407,6 +407,7 @@ fn run_command(
             let listen = loaded.as_ref().ok().and_then(|s| s.ops.listen);
             health(addr.as_deref(), listen, out, err)
         }
+        Command::Puzzles { what } => puzzles(what, stdin, out, err),
         Command::Completions { shell } => {
             use clap::CommandFactory;
             clap_complete::generate(shell, &mut Cli::command(), "muster", out);
@@ -430,6 +431,41 @@ fn run_command(
 
 /// `muster config check`: the settings in effect, printed as TOML with secrets masked; the
 /// clocks checked as the chat reads them, and what is most likely a mistake warned of.
+/// `muster puzzles generate|check`.
+fn puzzles(
+    what: crate::cli_args::PuzzlesCommand,
+    stdin: &mut dyn Read,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    use crate::cli_args::PuzzlesCommand;
+    use crate::cli_puzzles::{Making, check, generate};
+    match what {
+        PuzzlesCommand::Generate {
+            games,
+            seed,
+            per_game,
+            per_kind,
+        } => generate(
+            Making {
+                games,
+                seed,
+                per_game,
+                per_kind,
+            },
+            out,
+            err,
+        ),
+        PuzzlesCommand::Check { file } => match read_record(Some(&file), stdin) {
+            Ok(text) => check(&text, out, err),
+            Err(e) => {
+                let _ = writeln!(err, "{e}");
+                USAGE_ERROR
+            }
+        },
+    }
+}
+
 fn config_check(loaded: &Loaded, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     match loaded {
         Ok(s) => {

@@ -6,4 +6,4 @@
 mod chats;
 pub mod cli;
 
-pub use muster_host::{cli_args, cli_store, config_check, console, ops};
+pub use muster_host::{cli_args, cli_puzzles, cli_store, config_check, console, ops};

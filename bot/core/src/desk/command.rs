@@ -9,6 +9,7 @@ use crate::events::command::{self as event_words, TournamentCommand};
 use crate::games::command::{self as game_words, GameCommand};
 use crate::kernel::request::User;
 use crate::kernel::text::excerpt;
+use crate::learn::puzzles::{self, PuzzleCommand};
 use crate::learn::{self, LearnCommand};
 use crate::players::links::{self, LinkCommand};
 use crate::ratings::commands::{self as rating_words, RatingsCommand};
@@ -32,6 +33,8 @@ pub enum Command {
     Link(LinkCommand),
     /// `learn`: lessons (learn).
     Learn(LearnCommand),
+    /// `puzzle`: proved positions to solve (learn).
+    Puzzle(PuzzleCommand),
     /// The rules of a game.
     Rules(Option<GameId>),
     /// The notation of a game.
@@ -50,6 +53,7 @@ impl Command {
             Command::Ratings(_) => "ratings",
             Command::Link(c) => c.name(),
             Command::Learn(c) => c.name(),
+            Command::Puzzle(c) => c.name(),
             Command::Rules(_) => "rules",
             Command::Notation(_) => "notation",
             Command::Help(_) => "help",
@@ -58,7 +62,7 @@ impl Command {
 }
 
 /// Every command word, for help and suggestions.
-pub const WORDS: [&str; 31] = [
+pub const WORDS: [&str; 32] = [
     "new",
     "join",
     "accept",
@@ -90,6 +94,7 @@ pub const WORDS: [&str; 31] = [
     "unlink",
     "whoami",
     "learn",
+    "puzzle",
 ];
 
 fn game_arg(arg: Option<&str>) -> Result<Option<GameId>, String> {
@@ -131,6 +136,7 @@ pub fn parse(text: &str) -> Result<Command, String> {
         "" => Err("type a command, such as `help`".into()),
         "rules" => Ok(Command::Rules(game_arg(one("rules")?)?)),
         "learn" | "lesson" => learn::parse(rest).map(Command::Learn),
+        "puzzle" | "puzzles" => puzzles::parse(rest).map(Command::Puzzle),
         "notation" => Ok(Command::Notation(game_arg(one("notation")?)?)),
         "help" | "?" | "commands" => Ok(Command::Help(one("help")?.map(str::to_ascii_lowercase))),
         "games" => Ok(Command::Clock(ClockCommand::Games(

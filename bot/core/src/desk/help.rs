@@ -42,6 +42,10 @@ const TOPICS: &[(&[&str], &str)] = &[
         "`{p}learn <game>` gives you the next lesson of a game's course (Lanrick, Croquet, the 1880 Lanrick, Lanko): a board and a task, answered with `{p}learn <decision>` in the game's notation and checked by the rules; `{p}learn <game> <n>` gives lesson n; `{p}learn` shows your progress. Up to three stars a lesson, for solving it in few tries. For you alone; a channel's game is never touched, and lessons never count in ratings.",
     ),
     (
+        &["puzzle", "puzzles"],
+        "`{p}puzzle [game]` gives you a puzzle from the bot's own games, near your puzzle rating: a position where one decision wins the rendezvous now (Lanrick), is the only step that keeps a won game won (Croquet), or gains the most points (Lanko), proved by trying every legal decision. Answer with `{p}puzzle <decision>`; `{p}puzzle solution` shows it. Your first try of each puzzle is rated (Glicko-2, as games are, but a rating of its own); `{p}puzzle rating` shows your rating, streak and latest tries; `{p}puzzle daily` is the day's puzzle, the same for everyone. For you alone; never a game's rating.",
+    ),
+    (
         &["replay", "gif"],
         "`{p}replay [game-id]` shows the game as an animation, one frame a decision; without an id, this channel's game or your last finished one. Every finished game's replay is posted with its result.",
     ),
@@ -120,7 +124,7 @@ const OVERVIEW: &str = "Muster plays Lewis Carroll's games. New to them? Try `{p
              • `{p}rating [@player] [game]` · `{p}leaderboard <game>` · `{p}ratings export` — ratings; `casual` in `new` for an unrated game\n\
              • `{p}tournament new spring lanrick swiss` — run an event; `{p}tournament join spring` · `standings` · `pairings` (`{p}help tournament`)\n\
              • `{p}link` — one player on two platforms (`{p}link CODE` on the other) · `{p}unlink` · `{p}whoami`\n\
-             • `{p}learn lanrick` · `{p}learn croquet` · `{p}learn lanrick1880` · `{p}learn lanko` — lessons on a board, for you alone · `{p}learn` — your stars\n\
+             • `{p}learn lanrick` · `{p}learn croquet` · `{p}learn lanrick1880` · `{p}learn lanko` — lessons on a board, for you alone · `{p}learn` — your stars · `{p}puzzle` — a proved puzzle, rated\n\
              • `{p}games [player]` — your games, your move first · `{p}rules` · `{p}notation` · `{p}help <command>`";
 
 /// The help text, or help on one command; the overview ends with the games' rules pages when

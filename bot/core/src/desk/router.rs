@@ -428,6 +428,7 @@ impl Core {
             Command::Ratings(what) => ratings::commands::run(self, req, what),
             Command::Link(what) => links::run(self, req, what),
             Command::Learn(what) => crate::learn::run(self, req, what),
+            Command::Puzzle(what) => crate::learn::puzzle(self, req, what),
             Command::Game(what) => self.game_command(req, what),
         }
     }

@@ -25,7 +25,8 @@ const BOT_IDLE: u64 = 30;
 /// this instance posts it for the instance that stored it.
 const NOTICE_AGE: u64 = 60;
 
-/// How often notices posted long ago are forgotten ([`Core::forget_old_notices`]).
+/// How often notices posted long ago are forgotten ([`Core::forget_old_notices`]) and the day's
+/// puzzle posted where it is due ([`Core::post_daily_puzzles`]).
 const FORGET_EVERY: Duration = Duration::from_secs(3_600);
 
 /// Runs the scheduler for `core`'s games until the process is asked to stop.
@@ -44,7 +45,11 @@ pub async fn run(core: Arc<Core>) {
         if tokio::time::Instant::now() >= forget {
             forget = tokio::time::Instant::now() + FORGET_EVERY;
             let core = Arc::clone(&core);
-            let _ = tokio::task::spawn_blocking(move || core.forget_old_notices()).await;
+            let _ = tokio::task::spawn_blocking(move || {
+                core.forget_old_notices();
+                core.post_daily_puzzles();
+            })
+            .await;
         }
         if shared && tokio::time::Instant::now() >= reread {
             reread = tokio::time::Instant::now() + REREAD;

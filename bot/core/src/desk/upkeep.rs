@@ -1,6 +1,7 @@
 //! What the desk does that no command asks: the due moments of the clocks fired (and the games
 //! they end rated and reported to their events), the agenda read at start, ratings and events
-//! caught up after a restart, and an event's place opened by an adapter taken in.
+//! caught up after a restart, an event's place opened by an adapter taken in, and the day's
+//! puzzle posted where it is asked for.
 
 use super::front::Core;
 use crate::clocks::{deadlines, schedule};
@@ -13,6 +14,18 @@ use crate::kernel::surface::Opening;
 use crate::ratings;
 
 impl Core {
+    /// Posts the day's puzzle in the channels that ask for it and have not had it today
+    /// (learn/daily.rs); how many were posted.
+    pub fn post_daily_puzzles(&self) -> usize {
+        match crate::learn::daily::post_due(self) {
+            Ok(n) => n,
+            Err(e) => {
+                tracing::warn!("the day's puzzle could not be posted: {e}");
+                0
+            }
+        }
+    }
+
     /// Does everything due by now, in order: timeouts (the game ended at its deadline),
     /// announcements of run-out clocks that wait for a claim, and reminders (coalesced per
     /// player). Leaves the messages in the outbox; a game lost on time is rated and reports to

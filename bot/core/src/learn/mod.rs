@@ -5,11 +5,14 @@
 //! with up to three stars for a lesson solved in few tries. Lessons never count in ratings.
 
 pub mod croquet;
+pub mod daily;
 pub mod lanko;
 pub mod lanrick;
 pub mod lanrick1880;
 pub mod lessons;
 pub mod progress;
+pub mod puzzle_record;
+pub mod puzzles;
 
 use muster_rules::{AnyGame, GameId};
 
@@ -90,6 +93,14 @@ pub fn course(game: GameId) -> &'static [Lesson] {
         GameId::Lanrick1880 => &lanrick1880::COURSE,
         GameId::Lanko88 => &lanko::COURSE,
         GameId::Lanko68 | GameId::Lanko103 => &[],
+    }
+}
+
+/// Runs `puzzle`: the channel's daily posting (daily.rs), else the asker's own puzzles.
+pub fn puzzle(core: &Context, req: &Request, command: puzzles::PuzzleCommand) -> Replies {
+    match command {
+        puzzles::PuzzleCommand::Posting(on) => daily::set(core, req, on),
+        other => puzzles::run(core, req, other),
     }
 }
 
