@@ -196,6 +196,15 @@ impl Entry {
         replay(self.game, &self.record)
     }
 
+    /// What its solution gains (0 when its record or answer no longer plays, which the
+    /// set's check refuses).
+    pub fn gain(&self) -> i64 {
+        self.position()
+            .ok()
+            .and_then(|g| gain(&g, self.theme, &self.answer))
+            .unwrap_or(0)
+    }
+
     /// The line of the set that writes it.
     pub fn line(&self) -> String {
         format!(

@@ -392,3 +392,62 @@ async fn boards_survive_a_crash_at_every_moment_of_sending() {
     );
     bot.stop();
 }
+
+/// The bot's answer to `ev` that says `words`, as `player` sees it: addressed to him.
+async fn said(
+    player: &muster_tests::matrix::Player,
+    room: &str,
+    bot: &str,
+    ev: &str,
+    words: &str,
+) -> Seen {
+    let seen = player
+        .wait_for(room, WAIT, |s| {
+            s.sender == bot && s.in_reply_to.as_deref() == Some(ev) && s.body.contains(words)
+        })
+        .await;
+    assert!(seen.mentions.contains(&player.user_id()), "{seen:?}");
+    seen
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lesson_and_a_puzzle_are_solved_by_room_messages() {
+    let t = table().await;
+    let dir = data_dir("matrix", "learning");
+    let bot_id = t.bot.user_id.clone();
+    let bot = start(&t.synapse, &t.bot, &dir, &[]).await;
+    let room = open_room(&t, "Lessons", false).await;
+    invite_bot(&t, &room).await;
+    // A lesson: its board and its task, a wrong try told what the task asks, then solved.
+    let ev = t.alice.send_text(&room, "!learn croquet 1").await;
+    said(&t.alice, &room, &bot_id, &ev, "lesson 1 of 7: Steps").await;
+    let board = t
+        .alice
+        .wait_for(&room, WAIT, |s| {
+            s.sender == bot_id
+                && s.in_reply_to.as_deref() == Some(ev.as_str())
+                && s.msgtype == "m.image"
+        })
+        .await;
+    assert_board(&board);
+    let ev = t.alice.send_text(&room, "!learn 5").await;
+    said(&t.alice, &room, &bot_id, &ev, "The task:").await;
+    let ev = t.alice.send_text(&room, "!learn 8").await;
+    said(&t.alice, &room, &bot_id, &ev, "Solved ★★☆!").await;
+    // A puzzle, answered with its solution: solved and rated.
+    let ev = t.alice.send_text(&room, "!puzzle croquet").await;
+    let given = said(&t.alice, &room, &bot_id, &ev, "Puzzle croquet-").await;
+    let id = given
+        .body
+        .split("Puzzle ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .unwrap();
+    let entry = muster_core::learn::puzzles::find(id).unwrap();
+    let ev = t
+        .alice
+        .send_text(&room, &format!("!puzzle {}", entry.answer))
+        .await;
+    said(&t.alice, &room, &bot_id, &ev, "Your puzzle rating: 1500 → ").await;
+    bot.stop();
+}

@@ -393,3 +393,59 @@ async fn the_rules_pages_show_their_diagrams_and_pass_the_accessibility_check() 
     }
     b.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lessons_and_puzzles_pages_are_answered_in_a_browser_and_pass_the_accessibility_check()
+{
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let console = Console::start(&muster_tests::muster_binary!(), "learning");
+    let puzzle = &muster_core::learn::puzzles::set()[0];
+    let pages = [
+        "/learn".to_string(),
+        "/learn/lanrick".into(),
+        "/learn/lanko88".into(),
+        "/puzzles".into(),
+        format!("/puzzle/{}", puzzle.id),
+    ];
+    for path in &pages {
+        b.client()
+            .goto(&format!("{}{path}", console.base()))
+            .await
+            .unwrap();
+        js(
+            &b,
+            "document.querySelectorAll('main img').forEach(i => i.loading = 'eager');",
+        )
+        .await;
+        until(
+            &b,
+            "[...document.querySelectorAll('main img')].every(i => i.complete && i.naturalWidth > 300)",
+            "the page's boards",
+        )
+        .await;
+        let name = path.trim_start_matches('/').replace('/', "-");
+        b.screenshot_to(&shot(&name)).await;
+        no_serious_violations(&b, path).await;
+    }
+    // The puzzle answered as a reader answers it: typed into its box and sent.
+    let answer = b.client().find(Locator::Id("answer")).await.unwrap();
+    answer.send_keys(&puzzle.answer).await.unwrap();
+    b.client()
+        .find(Locator::Css("form button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    until(
+        &b,
+        "(document.querySelector('.verdict') || {innerText: ''}).innerText.startsWith('Solved')",
+        "the puzzle solved",
+    )
+    .await;
+    b.screenshot_to(&shot("puzzle-solved")).await;
+    no_serious_violations(&b, "a solved puzzle").await;
+    b.close().await;
+}

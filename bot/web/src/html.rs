@@ -82,6 +82,8 @@ pub fn page(head: &Head, base: &str, body: Markup) -> Markup {
                 footer {
                     @if head.path.starts_with("/rules") {
                         p { "Muster — Lewis Carroll's games. These are the rules Muster plays by, with every ruling." }
+                    } @else if head.path.starts_with("/learn") || head.path.starts_with("/puzzle") {
+                        p { "Muster — Lewis Carroll's games. Answers here are checked by the rules and kept nowhere." }
                     } @else {
                         p { "Muster — Lewis Carroll's games. This page shows what its chat channel shows." }
                     }

@@ -8,6 +8,7 @@
 //! `shared.rs` (what the handlers share), `game.rs`, `event.rs`, `people.rs` and `index.rs`
 //! (the pages), `calendar.rs` (an event's and a player's calendar), `previews.rs` (a page's
 //! card and oEmbed answer), `rules.rs` (the games' rules pages, from the rules documents),
+//! `learning.rs` (the lessons' and puzzles' pages, answered by the rules engine),
 //! `live.rs` (their live streams, one rendering per change for every reader), `serve.rs` (the
 //! listener, its routes and headers). This file only declares them.
 
@@ -22,6 +23,7 @@ pub mod gate;
 pub mod html;
 pub mod hub;
 pub mod index;
+pub mod learning;
 pub mod listen;
 pub mod live;
 pub mod people;

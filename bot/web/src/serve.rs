@@ -66,6 +66,12 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/rules", get(rules_index))
         .route("/rules/{game}", get(rules_page))
         .route("/rules/{game}/{file}", get(rules_file))
+        .route("/learn", get(learn_index))
+        .route("/learn/{game}", get(course_page))
+        .route("/learn/{game}/{file}", get(lesson_board))
+        .route("/puzzles", get(puzzles_index))
+        .route("/puzzle/{id}", get(puzzle_page))
+        .route("/puzzle/{id}/{file}", get(puzzle_board))
         .fallback(|| async { not_found() })
         .layer(axum::middleware::map_response(headers))
         .with_state(shared)
@@ -347,6 +353,78 @@ async fn rules_file(Tokens(name, file): Tokens) -> Response {
         )
             .into_response(),
         None => not_found(),
+    })
+    .await
+}
+
+/// A PNG as the answer, kept by caches for an hour (the same address, the same picture).
+fn png(png: Vec<u8>) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "image/png"),
+            (header::CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        png,
+    )
+        .into_response()
+}
+
+/// `/learn`: the courses and the puzzles.
+async fn learn_index(State(shared): State<Arc<Shared>>) -> Response {
+    blocking(move || answer_page(super::learning::learn_index(&shared.base()))).await
+}
+
+/// `/learn/<game>`: a course, with an answer to one lesson when the query carries it.
+async fn course_page(
+    State(shared): State<Arc<Shared>>,
+    Token(name): Token,
+    Asked(query): Asked,
+) -> Response {
+    blocking(
+        move || match super::learning::course_page(&name, &query, &shared.base()) {
+            Some(page) => answer_page(page),
+            None => not_found(),
+        },
+    )
+    .await
+}
+
+/// A lesson's board (`/learn/lanrick/5.png?moves=…`).
+async fn lesson_board(Tokens(name, file): Tokens, Asked(query): Asked) -> Response {
+    blocking(
+        move || match super::learning::lesson_board(&name, &file, &query) {
+            Some(board) => png(board),
+            None => not_found(),
+        },
+    )
+    .await
+}
+
+/// `/puzzles`: the shipped set.
+async fn puzzles_index(State(shared): State<Arc<Shared>>) -> Response {
+    blocking(move || answer_page(super::learning::puzzles_index(&shared.base()))).await
+}
+
+/// `/puzzle/<id>`: one puzzle, with an answer when the query carries it.
+async fn puzzle_page(
+    State(shared): State<Arc<Shared>>,
+    Token(id): Token,
+    Asked(query): Asked,
+) -> Response {
+    blocking(
+        move || match super::learning::puzzle_page(&id, &query, &shared.base()) {
+            Some(page) => answer_page(page),
+            None => not_found(),
+        },
+    )
+    .await
+}
+
+/// A puzzle's board (`/puzzle/<id>/board.png`, `?after=<decision>`).
+async fn puzzle_board(Tokens(id, file): Tokens, Asked(query): Asked) -> Response {
+    blocking(move || match file.as_str() {
+        "board.png" => super::learning::puzzle_board(&id, &query).map_or_else(not_found, png),
+        _ => not_found(),
     })
     .await
 }

@@ -145,6 +145,11 @@ fn overview(core: &Context, req: &Request) -> Result<Replies, String> {
             list.join(" · ")
         ));
     }
+    if let Some(web) = core.web_base() {
+        lines.push(format!(
+            "The courses on the web, answerable there too: {web}/learn"
+        ));
+    }
     if let Some((n, lesson)) = progress.taking.as_ref().and_then(|t| find(&t.lesson)) {
         lines.push(format!(
             "You are taking {} lesson {n}, {}: answer with `{p}learn <decision>`.",
@@ -225,7 +230,7 @@ fn board(lesson: &Lesson, moves: &[String], req: &Request, n: usize) -> Reply {
 }
 
 /// The lesson's position after its record and `moves`.
-fn position(lesson: &Lesson, moves: &[String]) -> Option<AnyGame> {
+pub fn position(lesson: &Lesson, moves: &[String]) -> Option<AnyGame> {
     let mut game = AnyGame::new(lesson.game);
     for text in lesson
         .record
@@ -241,15 +246,17 @@ fn position(lesson: &Lesson, moves: &[String]) -> Option<AnyGame> {
 
 /// What the answer `text` did to the lesson being taken: refused by the rules (why), or played
 /// (the lesson's decisions now, with the other side's answers) and judged.
-enum Answered {
+pub enum Answered {
+    /// The rules refused it: why.
     Refused(String),
+    /// Played: the lesson's decisions now (with the other side's answers), and the verdict.
     Played(Vec<String>, Verdict),
 }
 
 /// `text` played in `lesson` after `moves`: refused by the rules, or played and judged by the
 /// lesson (and, when the task asks for more, answered by the other side while it is not the
 /// learner's turn).
-fn play(lesson: &Lesson, moves: &[String], text: &str) -> Answered {
+pub fn play(lesson: &Lesson, moves: &[String], text: &str) -> Answered {
     let Some(mut game) = position(lesson, moves) else {
         return Answered::Refused("this lesson's position no longer replays".into());
     };

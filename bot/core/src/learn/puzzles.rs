@@ -207,6 +207,10 @@ fn rating(core: &Context, req: &Request) -> Result<Replies, String> {
         )));
     }
     let solved = r.history.iter().filter(|t| t.solved).count();
+    let web = core
+        .web_base()
+        .map(|w| format!(" Every puzzle on the web: {w}/puzzles"))
+        .unwrap_or_default();
     let latest: Vec<String> = r
         .history
         .iter()
@@ -215,7 +219,7 @@ fn rating(core: &Context, req: &Request) -> Result<Replies, String> {
         .map(|t| format!("{} {}", t.puzzle, if t.solved { "✓" } else { "✗" }))
         .collect();
     Ok(private(format!(
-        "Your puzzle rating: {:.0} (±{:.0}). Streak {} (best {}). First tries: {solved} solved of {}. Latest: {}.",
+        "Your puzzle rating: {:.0} (±{:.0}). Streak {} (best {}). First tries: {solved} solved of {}. Latest: {}.{web}",
         r.rating.rating,
         r.rating.deviation * 2.0,
         r.streak,
@@ -328,18 +332,11 @@ fn answer(core: &Context, req: &Request, text: &str) -> Result<Replies, String> 
         Err(said) => return Ok(private(said)),
     };
     let excerpt = crate::kernel::text::excerpt(text, 32);
-    let seat = game.to_move().ok_or("the puzzle's game is over")?;
-    let canonical = match game.canonical(&game.normalise(text)) {
-        Ok(c) => c,
-        Err(e) => return Ok(refused(core, entry, &excerpt, &e.to_string())),
+    let (canonical, solved, why) = match judge(entry, &game, text) {
+        Judged::Refused(why) => return Ok(refused(core, entry, &excerpt, &why)),
+        Judged::Wrong { canonical, why } => (canonical, false, why),
+        Judged::Solved { canonical, .. } => (canonical, true, String::new()),
     };
-    if let Err(e) = game.clone().play_text(seat, &canonical) {
-        return Ok(refused(core, entry, &excerpt, &e.to_string()));
-    }
-    let wanted =
-        proof::gain(&game, entry.theme, &entry.answer).ok_or("the puzzle's answer is refused")?;
-    let gained = proof::gain(&game, entry.theme, &canonical).unwrap_or(i64::MIN);
-    let solved = gained >= wanted;
     let first = !solver.taking.as_ref().is_some_and(|t| t.tried) && !solver.has_tried(&entry.id);
     let moved = if first {
         let (before, after) = first_try(core, req, entry, solved)?;
@@ -348,7 +345,6 @@ fn answer(core: &Context, req: &Request, text: &str) -> Result<Replies, String> 
         " A later try: your rating stays.".to_string()
     };
     if !solved {
-        let why = why_not(entry, &game, &canonical, gained);
         return Ok(private(format!(
             "`{excerpt}`: {why}.{moved} The puzzle: {} to play — {}. Try again with `{p}puzzle <decision>`, or `{p}puzzle solution`.",
             seat_of(entry, &game),
@@ -373,9 +369,56 @@ fn answer(core: &Context, req: &Request, text: &str) -> Result<Replies, String> 
         Reply::Board(Box::new(board.private())),
         Reply::Private(format!(
             "Solved: `{canonical}` {}.{moved} Streak: {streak}. `{p}puzzle` gives the next.",
-            achieved(entry.theme, wanted)
+            achieved(entry.theme, entry.gain())
         )),
     ])
+}
+
+/// What an answer to a puzzle did: refused by the rules (why), legal but not the solution
+/// (what it did instead), or a solution (what it achieves).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Judged {
+    /// The rules refuse it, in their words.
+    Refused(String),
+    /// Legal, but it does not achieve what the puzzle asks.
+    Wrong {
+        /// The decision in canonical notation.
+        canonical: String,
+        /// What it did instead.
+        why: String,
+    },
+    /// It achieves what the solution does.
+    Solved {
+        /// The decision in canonical notation.
+        canonical: String,
+        /// What it achieves.
+        achieved: String,
+    },
+}
+
+/// `text` as an answer to `entry`, whose position is `game`, judged by the proof's measure.
+pub fn judge(entry: &Entry, game: &AnyGame, text: &str) -> Judged {
+    let Some(seat) = game.to_move() else {
+        return Judged::Refused("the puzzle's game is over".into());
+    };
+    let canonical = match game.canonical(&game.normalise(text)) {
+        Ok(c) => c,
+        Err(e) => return Judged::Refused(e.to_string()),
+    };
+    if let Err(e) = game.clone().play_text(seat, &canonical) {
+        return Judged::Refused(e.to_string());
+    }
+    let wanted = entry.gain();
+    match proof::gain(game, entry.theme, &canonical) {
+        Some(g) if g >= wanted => Judged::Solved {
+            achieved: achieved(entry.theme, wanted),
+            canonical,
+        },
+        gained => Judged::Wrong {
+            why: why_not(entry, game, &canonical, gained.unwrap_or(0)),
+            canonical,
+        },
+    }
 }
 
 /// What the solution achieves, said when it is found.
@@ -439,10 +482,7 @@ fn solution(core: &Context, req: &Request) -> Result<Replies, String> {
             "The solution of puzzle {}: `{}`{others}, which {}; of the {} legal decisions no other does.{moved} `{p}puzzle` gives the next.",
             entry.id,
             entry.answer,
-            achieved(
-                entry.theme,
-                proof::gain(&entry.position()?, entry.theme, &entry.answer).unwrap_or(0)
-            ),
+            achieved(entry.theme, entry.gain()),
             entry.decisions
         )),
     ])
