@@ -1,7 +1,7 @@
 //! The search (docs/ai.md): one decision of 1,000 iterations from a position in the middle of
 //! a game of each searched game, reached by seeded random play, so that the figure is the cost
 //! of an iteration (tree walk, widening, a playout — 40 choices in Lanrick, 6 moves in Lanko —
-//! and its valuation). Figures go in docs/performance.md.
+//! and its valuation); and the puzzles' proofs (`puzzle`). Figures go in docs/performance.md.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use muster_rules::search::{Budget, Rng, best_any, random_any};
@@ -37,5 +37,37 @@ fn search(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, search);
+/// Puzzles (docs/puzzles.md): proving a shipped puzzle again (every legal decision played and
+/// measured), for the set's puzzle of each game with the most legal decisions, and judging one
+/// answer.
+fn puzzles(c: &mut Criterion) {
+    use muster_rules::puzzle::{self, Entry};
+    let set = puzzle::read_set(include_str!("../../bot/core/puzzles/set.txt")).expect("the set");
+    let mut group = c.benchmark_group("puzzle");
+    group.sample_size(10);
+    for id in [
+        GameId::Lanrick,
+        GameId::Lanrick1880,
+        GameId::Croquet,
+        GameId::Lanko88,
+    ] {
+        let Some(entry): Option<&Entry> = set
+            .iter()
+            .filter(|e| e.game == id)
+            .max_by_key(|e| e.decisions)
+        else {
+            continue;
+        };
+        let game = entry.position().expect("it replays");
+        group.bench_function(format!("prove {id} ({} decisions)", entry.decisions), |b| {
+            b.iter(|| puzzle::prove(black_box(&game), entry.theme).expect("proved"))
+        });
+        group.bench_function(format!("judge {id}"), |b| {
+            b.iter(|| puzzle::gain(black_box(&game), entry.theme, &entry.answer))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, search, puzzles);
 criterion_main!(benches);

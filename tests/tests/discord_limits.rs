@@ -301,6 +301,8 @@ fn a_puzzle_is_given_and_answered_privately_with_slash_puzzle() {
             .and_then(|s| s.split(' ').next())
             .unwrap();
         let entry = muster_core::learn::puzzles::find(id).unwrap();
+        // Under it, one button: the solution.
+        assert_eq!(button_ids(&m).len(), 1, "{:?}", m.components);
         let answer = |a: &str| json!([{"name": "answer", "type": 3, "value": a}]);
         let m = private_answer(
             &standin,
@@ -309,6 +311,21 @@ fn a_puzzle_is_given_and_answered_privately_with_slash_puzzle() {
         )
         .await;
         assert!(m.content.contains("Solved"), "{}", m.content);
+        // Solved: the next puzzle by its button, on the ephemeral message.
+        let ids = button_ids(&m);
+        assert_eq!(ids.len(), 2, "{:?}", m.components);
+        let next = private_answer(
+            &standin,
+            &bot,
+            button(&ids[0], &m, &ada, CHANNEL, Some(GUILD)),
+        )
+        .await;
+        assert!(next.content.contains("Puzzle croquet-"), "{}", next.content);
+        assert!(
+            !next.content.contains(id),
+            "another puzzle: {}",
+            next.content
+        );
         // The day's puzzle, by `ask` (its first choice).
         let daily = json!([{"name": "ask", "type": 4, "value": 0}]);
         let m = private_answer(
@@ -345,6 +362,10 @@ fn a_lesson_is_taken_and_answered_privately_with_slash_learn() {
         assert!(m.content.contains("The task:"), "{}", m.content);
         let m = private_answer(&standin, &bot, command("learn", answer("6"), &ada, CHANNEL, Some(GUILD))).await;
         assert!(m.content.contains("Solved ★★☆!"), "{}", m.content);
+        // The next lesson by its button, privately.
+        let next = button_ids(&m)[0].clone();
+        let m = private_answer(&standin, &bot, button(&next, &m, &ada, CHANNEL, Some(GUILD))).await;
+        assert!(m.content.contains("lesson 3 of 7: Into the hoop and out"), "{}", m.content);
         // Nothing was said in the channel.
         assert!(standin.messages().iter().all(|m| m.flags & 64 == 64), "{:?}", standin.messages());
         let _ = std::fs::remove_dir_all(data_dir("discord-limits", "learn-Gateway"));

@@ -21,7 +21,7 @@ use progress::Taking;
 
 use crate::kernel::board::Board;
 use crate::kernel::context::Context;
-use crate::kernel::reply::{Replies, Reply, private};
+use crate::kernel::reply::{Button, Replies, Reply, private};
 use crate::kernel::request::Request;
 
 /// What `learn` asks.
@@ -358,9 +358,24 @@ fn answer(core: &Context, req: &Request, text: &str) -> Result<Replies, String> 
                 *best = (*best).max(earned);
                 p.taking = None;
             })?;
+            let game = lesson.game;
+            let mut buttons = vec![Button {
+                label: "Your progress".into(),
+                command: "learn".into(),
+            }];
+            if n < course(game).len() {
+                buttons.insert(
+                    0,
+                    Button {
+                        label: "Next lesson".into(),
+                        command: format!("learn {game} {}", n + 1),
+                    },
+                );
+            }
             Ok(vec![
                 board(lesson, &moves, req, n),
                 Reply::Private(solved(core, lesson, n, earned)),
+                Reply::Buttons(buttons),
             ])
         }
     }

@@ -15,7 +15,7 @@ use muster_rules::{AnyGame, Game, GameId, Seat};
 use super::puzzle_record::{self as record, Taking};
 use crate::kernel::board::Board;
 use crate::kernel::context::Context;
-use crate::kernel::reply::{Replies, Reply, private};
+use crate::kernel::reply::{Button, Replies, Reply, private};
 use crate::kernel::request::Request;
 
 /// The set shipped with Muster.
@@ -108,6 +108,23 @@ pub fn seat_of(entry: &Entry, game: &AnyGame) -> String {
         .unwrap_or_default()
 }
 
+/// The buttons under a puzzle: its solution while it is being taken, else the next one of its
+/// game and the solver's rating.
+fn buttons(entry: &Entry, taking: bool) -> Reply {
+    let button = |label: &str, command: String| Button {
+        label: label.into(),
+        command,
+    };
+    Reply::Buttons(if taking {
+        vec![button("Show the solution", "puzzle solution".into())]
+    } else {
+        vec![
+            button("Next puzzle", format!("puzzle {}", entry.game)),
+            button("Your puzzle rating", "puzzle rating".into()),
+        ]
+    })
+}
+
 /// A puzzle given: its board (the last decision marked) and its task.
 fn give(core: &Context, req: &Request, entry: &Entry, heading: &str) -> Result<Replies, String> {
     let p = &core.prefix;
@@ -133,6 +150,7 @@ fn give(core: &Context, req: &Request, entry: &Entry, heading: &str) -> Result<R
             seat_of(entry, &game),
             entry.theme.task()
         )),
+        buttons(entry, true),
     ])
 }
 
@@ -345,11 +363,14 @@ fn answer(core: &Context, req: &Request, text: &str) -> Result<Replies, String> 
         " A later try: your rating stays.".to_string()
     };
     if !solved {
-        return Ok(private(format!(
-            "`{excerpt}`: {why}.{moved} The puzzle: {} to play — {}. Try again with `{p}puzzle <decision>`, or `{p}puzzle solution`.",
-            seat_of(entry, &game),
-            entry.theme.task()
-        )));
+        return Ok(vec![
+            Reply::Private(format!(
+                "`{excerpt}`: {why}.{moved} The puzzle: {} to play — {}. Try again with `{p}puzzle <decision>`, or `{p}puzzle solution`.",
+                seat_of(entry, &game),
+                entry.theme.task()
+            )),
+            buttons(entry, true),
+        ]);
     }
     let streak = record::update(core.base.as_ref(), &req.platform, &req.user.id, |r| {
         r.taking = None;
@@ -371,6 +392,7 @@ fn answer(core: &Context, req: &Request, text: &str) -> Result<Replies, String> 
             "Solved: `{canonical}` {}.{moved} Streak: {streak}. `{p}puzzle` gives the next.",
             achieved(entry.theme, entry.gain())
         )),
+        buttons(entry, false),
     ])
 }
 
@@ -485,5 +507,6 @@ fn solution(core: &Context, req: &Request) -> Result<Replies, String> {
             achieved(entry.theme, entry.gain()),
             entry.decisions
         )),
+        buttons(entry, false),
     ])
 }
