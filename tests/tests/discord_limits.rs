@@ -371,3 +371,49 @@ fn a_lesson_is_taken_and_answered_privately_with_slash_learn() {
         let _ = std::fs::remove_dir_all(data_dir("discord-limits", "learn-Gateway"));
     });
 }
+
+#[test]
+fn every_lesson_is_solved_through_slash_learn_after_a_wrong_try() {
+    runtime().block_on(async {
+        let standin = StandIn::start(bot::APP).await;
+        let bot = start(&standin, "every-lesson", Mode::Gateway, &[]).await;
+        let ada = Person::new("ada");
+        let answer = |a: &str| json!([{"name": "answer", "type": 3, "value": a}]);
+        for game in ["lanrick", "lanrick1880", "croquet", "lanko88"] {
+            // The game's place among `/learn`'s choices.
+            let choice = ["lanrick", "lanrick1880", "croquet", "lanko88"]
+                .iter()
+                .position(|g| *g == game)
+                .unwrap();
+            let lessons = muster_core::learn::course(game.parse().unwrap());
+            for (i, lesson) in lessons.iter().enumerate() {
+                let n = i + 1;
+                let options = json!([
+                    {"name": "game", "type": 4, "value": choice},
+                    {"name": "lesson", "type": 4, "value": n}
+                ]);
+                let ask = command("learn", options, &ada, CHANNEL, Some(GUILD));
+                let m = private_answer(&standin, &bot, ask).await;
+                let heading = format!("lesson {n} of {}: {}", lessons.len(), lesson.title);
+                assert!(m.content.contains(&heading), "{}", m.content);
+                assert_eq!(m.attachments.len(), 1, "its board: {m:?}");
+                let ask = command("learn", answer(lesson.wrong), &ada, CHANNEL, Some(GUILD));
+                let m = private_answer(&standin, &bot, ask).await;
+                assert!(m.content.contains("The task:"), "{game} {n}: {}", m.content);
+                for (k, a) in lesson.answers.iter().enumerate() {
+                    let ask = command("learn", answer(a), &ada, CHANNEL, Some(GUILD));
+                    let m = private_answer(&standin, &bot, ask).await;
+                    let last = k + 1 == lesson.answers.len();
+                    assert_eq!(
+                        m.content.contains("Solved ★★☆!"),
+                        last,
+                        "{game} {n}: {}",
+                        m.content
+                    );
+                }
+            }
+        }
+        assert!(standin.messages().iter().all(|m| m.flags & 64 == 64));
+        let _ = std::fs::remove_dir_all(data_dir("discord-limits", "every-lesson-Gateway"));
+    });
+}

@@ -451,3 +451,48 @@ async fn a_lesson_and_a_puzzle_are_solved_by_room_messages() {
     said(&t.alice, &room, &bot_id, &ev, "Your puzzle rating: 1500 → ").await;
     bot.stop();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_lesson_is_solved_by_room_messages_after_a_wrong_try() {
+    let t = table().await;
+    let dir = data_dir("matrix", "every-lesson");
+    let bot_id = t.bot.user_id.clone();
+    // Some hundred commands in a row: the room's rate limit is lifted for the run.
+    let unlimited = [("MUSTER_MATRIX_RATE_PER_MINUTE", "0")];
+    let bot = start(&t.synapse, &t.bot, &dir, &unlimited).await;
+    let room = open_room(&t, "Every lesson", false).await;
+    invite_bot(&t, &room).await;
+    for game in ["lanrick", "lanrick1880", "croquet", "lanko88"] {
+        let lessons = muster_core::learn::course(game.parse().unwrap());
+        for (i, lesson) in lessons.iter().enumerate() {
+            let n = i + 1;
+            let ev = t
+                .alice
+                .send_text(&room, &format!("!learn {game} {n}"))
+                .await;
+            said(
+                &t.alice,
+                &room,
+                &bot_id,
+                &ev,
+                &format!("lesson {n} of {}", lessons.len()),
+            )
+            .await;
+            let ev = t
+                .alice
+                .send_text(&room, &format!("!learn {}", lesson.wrong))
+                .await;
+            said(&t.alice, &room, &bot_id, &ev, "The task:").await;
+            for (k, a) in lesson.answers.iter().enumerate() {
+                let ev = t.alice.send_text(&room, &format!("!learn {a}")).await;
+                let words = if k + 1 == lesson.answers.len() {
+                    "Solved ★★☆!"
+                } else {
+                    "Answer with"
+                };
+                said(&t.alice, &room, &bot_id, &ev, words).await;
+            }
+        }
+    }
+    bot.stop();
+}

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use muster_core::desk::{Core, Reply};
 use muster_core::learn::course;
 use muster_core::store::{ChannelKey, MemoryStore, SledStore};
-use muster_rules::{AnyGame, GameId};
+use muster_rules::GameId;
 
 use muster_core::store::Live;
 use muster_core::testing::say;
@@ -23,62 +23,6 @@ fn texts(replies: &[Reply]) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
-}
-
-/// A wrong try for each lesson, and the answers that solve it, in order.
-fn answers(game: GameId, n: usize) -> (&'static str, Vec<String>) {
-    let v = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    match (game, n) {
-        (GameId::Lanrick, 1) => ("d4", v(&["a3"])),
-        (GameId::Lanrick, 2) => ("c3", v(&["c4"])),
-        (GameId::Lanrick, 3) => ("h5-g5", v(&["h5-f5"])),
-        // The task's own example is legal there and moves 3 of the 5 squares.
-        (GameId::Lanrick, 4) => ("f5-e5 h6-f6", v(&["f5-d5 h6-f6 g8-f7"])),
-        (GameId::Lanrick, 5) => ("b1-b2", v(&["b1-c2 c2-d3"])),
-        (GameId::Lanrick, 6) => ("xd5", v(&["xh7"])),
-        (GameId::Lanrick, 7) => ("b3-a3", v(&["f7-e8", "f6-h6"])),
-        (GameId::Lanrick, 8) => ("d5-d8", v(&["b5-b8", "b4-a4", "b3-a2", "c3-c1"])),
-        (GameId::Lanrick, 9) => ("d3-d1", vec!["d5-d8".into(), mark_after_returns()]),
-        (GameId::Lanrick, 10) => ("xa1", v(&["xh7"])),
-        (GameId::Croquet, 1) => ("5", v(&["8"])),
-        (GameId::Croquet, 2) => ("3", v(&["6"])),
-        (GameId::Croquet, 3) => ("6", v(&["3", "3"])),
-        (GameId::Croquet, 4) => ("4", v(&["-4"])),
-        (GameId::Croquet, 5) => ("1", v(&["4"])),
-        (GameId::Croquet, 6) => ("1", v(&["3"])),
-        (GameId::Croquet, 7) => ("2", v(&["3"])),
-        (GameId::Lanrick1880, 1) => ("d4", v(&["W:a1,c1,e1,g1,h2 B:a8,c8,e8,g8,h7"])),
-        (GameId::Lanrick1880, 2) => ("d7", v(&["e3"])),
-        // A turn of steps is legal there, but not the shift the lesson asks for.
-        (GameId::Lanrick1880, 3) => ("c1-c3", v(&["*e4"])),
-        (GameId::Lanrick1880, 4) => ("e8-e7 e7-e5", v(&["e8-e5 h7-f5"])),
-        (GameId::Lanrick1880, 5) => (
-            "c6-c5",
-            v(&["c6-c5 g5-e3 f5-e4", "xa1", "e2-e1", "f2-f1", "g3-g1"]),
-        ),
-        // A diagonal step forward is legal, but not straight forward.
-        (GameId::Lanko88, 1) => ("44-38", v(&["44-37"])),
-        (GameId::Lanko88, 2) => ("20-W2", v(&["12-13"])),
-        // A quiet move is refused while a capture is possible.
-        (GameId::Lanko88, 3) => ("12-13", v(&["36;38"])),
-        (GameId::Lanko88, 4) => ("38;36", v(&["38;36;W6"])),
-        (GameId::Lanko88, 5) => ("N7-N8", v(&["N7-M1"])),
-        (GameId::Lanko88, 6) => ("N7-N8", v(&["declare", "N7-N8"])),
-        other => panic!("no answers for {other:?}"),
-    }
-}
-
-/// A legal mark for Black after the returns of Lanrick's lesson 9 (Black's `d5-d8`, then
-/// White's first legal return, as the lesson answers for him).
-fn mark_after_returns() -> String {
-    let lesson = &course(GameId::Lanrick)[8];
-    let mut game = AnyGame::new(GameId::Lanrick);
-    for m in lesson.record.iter().copied().chain(["d5-d8"]) {
-        game.play_text(game.to_move().unwrap(), m).unwrap();
-    }
-    let white = game.legal_moves_text()[0].clone();
-    game.play_text(game.to_move().unwrap(), &white).unwrap();
-    game.legal_moves_text()[0].clone()
 }
 
 #[test]
@@ -108,7 +52,7 @@ fn every_lesson_is_solved_by_its_answers_and_refuses_a_wrong_one_saying_why() {
                 out.starts_with("B:true:"),
                 "the lesson's board, for ada alone: {out}"
             );
-            let (wrong, right) = answers(game, n);
+            let (wrong, right) = (lessons[n - 1].wrong, lessons[n - 1].answers);
             let refused = texts(&say(&core, "ada", "lounge", &format!("learn {wrong}")));
             assert!(refused.starts_with("P:"), "{game} {n}: {refused}");
             assert!(refused.contains("The task:"), "{game} {n}: {refused}");
@@ -246,4 +190,17 @@ fn progress_follows_a_player_across_his_linked_accounts() {
     assert!(!out.contains("You are taking"), "{out}");
     let out = say_as(&core, "alice@chat", "c1", "learn 6");
     assert!(out.contains("You are not taking a lesson"), "{out}");
+}
+
+#[test]
+fn the_solution_shown_leaves_one_star() {
+    let core = Core::new(Arc::new(MemoryStore::default()), "!");
+    let out = texts(&say(&core, "ada", "lounge", "learn solution"));
+    assert!(out.contains("You are not taking a lesson"), "{out}");
+    say(&core, "ada", "lounge", "learn croquet 3");
+    let out = texts(&say(&core, "ada", "lounge", "learn solution"));
+    assert!(out.contains("`!learn 3`, then `!learn 3`"), "{out}");
+    say(&core, "ada", "lounge", "learn 3");
+    let out = texts(&say(&core, "ada", "lounge", "learn 3"));
+    assert!(out.contains("Solved ★☆☆!"), "{out}");
 }

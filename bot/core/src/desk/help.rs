@@ -39,7 +39,7 @@ const TOPICS: &[(&[&str], &str)] = &[
     (&["history"], "`{p}history` lists the moves so far."),
     (
         &["learn", "lesson"],
-        "`{p}learn <game>` gives you the next lesson of a game's course (Lanrick, Croquet, the 1880 Lanrick, Lanko): a board and a task, answered with `{p}learn <decision>` in the game's notation and checked by the rules; `{p}learn <game> <n>` gives lesson n; `{p}learn` shows your progress. Up to three stars a lesson, for solving it in few tries. For you alone; a channel's game is never touched, and lessons never count in ratings.",
+        "`{p}learn <game>` gives you the next lesson of a game's course (Lanrick, Croquet, the 1880 Lanrick, Lanko): a board and a task, answered with `{p}learn <decision>` in the game's notation and checked by the rules; `{p}learn <game> <n>` gives lesson n; `{p}learn solution` shows the answer (then one star); `{p}learn` shows your progress. Up to three stars a lesson, for solving it in few tries. For you alone; a channel's game is never touched, and lessons never count in ratings.",
     ),
     (
         &["puzzle", "puzzles"],

@@ -109,6 +109,8 @@ pub static COURSE: [Lesson; 7] = [
         task: "Your ball, White, is on 0; the first hoop is 10. A turn is a step of 1 to 8 forward. Step as near to the hoop as one step can go.",
         learnt: "A turn moves your ball 1 to 8 forward.",
         check: first_step,
+        wrong: "5",
+        answers: &["8"],
     },
     Lesson {
         game: GameId::Croquet,
@@ -118,6 +120,8 @@ pub static COURSE: [Lesson; 7] = [
         task: "You are on 17; your hoop is 20. Take it in one step: go from below it to the same distance above it.",
         learnt: "A hoop is taken by a step from below it to as far above it as you were below (17 → 23).",
         check: takes_the_hoop,
+        wrong: "3",
+        answers: &["6"],
     },
     Lesson {
         game: GameId::Croquet,
@@ -127,6 +131,8 @@ pub static COURSE: [Lesson; 7] = [
         task: "The other way to take hoop 20: step exactly into it now, and come out next turn with the same step.",
         learnt: "A ball in a hoop comes out only with the step that took it in, and that takes the hoop.",
         check: in_and_out,
+        wrong: "6",
+        answers: &["3", "3"],
     },
     Lesson {
         game: GameId::Croquet,
@@ -136,6 +142,8 @@ pub static COURSE: [Lesson; 7] = [
         task: "Your 5 took you from 17 to 22: past hoop 20 but not the same distance above it, so you missed it. Go back below 20 with a back step, such as `-4`.",
         learnt: "After a miss, the ball must first go back below the hoop; missing it twice loses.",
         check: legal,
+        wrong: "4",
+        answers: &["-4"],
     },
     Lesson {
         game: GameId::Croquet,
@@ -145,6 +153,8 @@ pub static COURSE: [Lesson; 7] = [
         task: "White's 2 bars you, Black, from 2 and 7 this turn. Now bar White from 4 on his next turn.",
         learnt: "Each step bars the other from that step and from 9 minus it on his next turn.",
         check: bars_four,
+        wrong: "1",
+        answers: &["4"],
     },
     Lesson {
         game: GameId::Croquet,
@@ -154,6 +164,8 @@ pub static COURSE: [Lesson; 7] = [
         task: "White stepped into hoop 20 and can come out only with 3. As Black, keep him in: bar 3 with your step, so that he must pass.",
         learnt: "While the other is in a hoop needing n, you may bar him with n or 9 − n, but not the same step twice running.",
         check: keeps_in,
+        wrong: "1",
+        answers: &["3"],
     },
     Lesson {
         game: GameId::Croquet,
@@ -163,6 +175,8 @@ pub static COURSE: [Lesson; 7] = [
         task: "You are on 97, past hoop 90: only the peg, 100, is left. Land exactly on it.",
         learnt: "Whoever lands exactly on 100 wins; passing it is a miss of the peg.",
         check: on_the_peg,
+        wrong: "2",
+        answers: &["3"],
     },
 ];
 

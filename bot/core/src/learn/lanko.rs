@@ -114,6 +114,8 @@ pub static COURSE: [Lesson; 6] = [
         task: "Four seats play in turn S, W, N, E: S and N are White, W and E Black. You are S, at the bottom, and you move first. A pawn steps one square forward, left, right or diagonally forward, onto an empty square; for S forward is north, up the board. Move a pawn one square straight forward, such as `44-37`.",
         learnt: "S opens; the seats follow clockwise, S, W, N, E, and each moves one piece a turn.",
         check: pawn_forward,
+        wrong: "44-38",
+        answers: &["44-37"],
     },
     Lesson {
         game: GameId::Lanko88,
@@ -123,6 +125,8 @@ pub static COURSE: [Lesson; 6] = [
         task: "You are W, on the left, and with E you play Black. You move the black pieces west of the N–S strip (the two middle columns) or on it; E moves those east of it. Forward is away from your own edge: for you, east. Move one of your pieces one square forward.",
         learnt: "Each seat moves its colour's pieces on its own side of its pair's strip, or on the strip, and forward is away from its edge.",
         check: piece_forward,
+        wrong: "20-W2",
+        answers: &["12-13"],
     },
     Lesson {
         game: GameId::Lanko88,
@@ -132,6 +136,8 @@ pub static COURSE: [Lesson; 6] = [
         task: "S's pawn on 37 stands next to your pawn on 36, with the square behind it empty. A capture jumps over an enemy piece, forward, backward, left or right, to the empty square behind, and if you can capture you must. Capture it, written with `;` between the squares.",
         learnt: "A seat that can capture must; the piece taken leaves the board at once.",
         check: one_capture,
+        wrong: "12-13",
+        answers: &["36;38"],
     },
     Lesson {
         game: GameId::Lanko88,
@@ -141,6 +147,8 @@ pub static COURSE: [Lesson; 6] = [
         task: "You are S again. Your pawn on 38 can capture, and after that capture it can capture again: a capture goes on while it can. Take two black pieces with it, writing every square it lands on: `38;…;…`.",
         learnt: "A capture goes on to the end; among different captures you choose freely.",
         check: two_captures,
+        wrong: "38;36",
+        answers: &["38;36;W6"],
     },
     Lesson {
         game: GameId::Lanko88,
@@ -150,6 +158,8 @@ pub static COURSE: [Lesson; 6] = [
         task: "You are W. Your small castle on N7 stands next to the middle square M1. A castle on a middle square stays there to the end, can never be captured and counts triple: 18 points instead of 6 (a pawn that steps in is burned). Bring it in.",
         learnt: "Castles score by reaching the middle; the game ends when the four middle squares are full, and the pair with more points wins by the difference.",
         check: enters,
+        wrong: "N7-N8",
+        answers: &["N7-M1"],
     },
     Lesson {
         game: GameId::Lanko88,
@@ -159,5 +169,7 @@ pub static COURSE: [Lesson; 6] = [
         task: "You are W, holding castles. A seat may declare, once, before its move, that it will not bring its castles onto the middle squares: the game ends when every seat holding castles has declared and no castle can be taken. Declare (`declare`), then make a move that keeps your word.",
         learnt: "A declaration binds for the rest of the game and is not a turn; the points then decide the game as they stand.",
         check: declares,
+        wrong: "N7-N8",
+        answers: &["declare", "N7-N8"],
     },
 ];

@@ -115,6 +115,8 @@ pub static COURSE: [Lesson; 10] = [
         task: "Place your first man: White begins, and a man goes on any empty square of the border, the 28 squares of the board's edge (a square, such as `a3`).",
         learnt: "The men start on the border, placed one at a time, White and Black in turn, five each.",
         check: legal,
+        wrong: "d4",
+        answers: &["a3"],
     },
     Lesson {
         game: GameId::Lanrick,
@@ -124,6 +126,8 @@ pub static COURSE: [Lesson; 10] = [
         task: "The men are placed. As White, set the mark on a field square: its rendezvous (the mark's square and its eight neighbours) may hold none of your men, and you must not be able to bring them all into it in one turn.",
         learnt: "The setter marks a rendezvous he cannot reach at once; his opponent plays first.",
         check: legal,
+        wrong: "c3",
+        answers: &["c4"],
     },
     Lesson {
         game: GameId::Lanrick,
@@ -133,6 +137,8 @@ pub static COURSE: [Lesson; 10] = [
         task: "White set the mark on c4: the rendezvous is b3–d5. As Black you play first, and the first turn of a round has only 2 squares. Move your men 2 squares in all, such as `h5-f5`.",
         learnt: "The round's first turn has 2 squares; every later turn has one square for each of your men.",
         check: whole_budget,
+        wrong: "h5-g5",
+        answers: &["h5-f5"],
     },
     Lesson {
         game: GameId::Lanrick,
@@ -142,6 +148,8 @@ pub static COURSE: [Lesson; 10] = [
         task: "Black to play, with 5 men, so 5 squares. Use all five, on one man or split among several (`f5-e5 h6-f6` moves two men 3 squares); a man moved twice keeps to one line.",
         learnt: "A turn's squares are shared among the men as you like; men move like queens and never pass over men.",
         check: whole_budget,
+        wrong: "f5-e5 h6-f6",
+        answers: &["f5-d5 h6-f6 g8-f7"],
     },
     Lesson {
         game: GameId::Lanrick,
@@ -151,6 +159,8 @@ pub static COURSE: [Lesson; 10] = [
         task: "White to play, 5 squares. Four of your men are in the rendezvous b3–d5. Bring the last one in this turn.",
         learnt: "The rendezvous is won the moment all your men are in it; the turn ends there.",
         check: wins_rendezvous,
+        wrong: "b1-b2",
+        answers: &["b1-c2 c2-d3"],
     },
     Lesson {
         game: GameId::Lanrick,
@@ -160,6 +170,8 @@ pub static COURSE: [Lesson; 10] = [
         task: "You won the rendezvous. Take one of Black's men who is not in it: `x` and his square, such as `xf8`.",
         learnt: "The winner takes a man who is not in the rendezvous, from the field or from the border.",
         check: legal,
+        wrong: "xd5",
+        answers: &["xh7"],
     },
     Lesson {
         game: GameId::Lanrick,
@@ -169,6 +181,8 @@ pub static COURSE: [Lesson; 10] = [
         task: "Black's men on f6 and f7 are neither in the rendezvous nor on the border: they are wanderers, and you send each of them to the border, one step each, along a line and never over a man (`f7-e8`).",
         learnt: "The winner sends every wanderer of the loser to the border.",
         check: wanderers,
+        wrong: "b3-a3",
+        answers: &["f7-e8", "f6-h6"],
     },
     Lesson {
         game: GameId::Lanrick,
@@ -178,6 +192,8 @@ pub static COURSE: [Lesson; 10] = [
         task: "You have 5 men in the field and Black has 1 (d5). Equalise the field: move your own field men to the border, one at a time (`b5-b8`), until you have as many in the field as Black.",
         learnt: "The player with more men in the field moves his own to the border until the fields are equal.",
         check: equalise,
+        wrong: "d5-d8",
+        answers: &["b5-b8", "b4-a4", "b3-a2", "c3-c1"],
     },
     Lesson {
         game: GameId::Lanrick,
@@ -187,6 +203,8 @@ pub static COURSE: [Lesson; 10] = [
         task: "Both fields hold one man (d3, d5). The returns begin with the player with fewer men: you, as Black. Return your man to the border; White returns his; then, as the first to return, set the next mark.",
         learnt: "The field men go back one at a time, fewer men first; that player sets the next mark.",
         check: returns,
+        wrong: "d3-d1",
+        answers: &["d5-d8", "b2"],
     },
     Lesson {
         game: GameId::Lanrick,
@@ -199,6 +217,8 @@ pub static COURSE: [Lesson; 10] = [
         task: "White marked b2, where all your men already are: you, Black, win the rendezvous at once, as you did three times before. You have taken three men. Take the fourth.",
         learnt: "Whoever takes four men wins the game.",
         check: wins_the_game,
+        wrong: "xa1",
+        answers: &["xh7"],
     },
 ];
 

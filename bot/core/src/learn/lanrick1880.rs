@@ -84,6 +84,8 @@ pub static COURSE: [Lesson; 5] = [
         task: "In the first version White sets out all ten men, his five and Black's five, on the border (the 28 edge squares), in one move: `W:` and White's five squares, then `B:` and Black's, such as `W:a1,c1,e1,g1,h2 B:a8,c8,e8,g8,h7`.",
         learnt: "White sets out every man; Black, the other player, then chooses the rendezvous.",
         check: legal,
+        wrong: "d4",
+        answers: &["W:a1,c1,e1,g1,h2 B:a8,c8,e8,g8,h7"],
     },
     Lesson {
         game: GameId::Lanrick1880,
@@ -93,6 +95,8 @@ pub static COURSE: [Lesson; 5] = [
         task: "As Black, choose the rendezvous: name its centre, a field square (b2–g7). Its block of nine squares may not hold any of your own men; it may hold White's.",
         learnt: "The chooser's only condition is that the block holds none of his men; the other player moves first.",
         check: legal,
+        wrong: "d7",
+        answers: &["e3"],
     },
     Lesson {
         game: GameId::Lanrick1880,
@@ -102,6 +106,8 @@ pub static COURSE: [Lesson; 5] = [
         task: "Black chose e3: the rendezvous is d2–f4. As White, who did not choose, you may move the mark one square instead of moving men, as long as you have not moved a man this round: not onto the border, and not so that the block holds your men. Shift it.",
         learnt: "The first player may shift the mark, carrying every man in the rendezvous with it, until he moves one of his men.",
         check: shifts,
+        wrong: "c1-c3",
+        answers: &["*e4"],
     },
     Lesson {
         game: GameId::Lanrick1880,
@@ -111,6 +117,8 @@ pub static COURSE: [Lesson; 5] = [
         task: "Black to play, with 5 men, so 5 squares, the first turn too. In this version each man moves at most once a turn: `e8-e7 e7-e5` is refused. Use all five squares, such as `e8-e5 h7-f5`.",
         learnt: "Every turn has one square for each of your men, and each man moves at most once in it.",
         check: whole_budget,
+        wrong: "e8-e7 e7-e5",
+        answers: &["e8-e5 h7-f5"],
     },
     Lesson {
         game: GameId::Lanrick1880,
@@ -120,5 +128,7 @@ pub static COURSE: [Lesson; 5] = [
         task: "Black to play, 5 squares. The rendezvous is c3–e5 and your men on c6, g5 and f5 are outside it. Bring all three in this turn; then take a man and send White's wanderers home.",
         learnt: "After the taking and the wanderers nothing is equalised and nobody returns: every other man stays where he is, and the loser chooses the next rendezvous.",
         check: wins_and_stops,
+        wrong: "c6-c5",
+        answers: &["c6-c5 g5-e3 f5-e4", "xa1", "e2-e1", "f2-f1", "g3-g1"],
     },
 ];

@@ -48,6 +48,11 @@ pub struct Lesson {
     pub learnt: &'static str,
     /// Whether a decision does what the task asks.
     pub check: fn(&Tried<'_>) -> Verdict,
+    /// A decision that does not do what the task asks (the rules or the check refuse it).
+    pub wrong: &'static str,
+    /// The decisions that solve it, in order (the other side's answers between them are made
+    /// for it): what `learn solution` shows, and what the suites solve every lesson with.
+    pub answers: &'static [&'static str],
 }
 
 /// Any legal decision solves it (the rules engine has refused the others, saying why).

@@ -33,6 +33,8 @@ pub enum LearnCommand {
     Start(GameId, Option<usize>),
     /// `learn <decision>`: an answer to the lesson being taken.
     Answer(String),
+    /// `learn solution`: the solution of the lesson being taken (then one star at most).
+    Solution,
 }
 
 impl LearnCommand {
@@ -51,6 +53,9 @@ pub fn parse(rest: &str) -> Result<LearnCommand, String> {
     let Some(first) = words.first() else {
         return Ok(LearnCommand::Progress);
     };
+    if words.len() == 1 && first.eq_ignore_ascii_case("solution") {
+        return Ok(LearnCommand::Solution);
+    }
     // `lanko` alone names the board the lessons are on.
     let game = match first.to_ascii_lowercase().as_str() {
         "lanko" => Ok(GameId::Lanko88),
@@ -110,6 +115,7 @@ pub fn run(core: &Context, req: &Request, command: LearnCommand) -> Replies {
         LearnCommand::Progress => overview(core, req),
         LearnCommand::Start(game, n) => start(core, req, game, n),
         LearnCommand::Answer(text) => answer(core, req, &text),
+        LearnCommand::Solution => solution(core, req),
     };
     result.unwrap_or_else(|e| private(format!("Your lessons cannot be read now ({e}); try again.")))
 }
@@ -379,6 +385,43 @@ fn answer(core: &Context, req: &Request, text: &str) -> Result<Replies, String> 
             ])
         }
     }
+}
+
+/// `learn solution`: the decisions that solve the lesson being taken; solved after it, the
+/// lesson earns one star.
+fn solution(core: &Context, req: &Request) -> Result<Replies, String> {
+    let p = &core.prefix;
+    let progress = progress::of(core.base.as_ref(), &req.platform, &req.user.id)?;
+    let Some((taking, (n, lesson))) = progress
+        .taking
+        .clone()
+        .and_then(|t| find(&t.lesson).map(|found| (t, found)))
+    else {
+        return Ok(private(format!(
+            "You are not taking a lesson: `{p}learn <game>` starts one."
+        )));
+    };
+    progress::update(core.base.as_ref(), &req.platform, &req.user.id, |p| {
+        if let Some(t) = p.taking.as_mut().filter(|t| t.lesson == taking.lesson) {
+            t.wrong = t.wrong.max(2);
+        }
+    })?;
+    let steps: Vec<String> = lesson
+        .answers
+        .iter()
+        .map(|a| format!("`{p}learn {a}`"))
+        .collect();
+    Ok(private(format!(
+        "{} lesson {n}, {}: {}{}. Play it now to finish the lesson (one star).",
+        lesson.game.title(),
+        lesson.title,
+        steps.join(", then "),
+        if taking.moves.is_empty() {
+            ""
+        } else {
+            " (from the lesson's start: your good decisions so far are part of it)"
+        }
+    )))
 }
 
 /// The words for a lesson solved: its stars, what it taught, and the next one.
