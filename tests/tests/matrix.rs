@@ -418,18 +418,33 @@ async fn a_lesson_and_a_puzzle_are_solved_by_room_messages() {
     let bot = start(&t.synapse, &t.bot, &dir, &[]).await;
     let room = open_room(&t, "Lessons", false).await;
     invite_bot(&t, &room).await;
-    // A lesson: its board and its task, a wrong try told what the task asks, then solved.
+    // Asked in a room, a lesson goes to alice's direct room with the bot, made for it; the
+    // room is told so, and nothing of the lesson is said there.
     let ev = t.alice.send_text(&room, "!learn croquet 1").await;
-    said(&t.alice, &room, &bot_id, &ev, "lesson 1 of 7: Steps").await;
+    said(&t.alice, &room, &bot_id, &ev, "in a direct message from me").await;
+    let direct = t.alice.wait_for_invitation(WAIT).await;
+    t.alice.join(&direct).await;
     let board = t
         .alice
-        .wait_for(&room, WAIT, |s| {
-            s.sender == bot_id
-                && s.in_reply_to.as_deref() == Some(ev.as_str())
-                && s.msgtype == "m.image"
+        .wait_for(&direct, WAIT, |s| {
+            s.sender == bot_id && s.msgtype == "m.image"
         })
         .await;
     assert_board(&board);
+    t.alice
+        .wait_for(&direct, WAIT, |s| {
+            s.sender == bot_id && s.body.contains("lesson 1 of 7: Steps")
+        })
+        .await;
+    assert!(
+        t.alice
+            .messages(&room)
+            .iter()
+            .all(|m| !m.body.contains("lesson 1 of 7")),
+        "the lesson is not in the room"
+    );
+    // In the direct room, answers are answered there: a wrong try, then solved.
+    let room = direct;
     let ev = t.alice.send_text(&room, "!learn 5").await;
     said(&t.alice, &room, &bot_id, &ev, "The task:").await;
     let ev = t.alice.send_text(&room, "!learn 8").await;
@@ -462,6 +477,16 @@ async fn every_lesson_is_solved_by_room_messages_after_a_wrong_try() {
     let bot = start(&t.synapse, &t.bot, &dir, &unlimited).await;
     let room = open_room(&t, "Every lesson", false).await;
     invite_bot(&t, &room).await;
+    // Lessons are taken in the direct room the first `learn` opens.
+    let ev = t.alice.send_text(&room, "!learn").await;
+    said(&t.alice, &room, &bot_id, &ev, "in a direct message from me").await;
+    let room = t.alice.wait_for_invitation(WAIT).await;
+    t.alice.join(&room).await;
+    t.alice
+        .wait_for(&room, WAIT, |s| {
+            s.sender == bot_id && s.body.contains("Lessons:")
+        })
+        .await;
     for game in ["lanrick", "lanrick1880", "croquet", "lanko88"] {
         let lessons = muster_core::learn::course(game.parse().unwrap());
         for (i, lesson) in lessons.iter().enumerate() {

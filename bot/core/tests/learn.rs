@@ -204,3 +204,51 @@ fn the_solution_shown_leaves_one_star() {
     let out = texts(&say(&core, "ada", "lounge", "learn 3"));
     assert!(out.contains("Solved ★☆☆!"), "{out}");
 }
+
+/// A platform whose private answers are mentions in the room (as on Matrix).
+struct Rooms;
+
+impl muster_core::desk::Surface for Rooms {
+    fn platform(&self) -> &str {
+        "rooms"
+    }
+    fn private_replies(&self) -> bool {
+        false
+    }
+}
+
+#[test]
+fn where_private_answers_are_mentions_lessons_go_to_the_direct_room() {
+    use muster_core::kernel::outbox::Target;
+    use muster_core::testing::ask_as;
+    let core = Core::new(Arc::new(MemoryStore::default()), "!");
+    core.add_surface(Arc::new(Rooms));
+    // Asked in a room: the room is told where it went, the lesson goes to a direct message.
+    let out = texts(&ask_as(&core, "alice@rooms", "!room", "learn croquet 1"));
+    assert!(out.contains("in a direct message from me"), "{out}");
+    assert!(!out.contains("lesson 1"), "{out}");
+    let sent = core.timers().take("rooms");
+    assert_eq!(sent.len(), 1);
+    assert!(
+        matches!(&sent[0].target, Target::Direct(u) if u.id == "@alice:hs"),
+        "{:?}",
+        sent[0].target
+    );
+    let lesson = texts(&sent[0].replies);
+    assert!(
+        lesson.starts_with("B:true:") && lesson.contains("lesson 1 of 7"),
+        "{lesson}"
+    );
+    // Asked in his direct room, it is answered there.
+    let mut asked = muster_core::testing::request("alice", "!direct", "learn 8");
+    asked.platform = "rooms".into();
+    asked.user.id = "@alice:hs".into();
+    asked.policy.direct = true;
+    let out = texts(&core.handle(&asked));
+    assert!(out.contains("Solved ★★★!"), "{out}");
+    assert!(core.timers().take("rooms").is_empty());
+    // Puzzles too.
+    let out = texts(&ask_as(&core, "alice@rooms", "!room", "puzzle"));
+    assert!(out.contains("in a direct message from me"), "{out}");
+    assert_eq!(core.timers().take("rooms").len(), 1);
+}

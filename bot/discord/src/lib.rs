@@ -167,6 +167,8 @@ impl Shared {
             organiser,
             threads: !no_threads,
             community: guild.get().to_string(),
+            // Discord's private answers are ephemeral: no place needs to be a direct one.
+            direct: false,
         }
     }
 }

@@ -20,6 +20,17 @@ fn direct_key() -> ChannelKey {
     ChannelKey::new(PLATFORM, "\u{1e}direct")
 }
 
+/// Whether `room` is the direct room kept for `user` (what the bot says there, he alone
+/// reads).
+pub fn is_direct_room_of(shared: &Shared, room: &str, user: &str) -> bool {
+    shared
+        .store()
+        .note(&direct_key(), user)
+        .ok()
+        .flatten()
+        .is_some_and(|kept| kept == room)
+}
+
 /// Whether `receipt` is a notice to a user whose direct room is not settled yet.
 pub fn is_direct(receipt: &Receipt) -> bool {
     receipt.direct || receipt.channel.starts_with('@')

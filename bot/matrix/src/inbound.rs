@@ -302,6 +302,7 @@ async fn policy(shared: &Shared, room: &Room, user: &UserId) -> Policy {
         community: room_settings
             .and_then(|r| r.community.clone())
             .unwrap_or_default(),
+        direct: super::direct::is_direct_room_of(shared, room.room_id().as_str(), user.as_str()),
     }
 }
 

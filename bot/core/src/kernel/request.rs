@@ -84,6 +84,9 @@ pub struct Policy {
     /// The community the place belongs to (a chat server's id), within which tournament
     /// names are unique; empty where the platform is one community.
     pub community: String,
+    /// Whether the place is the user's own direct room with the bot, where what is said is
+    /// seen by him alone whatever the platform's replies.
+    pub direct: bool,
 }
 
 /// The word before a command that the adapter runs in a new thread (see [`Policy::threads`]).

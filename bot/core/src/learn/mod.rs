@@ -21,6 +21,7 @@ use progress::Taking;
 
 use crate::kernel::board::Board;
 use crate::kernel::context::Context;
+use crate::kernel::outbox::{Notice, Target};
 use crate::kernel::reply::{Button, Replies, Reply, private};
 use crate::kernel::request::Request;
 
@@ -105,8 +106,28 @@ pub fn course(game: GameId) -> &'static [Lesson] {
 pub fn puzzle(core: &Context, req: &Request, command: puzzles::PuzzleCommand) -> Replies {
     match command {
         puzzles::PuzzleCommand::Posting(on) => daily::set(core, req, on),
-        other => puzzles::run(core, req, other),
+        other => privately(core, req, puzzles::run(core, req, other)),
     }
+}
+
+/// What `learn` and `puzzle` answer, kept the asker's: where the platform's private replies
+/// are mentions in a room, and the room is not his direct room with the bot, the answer goes to
+/// that direct room (made if need be) and the room is told where it went.
+fn privately(core: &Context, req: &Request, out: Replies) -> Replies {
+    if core.surface(&req.platform).private_replies() || req.policy.direct {
+        return out;
+    }
+    core.timers.post(Notice {
+        platform: req.platform.clone(),
+        target: Target::Direct(req.user.clone()),
+        replies: out,
+        fallback: None,
+        receipt: None,
+    });
+    private(
+        "Sent to you in a direct message from me, for you alone: lessons and puzzles are answered there."
+            .to_string(),
+    )
 }
 
 /// Runs `learn`.
@@ -117,7 +138,9 @@ pub fn run(core: &Context, req: &Request, command: LearnCommand) -> Replies {
         LearnCommand::Answer(text) => answer(core, req, &text),
         LearnCommand::Solution => solution(core, req),
     };
-    result.unwrap_or_else(|e| private(format!("Your lessons cannot be read now ({e}); try again.")))
+    let out = result
+        .unwrap_or_else(|e| private(format!("Your lessons cannot be read now ({e}); try again.")));
+    privately(core, req, out)
 }
 
 /// The stars as they are shown: `★★☆`.
