@@ -15,6 +15,7 @@
 //! assert_eq!(game.table().seat_name(game.to_move().unwrap()), "black");
 //! ```
 
+pub mod accuracy;
 pub mod any;
 pub mod croquet;
 pub mod game;
