@@ -7,7 +7,6 @@
 use std::collections::BTreeMap;
 
 use super::puzzles::of_the_day;
-use crate::kernel::board::Board;
 use crate::kernel::context::Context;
 use crate::kernel::outbox::{Notice, Target};
 use crate::kernel::reply::{Replies, Reply, private};
@@ -111,15 +110,7 @@ pub fn post_due(core: &Context) -> Result<usize, String> {
             continue;
         }
         let prefix = core.prefix_in(platform, channel);
-        let name = format!("puzzle-{}", entry.id);
-        let from = entry.record.len().saturating_sub(1);
-        let board = Board::shown(
-            entry.game,
-            &name,
-            entry.record.clone(),
-            from,
-            (platform, channel),
-        );
+        let board = super::puzzles::shown(entry, None, (platform, channel));
         let seat = entry
             .position()
             .map(|g| super::puzzles::seat_of(entry, &g))

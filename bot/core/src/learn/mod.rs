@@ -334,15 +334,18 @@ pub fn play(lesson: &Lesson, moves: &[String], text: &str) -> Answered {
     Answered::Played(played, verdict)
 }
 
+/// The lesson a learner is taking, with its place in its course.
+fn being_taken(progress: &progress::Progress) -> Option<(Taking, (usize, &'static Lesson))> {
+    let taking = progress.taking.clone()?;
+    let found = find(&taking.lesson)?;
+    Some((taking, found))
+}
+
 /// `learn <decision>`: the answer checked, the progress kept.
 fn answer(core: &Context, req: &Request, text: &str) -> Result<Replies, String> {
     let p = &core.prefix;
     let progress = progress::of(core.base.as_ref(), &req.platform, &req.user.id)?;
-    let Some((taking, (n, lesson))) = progress
-        .taking
-        .clone()
-        .and_then(|t| find(&t.lesson).map(|found| (t, found)))
-    else {
+    let Some((taking, (n, lesson))) = being_taken(&progress) else {
         return Ok(private(format!(
             "You are not taking a lesson: `{p}learn <game>` starts one ({}), `{p}learn` shows \
              your progress.",
@@ -415,11 +418,7 @@ fn answer(core: &Context, req: &Request, text: &str) -> Result<Replies, String> 
 fn solution(core: &Context, req: &Request) -> Result<Replies, String> {
     let p = &core.prefix;
     let progress = progress::of(core.base.as_ref(), &req.platform, &req.user.id)?;
-    let Some((taking, (n, lesson))) = progress
-        .taking
-        .clone()
-        .and_then(|t| find(&t.lesson).map(|found| (t, found)))
-    else {
+    let Some((taking, (n, lesson))) = being_taken(&progress) else {
         return Ok(private(format!(
             "You are not taking a lesson: `{p}learn <game>` starts one."
         )));

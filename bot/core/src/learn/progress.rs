@@ -53,13 +53,14 @@ fn home() -> ChannelKey {
     ChannelKey::new("", "\u{1e}lessons")
 }
 
-fn account(platform: &str, user: &str) -> String {
+/// The note name of an account's own record (before it is linked to a player).
+pub(super) fn account(platform: &str, user: &str) -> String {
     format!("account:{platform}\u{1f}{user}")
 }
 
-/// The note `user` of `platform` keeps his progress under: his linked player's, else his
-/// account's.
-fn key_of(store: &dyn GameStore, platform: &str, user: &str) -> String {
+/// The note `user` of `platform` keeps his progress under (and his puzzles, beside theirs):
+/// his linked player's, else his account's.
+pub(super) fn key_of(store: &dyn GameStore, platform: &str, user: &str) -> String {
     match links::player_of(store, platform, user) {
         Some(player) => format!("player:{player}"),
         None => account(platform, user),

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
 
+use super::progress::{account, key_of};
 use crate::kernel::store::{ChannelKey, GameStore};
 use crate::players::links;
 
@@ -144,18 +145,6 @@ impl Record {
 
 fn home() -> ChannelKey {
     ChannelKey::new("", "\u{1e}puzzles")
-}
-
-fn account(platform: &str, user: &str) -> String {
-    format!("account:{platform}\u{1f}{user}")
-}
-
-/// The note a solver is kept under: his linked player's, else his account's.
-fn key_of(store: &dyn GameStore, platform: &str, user: &str) -> String {
-    match links::player_of(store, platform, user) {
-        Some(player) => format!("player:{player}"),
-        None => account(platform, user),
-    }
 }
 
 fn read<T: for<'de> Deserialize<'de>>(

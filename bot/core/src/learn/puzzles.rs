@@ -125,6 +125,31 @@ fn buttons(entry: &Entry, taking: bool) -> Reply {
     })
 }
 
+/// The board of `entry` shown in `place`: its position with its last decision marked, or
+/// after the decision `after`, marked.
+pub fn shown(entry: &Entry, after: Option<&str>, place: (&str, &str)) -> Board {
+    let mut moves = entry.record.clone();
+    let from = match after {
+        Some(decision) => {
+            moves.push(decision.to_string());
+            entry.record.len()
+        }
+        None => entry.record.len().saturating_sub(1),
+    };
+    Board::shown(
+        entry.game,
+        &format!("puzzle-{}", entry.id),
+        moves,
+        from,
+        place,
+    )
+}
+
+/// Whether an answer to `entry` now would be the solver's first try of it.
+fn is_first(solver: &record::Record, entry: &Entry) -> bool {
+    !solver.taking.as_ref().is_some_and(|t| t.tried) && !solver.has_tried(&entry.id)
+}
+
 /// A puzzle given: its board (the last decision marked) and its task.
 fn give(core: &Context, req: &Request, entry: &Entry, heading: &str) -> Result<Replies, String> {
     let p = &core.prefix;
@@ -136,10 +161,7 @@ fn give(core: &Context, req: &Request, entry: &Entry, heading: &str) -> Result<R
             tried: false,
         });
     })?;
-    let place = (req.platform.as_str(), req.channel.as_str());
-    let from = entry.record.len().saturating_sub(1);
-    let name = format!("puzzle-{}", entry.id);
-    let board = Board::shown(entry.game, &name, entry.record.clone(), from, place);
+    let board = shown(entry, None, (&req.platform, &req.channel));
     Ok(vec![
         Reply::Board(Box::new(board.private())),
         Reply::Private(format!(
@@ -355,7 +377,7 @@ fn answer(core: &Context, req: &Request, text: &str) -> Result<Replies, String> 
         Judged::Wrong { canonical, why } => (canonical, false, why),
         Judged::Solved { canonical, .. } => (canonical, true, String::new()),
     };
-    let first = !solver.taking.as_ref().is_some_and(|t| t.tried) && !solver.has_tried(&entry.id);
+    let first = is_first(&solver, entry);
     let moved = if first {
         let (before, after) = first_try(core, req, entry, solved)?;
         format!(" Your puzzle rating: {before:.0} → {after:.0}.")
@@ -376,16 +398,7 @@ fn answer(core: &Context, req: &Request, text: &str) -> Result<Replies, String> 
         r.taking = None;
         r.streak
     })?;
-    let mut moves = entry.record.clone();
-    moves.push(canonical.clone());
-    let place = (req.platform.as_str(), req.channel.as_str());
-    let board = Board::shown(
-        entry.game,
-        &format!("puzzle-{}", entry.id),
-        moves,
-        entry.record.len(),
-        place,
-    );
+    let board = shown(entry, Some(&canonical), (&req.platform, &req.channel));
     Ok(vec![
         Reply::Board(Box::new(board.private())),
         Reply::Private(format!(
@@ -474,7 +487,7 @@ fn solution(core: &Context, req: &Request) -> Result<Replies, String> {
         Ok(found) => found,
         Err(said) => return Ok(private(said)),
     };
-    let first = !solver.taking.as_ref().is_some_and(|t| t.tried) && !solver.has_tried(&entry.id);
+    let first = is_first(&solver, entry);
     let moved = if first {
         let (before, after) = first_try(core, req, entry, false)?;
         format!(" Your puzzle rating: {before:.0} → {after:.0}.")
@@ -484,16 +497,7 @@ fn solution(core: &Context, req: &Request) -> Result<Replies, String> {
     record::update(core.base.as_ref(), &req.platform, &req.user.id, |r| {
         r.taking = None
     })?;
-    let mut moves = entry.record.clone();
-    moves.push(entry.answer.clone());
-    let place = (req.platform.as_str(), req.channel.as_str());
-    let board = Board::shown(
-        entry.game,
-        &format!("puzzle-{}", entry.id),
-        moves,
-        entry.record.len(),
-        place,
-    );
+    let board = shown(entry, Some(&entry.answer), (&req.platform, &req.channel));
     let others = match entry.solutions {
         1 => String::new(),
         n => format!(" ({n} decisions do it, all with the same result)"),
